@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Layers, dependencies pointing one way:
+/// Core (pure state machines) ← HAL (device protocols) ← Drivers (written once over the HAL)
+/// ← Simulation / Hardware (device backends) ← Runtime (the one event loop) ← gymtimer (CLI).
+let package = Package(
+    name: "GymTimer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "gymtimer", targets: ["gymtimer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGPIOD",
+            path: "Modules/CGPIOD",
+            pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]
+        ),
+        .systemLibrary(
+            name: "CALSA",
+            path: "Modules/CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
+        .target(name: "GymTimerCore"),
+        .target(name: "GymTimerHAL"),
+        .target(name: "GymTimerDrivers", dependencies: ["GymTimerCore", "GymTimerHAL"]),
+        .target(
+            name: "GymTimerConfig",
+            dependencies: ["GymTimerCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
+        .target(name: "GymTimerHardware", dependencies: ["GymTimerHAL", "CGPIOD", "CALSA"]),
+        .target(
+            name: "GymTimerRuntime",
+            dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation"]
+        ),
+        .executableTarget(
+            name: "gymtimer",
+            dependencies: [
+                "GymTimerRuntime", "GymTimerHardware", "GymTimerSimulation", "GymTimerConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
+        .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSimulation"]),
+        .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
+        .testTarget(name: "GymTimerSimulationTests", dependencies: ["GymTimerSimulation", "GymTimerRuntime"]),
+        .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

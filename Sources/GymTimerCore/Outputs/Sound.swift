@@ -1,0 +1,21 @@
+/// A sound cue for the audio output, by name (`alarm`, `warning`, `complete`, `set-3`, …).
+/// The audio layer maps the name to samples; the simulator reports the name in its trace.
+public struct Sound: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var name: String
+    /// Whether it repeats until stopped (the alarm) or plays once.
+    public var loops: Bool
+
+    public init(name: String, loops: Bool = false) {
+        self.name = name
+        self.loops = loops
+    }
+
+    public static let alarm = Sound(name: "alarm", loops: true)
+    public static let warning = Sound(name: "warning")
+    public static let complete = Sound(name: "complete")
+    public static let restOver = Sound(name: "rest-over")
+    /// "Set N completing in 3, 2, 1".
+    public static func setCompleting(_ n: Int) -> Sound { Sound(name: "set-\(n)") }
+
+    public var description: String { name }
+}

@@ -1,0 +1,32 @@
+/// One finished workout, as the history stores it.
+public struct WorkoutRecord: Hashable, Sendable, Codable {
+    /// What kind of workout it was.
+    public enum Kind: String, Hashable, Sendable, Codable { case rest, interval, workout }
+
+    public var kind: Kind
+    /// Sets completed (rests finished in rest mode, sets in interval mode, exercises in a session).
+    public var sets: Int
+    /// From the first start to the end.
+    public var duration: Duration
+    /// Calorie estimate, when the mode has one.
+    public var calories: Int
+    /// Exercises completed (workout sessions only).
+    public var exercises: [String]
+    /// The preset name for workout sessions.
+    public var preset: String?
+    /// When it ended on the kiosk's monotonic timeline; the runtime stamps wall-clock time.
+    public var endedAt: Moment
+
+    public init(
+        kind: Kind, sets: Int, duration: Duration, calories: Int = 0,
+        exercises: [String] = [], preset: String? = nil, endedAt: Moment
+    ) {
+        self.kind = kind
+        self.sets = sets
+        self.duration = duration
+        self.calories = calories
+        self.exercises = exercises
+        self.preset = preset
+        self.endedAt = endedAt
+    }
+}

@@ -1,0 +1,130 @@
+/// The rest timer between sets (behaviour.md, "Rest mode"): idle → resting → alarm → idle.
+///
+/// A pure state machine: `handle(_:at:)` takes an event and the current moment and returns the
+/// effects; `nextDeadline(after:)` says when it next needs to be woken. Nothing counts ticks.
+public struct RestMode: Hashable, Sendable, Codable {
+    /// Where the rest timer is.
+    public enum Phase: Hashable, Sendable, Codable {
+        /// Waiting for start; the display shows the rest duration.
+        case idle
+        /// Counting down. `beepsLeft` is how many of the final warning beeps are still to come,
+        /// so each is given exactly once: the k-th last beep sounds when k seconds are left.
+        case resting(Countdown, beepsLeft: Int)
+        /// The rest is over and the alarm sounds, since the rest's deadline.
+        case alarm(since: Moment)
+    }
+
+    public let settings: RestSettings
+    public private(set) var phase: Phase = .idle
+    /// The duration of the next rest, set with the knob.
+    public private(set) var durationSeconds: Int
+    /// Rests completed since the workout began.
+    public private(set) var sets = 0
+    /// When the first rest of this workout started.
+    public private(set) var workoutStartedAt: Moment?
+
+    public init(settings: RestSettings) {
+        self.settings = settings
+        self.durationSeconds = settings.clamp(settings.defaultSeconds)
+    }
+
+    /// The outputs of the current phase, for start-up and for returning to this mode.
+    public func currentOutputs(at now: Moment) -> [Effect] {
+        switch phase {
+        case .idle:
+            return [.display(.time(seconds: durationSeconds)), .leds([.ready]), .buzzer(.off), .sound(nil)]
+        case .resting(let countdown, _):
+            return [.display(.time(seconds: countdown.displayedSeconds(at: now))), .leds([.rest]), .buzzer(.off), .sound(nil)]
+        case .alarm:
+            return [.display(.time(seconds: 0, blink: .all)), .leds([.alarm]), .buzzer(.alarm), .sound(.alarm)]
+        }
+    }
+
+    /// The next moment this mode must be woken at, or nil when it waits for input only.
+    public func nextDeadline(after now: Moment) -> Moment? {
+        switch phase {
+        case .idle:
+            return nil
+        case .resting(let countdown, let beepsLeft):
+            var next = countdown.deadline
+            if let boundary = countdown.nextSecondBoundary(after: now) { next = min(next, boundary) }
+            if beepsLeft > 0 { next = min(next, countdown.deadline - .seconds(beepsLeft)) }
+            return next
+        case .alarm(let since):
+            return since + .seconds(settings.alarmTimeoutSeconds)
+        }
+    }
+
+    /// Reacts to one event at `now`.
+    public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
+        switch (event, phase) {
+        case (.deadline, _):
+            return advance(to: now)
+        case (.pressed(.start), .idle):
+            return startRest(at: now)
+        case (.pressed(_), .resting):
+            phase = .idle
+            return currentOutputs(at: now)
+        case (.pressed(.start), .alarm):
+            sets += 1
+            return startRest(at: now)
+        case (.pressed(.dismiss), .alarm):
+            sets += 1
+            phase = .idle
+            return currentOutputs(at: now)
+        case (.held(.dismiss), _):
+            return endWorkout(at: now)
+        case (.turned(let detents), _):
+            durationSeconds = settings.clamp(durationSeconds + detents * settings.stepSeconds)
+            return phase == .idle ? [.display(.time(seconds: durationSeconds))] : []
+        default:
+            return []
+        }
+    }
+
+    /// Ends the workout: the sets so far go to the history, the counter starts again, idle.
+    public mutating func endWorkout(at now: Moment) -> [Effect] {
+        var effects: [Effect] = []
+        if sets > 0, let started = workoutStartedAt {
+            effects.append(.record(WorkoutRecord(kind: .rest, sets: sets, duration: now - started, endedAt: now)))
+        }
+        sets = 0
+        workoutStartedAt = nil
+        phase = .idle
+        return effects + currentOutputs(at: now)
+    }
+
+    private mutating func startRest(at now: Moment) -> [Effect] {
+        if workoutStartedAt == nil { workoutStartedAt = now }
+        let countdown = Countdown(from: now, lasting: .seconds(durationSeconds))
+        phase = .resting(countdown, beepsLeft: max(0, min(settings.warningSeconds, durationSeconds - 1)))
+        return currentOutputs(at: now)
+    }
+
+    private mutating func advance(to now: Moment) -> [Effect] {
+        switch phase {
+        case .idle:
+            return []
+        case .resting(let countdown, var beepsLeft):
+            if now >= countdown.deadline {
+                phase = .alarm(since: countdown.deadline)
+                return currentOutputs(at: now)
+            }
+            var effects: [Effect] = [.display(.time(seconds: countdown.displayedSeconds(at: now)))]
+            // Every beep that has fallen due is consumed; a loop that woke late gives one beep, not a burst.
+            var beepDue = false
+            while beepsLeft > 0 && now >= countdown.deadline - .seconds(beepsLeft) {
+                beepsLeft -= 1
+                beepDue = true
+            }
+            if beepDue { effects.append(.buzzer(.warningBeep)) }
+            phase = .resting(countdown, beepsLeft: beepsLeft)
+            return effects
+        case .alarm(let since):
+            guard now >= since + .seconds(settings.alarmTimeoutSeconds) else { return [] }
+            sets += 1
+            phase = .idle
+            return currentOutputs(at: now)
+        }
+    }
+}

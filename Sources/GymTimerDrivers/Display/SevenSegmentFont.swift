@@ -1,0 +1,44 @@
+/// The characters a 7-segment digit can show, as segment bytes (bit 0 = a … bit 6 = g).
+///
+/// Letters take the shape people read on such displays (`b`, `d`, `n`, `o`, `r`, `t`, …); a
+/// character with no readable shape renders dark rather than as a misleading pattern.
+public enum SevenSegmentFont {
+    /// Segment byte for `character`; case-insensitive where only one case has a shape.
+    public static func segments(for character: Character) -> UInt8 {
+        if let exact = table[character] { return exact }
+        if let lower = table[Character(character.lowercased())] { return lower }
+        if let upper = table[Character(character.uppercased())] { return upper }
+        return 0
+    }
+
+    /// The character a segment byte reads as (decimal point ignored); `?` for a pattern that
+    /// is no character. Where shapes coincide, digits win (`0` not `O`, `5` not `S`).
+    public static func character(for segments: UInt8) -> Character {
+        reverse[segments & 0x7F] ?? "?"
+    }
+
+    /// The four segment bytes for `text` (padded with dark digits, cut at four).
+    public static func render(_ text: String) -> [UInt8] {
+        let chars = Array(text.prefix(4))
+        return (0..<4).map { $0 < chars.count ? segments(for: chars[$0]) : 0 }
+    }
+
+    private static let table: [Character: UInt8] = [
+        " ": 0x00, "0": 0x3F, "1": 0x06, "2": 0x5B, "3": 0x4F, "4": 0x66,
+        "5": 0x6D, "6": 0x7D, "7": 0x07, "8": 0x7F, "9": 0x6F,
+        "A": 0x77, "b": 0x7C, "C": 0x39, "c": 0x58, "d": 0x5E, "E": 0x79, "F": 0x71,
+        "G": 0x3D, "H": 0x76, "h": 0x74, "I": 0x30, "i": 0x10, "J": 0x1E, "L": 0x38,
+        "n": 0x54, "o": 0x5C, "P": 0x73, "q": 0x67, "r": 0x50, "t": 0x78,
+        "U": 0x3E, "u": 0x1C, "y": 0x6E, "-": 0x40, "_": 0x08, "=": 0x48, "°": 0x63,
+    ]
+
+    private static let reverse: [UInt8: Character] = {
+        var map: [UInt8: Character] = [:]
+        // Letters first, then digits and space overwrite shared shapes.
+        for (char, bits) in table.sorted(by: { String($0.key) < String($1.key) }) where !char.isNumber {
+            map[bits] = char
+        }
+        for (char, bits) in table where char.isNumber || char == " " { map[bits] = char }
+        return map
+    }()
+}
