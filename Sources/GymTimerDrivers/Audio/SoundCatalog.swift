@@ -1,0 +1,17 @@
+import GymTimerCore
+
+/// The kiosk's sounds and how long each lasts. The synthesised tones are exactly these lengths,
+/// and the simulator uses them to report when a sound ends, so its trace matches the kiosk.
+public enum SoundCatalog {
+    /// Length of one play of `sound`; nil for a looping sound, which plays until stopped.
+    public static func duration(of sound: Sound) -> Duration? {
+        if sound.loops { return nil }
+        switch sound.name {
+        case "warning": return .milliseconds(300)
+        case "complete": return .milliseconds(2000)
+        case "rest-over": return .milliseconds(1200)
+        case let name where name.hasPrefix("set-"): return .milliseconds(2800)
+        default: return .milliseconds(1000)
+        }
+    }
+}
