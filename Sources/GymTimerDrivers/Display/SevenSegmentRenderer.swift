@@ -1,0 +1,76 @@
+import GymTimerCore
+import GymTimerHAL
+
+/// Renders `DisplayContent` onto a `SegmentDisplay`: characters to segments, the colon, and
+/// blinking at 2 Hz (250 ms lit, 250 ms dark, starting lit). Frames are written only when
+/// they change; a failed write is logged once and retried every second until it works.
+public final class SevenSegmentRenderer: TimedDriver {
+    /// Half a blink period.
+    public static let blinkHalfPeriod = Duration.milliseconds(250)
+    static let retryInterval = Duration.seconds(1)
+
+    private let display: any SegmentDisplay
+    private let faults: FaultLog
+    private let deviceName: String
+    private var content = DisplayContent.blank
+    private var blinkStartedAt = Moment.origin
+    private var lastFrame: SegmentFrame?
+    private var retryAt: Moment?
+
+    public init(display: any SegmentDisplay, faults: FaultLog, deviceName: String = "display") {
+        self.display = display
+        self.faults = faults
+        self.deviceName = deviceName
+    }
+
+    /// Shows `content` from `now` on; a blink starts lit.
+    public func show(_ content: DisplayContent, at now: Moment) {
+        self.content = content
+        blinkStartedAt = now
+        write(at: now)
+    }
+
+    /// The frame `content` gives at `now`, blinking included.
+    public func frame(at now: Moment) -> SegmentFrame {
+        let digits = SevenSegmentFont.render(content.text)
+        let lit = content.blink == .none || isBlinkLit(at: now)
+        switch content.blink {
+        case .all where !lit: return .dark
+        case .colon where !lit: return SegmentFrame(digits: digits, colon: false)
+        default: return SegmentFrame(digits: digits, colon: content.colon)
+        }
+    }
+
+    public var nextDeadline: Moment? {
+        var next = retryAt
+        if content.blink != .none, let last = lastWriteMoment {
+            let half = Self.blinkHalfPeriod.nanoseconds
+            let elapsed = (last - blinkStartedAt).nanoseconds
+            let toggle = blinkStartedAt + .nanoseconds((elapsed / half + 1) * half)
+            next = next.map { min($0, toggle) } ?? toggle
+        }
+        return next
+    }
+
+    public func fire(at now: Moment) { write(at: now) }
+
+    /// When the display was last brought up to date (the blink phase is computed from it).
+    private var lastWriteMoment: Moment?
+
+    private func isBlinkLit(at now: Moment) -> Bool {
+        let halves = (now - blinkStartedAt).nanoseconds / Self.blinkHalfPeriod.nanoseconds
+        return halves % 2 == 0
+    }
+
+    private func write(at now: Moment) {
+        lastWriteMoment = now
+        let next = frame(at: now)
+        guard next != lastFrame || retryAt != nil else { return }
+        if faults.attempt(deviceName, { try display.show(next) }) != nil {
+            lastFrame = next
+            retryAt = nil
+        } else {
+            retryAt = now + Self.retryInterval
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHAL
+
+/// The one event loop: it blocks until the next input edge or the next deadline anybody asked
+/// for (the core, a debouncer, the buzzer, a blink, a sound ending), handles what happened, and
+/// blocks again. Nothing wakes it while idle; time comes only from the injected clock.
+public final class KioskRuntime<C: Clock> where C.Duration == Duration {
+    public private(set) var kiosk: Kiosk
+    /// Times the loop has woken, for the benchmarks.
+    public private(set) var wakeups = 0
+
+    private let clock: C
+    private let origin: C.Instant
+    private let devices: KioskDevices
+    private let history: any WorkoutHistory
+    private let renderer: SevenSegmentRenderer
+    private let buzzer: BuzzerPlayer
+    private let lights: StatusLights
+    private let timedDrivers: [any TimedDriver]
+    private var debouncers: [String: ButtonDebouncer]
+    private var decoder = QuadratureDecoder()
+    private var encoderLevels = (a: false, b: false)
+
+    /// `origin` is the clock instant that is `Moment.origin`; a kiosk rebuilt after a restart
+    /// passes the same one, so stored moments keep their meaning.
+    public init(
+        kiosk: Kiosk, clock: C, origin: C.Instant, devices: KioskDevices,
+        history: any WorkoutHistory, timing: InputTiming = InputTiming(), faults: FaultLog
+    ) {
+        self.kiosk = kiosk
+        self.clock = clock
+        self.origin = origin
+        self.devices = devices
+        self.history = history
+        renderer = SevenSegmentRenderer(display: devices.display, faults: faults)
+        buzzer = BuzzerPlayer(line: devices.buzzer, faults: faults)
+        lights = StatusLights(lines: devices.leds, faults: faults)
+        var timed: [any TimedDriver] = [renderer, buzzer]
+        if let sound = devices.sound as? any TimedDriver { timed.append(sound) }
+        timedDrivers = timed
+        debouncers = devices.buttons.mapValues { _ in ButtonDebouncer(settle: timing.settle, hold: timing.hold) }
+        if let encoder = devices.encoder {
+            let a = faults.attempt(encoder.a.name) { try encoder.a.read() } ?? false
+            let b = faults.attempt(encoder.b.name) { try encoder.b.read() } ?? false
+            encoderLevels = (a, b)
+            decoder = QuadratureDecoder(a: a, b: b)
+        }
+    }
+
+    /// The current moment on the kiosk's timeline.
+    public var now: Moment { Moment(origin.duration(to: clock.now)) }
+
+    /// Shows the kiosk's state on the outputs; call once before waiting.
+    public func start() {
+        let at = now
+        apply(kiosk.start(at: at), at: at)
+    }
+
+    /// The earliest moment anything needs the loop to wake, or nil to wait for input alone.
+    public var nextDeadline: Moment? {
+        let at = now
+        var candidates = [kiosk.nextDeadline(after: at)]
+        candidates += debouncers.values.map(\.nextDeadline)
+        candidates += timedDrivers.map(\.nextDeadline)
+        return candidates.compactMap { $0 }.min()
+    }
+
+    /// Runs until `end` (if given) or until `shouldStop` says so after a wake-up.
+    public func run(until end: Moment? = nil, shouldStop: () -> Bool = { false }) throws(HALError) {
+        while !shouldStop() {
+            if let end, now >= end { return }
+            try step(notAfter: end)
+        }
+    }
+
+    /// Blocks once, until the next edge or deadline (but not past `limit`), and handles it.
+    public func step(notAfter limit: Moment? = nil) throws(HALError) {
+        // The core's deadline is fixed before waiting: asked again after waking, it would
+        // already name the next one.
+        let kioskDue = kiosk.nextDeadline(after: now)
+        var deadline = nextDeadline
+        if let limit { deadline = deadline.map { min($0, limit) } ?? limit }
+        let timeout = deadline.map { clock.now.duration(to: origin.advanced(by: $0.sinceOrigin)) }
+        let edges = try devices.waiter.wait(timeout: timeout.map { max($0, .zero) })
+        wakeups += 1
+        handle(edges: edges, kioskDue: kioskDue, at: now)
+    }
+
+    /// Handles the core's deadline if it fell due, the edges that arrived, and every driver
+    /// deadline that fell due, in that order.
+    func handle(edges: [InputEdge], kioskDue: Moment?, at now: Moment) {
+        if let due = kioskDue, due <= now {
+            apply(kiosk.handle(.deadline, at: now), at: now)
+        }
+        for edge in edges {
+            let moment = now - edge.age
+            if devices.buttons[edge.line] != nil {
+                debouncers[edge.line]?.edge(active: edge.active, at: moment)
+            } else if let encoder = devices.encoder {
+                if edge.line == encoder.a.name { encoderLevels.a = edge.active }
+                if edge.line == encoder.b.name { encoderLevels.b = edge.active }
+                let detents = decoder.update(a: encoderLevels.a, b: encoderLevels.b)
+                if detents != 0 { apply(kiosk.handle(.turned(detents), at: now), at: now) }
+            }
+        }
+        for name in debouncers.keys.sorted() {
+            guard let button = devices.buttons[name] else { continue }
+            for (gesture, _) in debouncers[name]!.advance(to: now) {
+                let event: ControlEvent
+                switch gesture {
+                case .pressed: event = .pressed(button)
+                case .released: event = .released(button)
+                case .held: event = .held(button)
+                }
+                apply(kiosk.handle(event, at: now), at: now)
+            }
+        }
+        for driver in timedDrivers {
+            if let due = driver.nextDeadline, due <= now { driver.fire(at: now) }
+        }
+    }
+
+    private func apply(_ effects: [Effect], at now: Moment) {
+        for effect in effects {
+            switch effect {
+            case .display(let content): renderer.show(content, at: now)
+            case .leds(let lit): lights.show(lit)
+            case .buzzer(let pattern): buzzer.play(pattern, at: now)
+            case .sound(let sound): devices.sound.play(sound, at: now)
+            case .record(let workout): history.record(workout)
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHAL
+import GymTimerSimulation
+
+/// `gymtimer simulate --script`: the whole kiosk — event loop, core, debouncers, decoder and
+/// drivers — run against simulated devices in virtual time, writing the JSON Lines trace.
+/// The same script and settings always give the same trace, byte for byte.
+public final class ScriptedSimulation {
+    public let clock = VirtualClock()
+    public let inputs: ScriptedInputs
+    public let display = SimulatedSegmentDisplay()
+    public let buzzer = SimulatedLine(name: "buzzer")
+    public let leds: [StatusLED: SimulatedLine]
+    public let sound = SimulatedSoundPlayer()
+    public let history = InMemoryHistory()
+    private let script: SimulationScript
+    private let settings: KioskSettings
+    private let trace: TraceRecorder
+    private let faults: FaultLog
+
+    /// `write` receives each trace line; `log` each fault line.
+    public init(
+        script: SimulationScript, settings: KioskSettings,
+        write: @escaping (String) -> Void, log: @escaping (String) -> Void = { _ in }
+    ) {
+        self.script = script
+        self.settings = settings
+        inputs = ScriptedInputs(
+            clock: clock, buttons: ControlButton.allCases.map(\.rawValue),
+            edges: ScriptedInputs.edges(for: script))
+        inputs.limit = script.end
+        var leds: [StatusLED: SimulatedLine] = [:]
+        for led in StatusLED.allCases { leds[led] = SimulatedLine(name: "led-\(led.rawValue)") }
+        self.leds = leds
+        faults = FaultLog(sink: log)
+        let clock = self.clock
+        trace = TraceRecorder(now: { clock.now.offset }, write: write)
+        wireTrace()
+    }
+
+    /// Runs the script to its end.
+    public func run() throws(HALError) {
+        let origin = clock.now
+        let end = Moment(script.end)
+        var runtime = makeRuntime(kiosk: Kiosk(settings: settings), origin: origin)
+        runtime.start()
+        trace.begin()
+        let restarts = script.steps.filter { $0.action == .restart }.map { Moment($0.time) }
+        for restartAt in restarts where restartAt < end {
+            try runtime.run(until: restartAt)
+            // The controller is torn down as if killed and built again; the devices stay.
+            runtime = makeRuntime(kiosk: runtime.kiosk, origin: origin)
+            runtime.start()
+        }
+        try runtime.run(until: end)
+    }
+
+    private func makeRuntime(kiosk: Kiosk, origin: VirtualClock.Instant) -> KioskRuntime<VirtualClock> {
+        let devices = KioskDevices(
+            waiter: inputs,
+            buttons: Dictionary(uniqueKeysWithValues: ControlButton.allCases.map { ($0.rawValue, $0) }),
+            encoder: (inputs.lines[ScriptedInputs.encoderA]!, inputs.lines[ScriptedInputs.encoderB]!),
+            display: display, buzzer: buzzer, leds: leds, sound: sound)
+        return KioskRuntime(kiosk: kiosk, clock: clock, origin: origin, devices: devices, history: history, faults: faults)
+    }
+
+    /// Every simulated output reports to the trace, in the order the `t` 0 records list them.
+    private func wireTrace() {
+        let trace = self.trace
+        trace.display(text: display.frame.text, colon: display.frame.colon)
+        display.onFrame = { trace.display(text: $0.text, colon: $0.colon) }
+        trace.buzzer(on: buzzer.level)
+        buzzer.onChange = { trace.buzzer(on: $0) }
+        for led in StatusLED.allCases {
+            let line = leds[led]!
+            trace.led(led.rawValue, on: line.level)
+            line.onChange = { trace.led(led.rawValue, on: $0) }
+        }
+        trace.audio(nil)
+        sound.onChange = { trace.audio($0) }
+    }
+}

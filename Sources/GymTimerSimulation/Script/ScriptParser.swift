@@ -1,0 +1,83 @@
+/// Reads the input script of simulation.md: `TIME VERB ARGS...` per line, `#` comments, blank
+/// lines ignored, times non-decreasing, `end` last. Every mistake names its line.
+public struct ScriptParser: Sendable {
+    /// Button names the script may use.
+    public var buttons: Set<String>
+
+    public init(buttons: Set<String> = ["start", "dismiss"]) {
+        self.buttons = buttons
+    }
+
+    public func parse(_ text: String) throws(ScriptError) -> SimulationScript {
+        var steps: [SimulationScript.Step] = []
+        var last = Duration.zero
+        var end: Duration?
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard !words.isEmpty else { continue }
+            if end != nil { throw ScriptError(line: number, "nothing may follow 'end'") }
+            guard words.count >= 2 else { throw ScriptError(line: number, "expected 'TIME VERB ...', got '\(words[0])'") }
+            let time = try seconds(words[0], line: number, what: "time")
+            if time < last {
+                throw ScriptError(line: number, "time \(words[0]) is earlier than the line before (times must not decrease)")
+            }
+            last = time
+            let args = Array(words.dropFirst(2))
+            let action: SimulationScript.Action
+            switch words[1] {
+            case "press": action = .press(try button(args, line: number, verb: "press"))
+            case "release": action = .release(try button(args, line: number, verb: "release"))
+            case "click": action = .click(try button(args, line: number, verb: "click"))
+            case "bounce": action = .bounce(try button(args, line: number, verb: "bounce"))
+            case "hold":
+                guard args.count == 2 else { throw ScriptError(line: number, "usage: TIME hold BUTTON SECONDS") }
+                let name = try button([args[0]], line: number, verb: "hold")
+                action = .hold(name, try seconds(args[1], line: number, what: "hold duration"))
+            case "turn":
+                guard args.count == 1 else { throw ScriptError(line: number, "usage: TIME turn DETENTS") }
+                guard let detents = Int(args[0]) else {
+                    throw ScriptError(line: number, "'\(args[0])' is not a whole number of detents")
+                }
+                action = .turn(detents)
+            case "restart":
+                guard args.isEmpty else { throw ScriptError(line: number, "restart takes no arguments") }
+                action = .restart
+            case "end":
+                guard args.isEmpty else { throw ScriptError(line: number, "end takes no arguments") }
+                end = time
+                continue
+            default:
+                throw ScriptError(line: number, "unknown verb '\(words[1])' (press, release, click, hold, bounce, turn, restart, end)")
+            }
+            steps.append(.init(time: time, action: action, line: number))
+        }
+        guard let end else { throw ScriptError(line: 0, "the last line must be 'TIME end'") }
+        return SimulationScript(steps: steps, end: end)
+    }
+
+    private func button(_ args: [String], line: Int, verb: String) throws(ScriptError) -> String {
+        guard args.count == 1 else { throw ScriptError(line: line, "usage: TIME \(verb) BUTTON") }
+        guard buttons.contains(args[0]) else {
+            throw ScriptError(line: line, "unknown button '\(args[0])' (\(buttons.sorted().joined(separator: ", ")))")
+        }
+        return args[0]
+    }
+
+    /// A decimal number of seconds, exact to the nanosecond (no floating point).
+    private func seconds(_ word: String, line: Int, what: String) throws(ScriptError) -> Duration {
+        let parts = word.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
+        guard !(whole.isEmpty && fraction.isEmpty), whole.allSatisfy(\.isASCIIDigit),
+              fraction.allSatisfy(\.isASCIIDigit), fraction.count <= 9, whole.count <= 9
+        else { throw ScriptError(line: line, "'\(word)' is not a valid \(what) in seconds (e.g. 1, 12.5, 0.030)") }
+        let nanos = (Int64(whole) ?? 0) * 1_000_000_000
+            + (Int64(fraction + String(repeating: "0", count: 9 - fraction.count)) ?? 0)
+        return .nanoseconds(nanos)
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `gymtimer` command: the kiosk, its simulator and the owner's tools.
+@main
+struct GymTimer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gymtimer",
+        abstract: "A wall-mounted gym rest timer for the Raspberry Pi.",
+        subcommands: [Simulate.self, CheckConfig.self]
+    )
+}

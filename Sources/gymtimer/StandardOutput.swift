@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Buffered writing to stdout: a day-long trace is many thousand lines.
+final class StandardOutput {
+    private var buffer: [UInt8] = []
+
+    func writeLine(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(10)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        writeAll(1, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Lines for stderr, unbuffered.
+enum StandardError {
+    static func writeLine(_ line: String) {
+        writeAll(2, Array((line + "\n").utf8))
+    }
+}
+
+/// Writes every byte to `fd`, retrying short writes and interruptions.
+private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
+        }
+    }
+}
