@@ -9,6 +9,12 @@ public final class ScriptedInputs: InputWaiter {
         public var time: Duration
         public var line: String
         public var active: Bool
+
+        public init(time: Duration, line: String, active: Bool) {
+            self.time = time
+            self.line = line
+            self.active = active
+        }
     }
 
     /// Line names the encoder's two contacts are known by.
@@ -36,8 +42,8 @@ public final class ScriptedInputs: InputWaiter {
         var lines: [String: SimulatedLine] = [:]
         for name in buttons + [Self.encoderA, Self.encoderB] { lines[name] = SimulatedLine(name: name) }
         self.lines = lines
-        // A stable sort keeps the script's order for edges at the same instant.
-        self.pending = edges.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        self.pending = []
+        schedule(edges)
     }
 
     /// The edges a script's actions make, in time order; `restart` makes none.
@@ -73,6 +79,14 @@ public final class ScriptedInputs: InputWaiter {
             }
         }
         return edges
+    }
+
+    /// Adds edges to those still to come (for tests that need edges no script verb makes);
+    /// a stable sort keeps the script's order for edges at the same instant.
+    public func schedule(_ edges: [ScheduledEdge]) {
+        let remaining = Array(pending[nextIndex...]) + edges
+        pending = remaining.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        nextIndex = 0
     }
 
     /// The virtual time of the next scripted edge, if any remain.

@@ -16,9 +16,20 @@ public struct SimulationScript: Hashable, Sendable {
         public var time: Duration
         public var action: Action
         public var line: Int
+
+        public init(time: Duration, action: Action, line: Int) {
+            self.time = time
+            self.action = action
+            self.line = line
+        }
     }
 
     public var steps: [Step]
     /// When the simulation stops.
     public var end: Duration
+
+    public init(steps: [Step], end: Duration) {
+        self.steps = steps
+        self.end = end
+    }
 }
