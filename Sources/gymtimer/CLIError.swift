@@ -1,22 +1,17 @@
 import ArgumentParser
 
-/// A failure the command reports as one line on stderr with its exit status: 2 for input the
+/// Failures the command reports as one line on stderr with its exit status: 2 for input the
 /// user must fix (a bad config, script or device), 1 for anything else.
-enum CLIError: Error {
-    case usage(String)
-    case failed(String)
-}
+enum CLIError {
+    /// Something the user must fix: prints `message` and returns exit status 2.
+    static func usage(_ message: String) -> ExitCode {
+        StandardError.writeLine("gymtimer: \(message)")
+        return ExitCode(2)
+    }
 
-extension CLIError {
-    /// Prints the message and converts to the exit code ArgumentParser returns.
-    var exitCode: ExitCode {
-        switch self {
-        case .usage(let message):
-            StandardError.writeLine("gymtimer: \(message)")
-            return ExitCode(2)
-        case .failed(let message):
-            StandardError.writeLine("gymtimer: \(message)")
-            return ExitCode(1)
-        }
+    /// Anything else that stops the command: prints `message` and returns exit status 1.
+    static func failed(_ message: String) -> ExitCode {
+        StandardError.writeLine("gymtimer: \(message)")
+        return ExitCode(1)
     }
 }
