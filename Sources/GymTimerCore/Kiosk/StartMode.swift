@@ -1,0 +1,6 @@
+/// The mode the kiosk is in at start-up (`mode` in the config).
+public enum StartMode: String, Hashable, Sendable, Codable, CaseIterable {
+    case rest
+    case interval
+    case workout
+}
