@@ -38,7 +38,9 @@ public final class SimulatedMAX7219: SPIDevice {
     public private(set) var violations: [String] = []
     /// Each change of what is shown, in order.
     public private(set) var frames: [SegmentFrame] = []
-    /// Called with what is shown whenever a write changes it.
+    /// Called with what is shown whenever a write changes it. Each register write is a
+    /// complete command, so a four-digit update passes through up to three part-written frames
+    /// (as on the real chip, for microseconds); a trace should keep the last one per instant.
     public var onFrame: ((SegmentFrame) -> Void)?
 
     private var lastShown = SegmentFrame.dark
