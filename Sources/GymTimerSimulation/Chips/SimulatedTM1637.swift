@@ -31,7 +31,7 @@ public final class SimulatedTM1637 {
         public func read() throws(HALError) -> Bool { isClock ? chip.clockLevel : chip.dataLevel }
     }
 
-    /// The clock line (CLK) for the driver.
+    /// The clock line (CLK) for the driver. Each access returns a new handle on the same wire.
     public var clock: Line { Line(name: clockName, chip: self, isClock: true) }
     /// The data line (DIO) for the driver.
     public var data: Line { Line(name: dataName, chip: self, isClock: false) }
