@@ -1,0 +1,74 @@
+import Foundation
+import GymTimerCore
+import TOMLKit
+
+/// The whole config file (config.md), validated: what the core needs plus the audio, history and
+/// hardware settings the runtime needs. A file with any problem is refused as a whole, with every
+/// problem listed, so the kiosk never starts on a half-understood config.
+public struct GymTimerConfiguration: Hashable, Sendable, Codable {
+    public var kiosk: KioskSettings
+    public var audio: AudioSettings
+    public var history: HistorySettings
+    public var hardware: HardwareSettings
+
+    public init(
+        kiosk: KioskSettings = KioskSettings(), audio: AudioSettings = AudioSettings(),
+        history: HistorySettings = HistorySettings(), hardware: HardwareSettings = HardwareSettings()
+    ) {
+        self.kiosk = kiosk
+        self.audio = audio
+        self.history = history
+        self.hardware = hardware
+    }
+
+    /// Every setting at its default: what an empty file gives.
+    public static let defaults = GymTimerConfiguration()
+
+    /// Parses and validates a config file's text. Throws every problem at once; a TOML syntax
+    /// error stops parsing, so it is the only problem reported.
+    public static func parse(_ toml: String) throws(ConfigError) -> GymTimerConfiguration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: toml)
+        } catch let error as TOMLParseError {
+            let description = error.description.split(whereSeparator: \.isNewline).joined(separator: " ")
+            throw ConfigError("line \(error.source.begin.line), column \(error.source.begin.column): \(description)")
+        } catch {
+            throw ConfigError("not a TOML file: \(error)")
+        }
+        let problems = ProblemList()
+        let configuration = TOMLReader.read(table, problems: problems) { root in
+            let startMode = root.choice("mode", default: StartMode.rest)
+            let rest = root.table("rest") { RestSettings.read(from: $0) }
+            let interval = root.table("interval") { IntervalSettings.read(from: $0) }
+            let workout = root.table("workout") { WorkoutSettings.read(from: $0) }
+            return GymTimerConfiguration(
+                kiosk: KioskSettings(rest: rest, startMode: startMode, interval: interval, workout: workout),
+                audio: root.table("audio") { AudioSettings.read(from: $0) },
+                history: root.table("history") { HistorySettings.read(from: $0) },
+                hardware: root.table("hardware") { HardwareSettings.read(from: $0) }
+            )
+        }
+        guard problems.isEmpty else { throw ConfigError(problems: problems.lines) }
+        return configuration
+    }
+
+    /// Reads and parses the config file at `path`. A file that cannot be read is one problem
+    /// naming the path and why.
+    public static func load(path: String) throws(ConfigError) -> GymTimerConfiguration {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConfigError("cannot read config file \(path): no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw ConfigError("cannot read config file \(path): it is a directory")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError("cannot read config file \(path): permission denied or unreadable")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError("cannot read config file \(path): not UTF-8 text")
+        }
+        return try parse(text)
+    }
+}
