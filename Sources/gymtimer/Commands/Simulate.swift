@@ -20,7 +20,7 @@ struct Simulate: ParsableCommand {
     var dataDir: String?
 
     func run() throws {
-        let settings = KioskSettings()
+        let settings = try loadConfiguration(config).kiosk
         guard let script else {
             throw CLIError.failed("the interactive simulator is not built yet; use --script FILE")
         }
