@@ -161,3 +161,13 @@ import Testing
         }
     }
 }
+
+/// The example config shipped in deploy/ must always be valid and equal to the defaults.
+@Suite struct ShippedExampleConfigTests {
+    @Test func deployExampleIsValidAndMatchesTheDefaults() throws {
+        let path = #filePath.replacingOccurrences(of: "Tests/GymTimerConfigTests/ConfigDefaultsTests.swift", with: "deploy/config.example.toml")
+        let configuration = try GymTimerConfiguration.load(path: path)
+        #expect(configuration.kiosk == GymTimerConfiguration.defaults.kiosk)
+        #expect(configuration.hardware == GymTimerConfiguration.defaults.hardware)
+    }
+}
