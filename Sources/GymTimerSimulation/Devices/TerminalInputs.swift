@@ -31,6 +31,10 @@ public final class TerminalInputs: SimulatedInputs {
     private let dismiss: String
     /// Bytes of an escape sequence whose end has not arrived yet.
     private var partial: [UInt8] = []
+    /// When each button, and the knob, is free for the next gesture: keys typed faster than
+    /// a gesture lasts queue up behind it instead of being lost as overlapping edges.
+    private var freeAt: [String: Duration] = [:]
+    private static let knob = "knob"
 
     /// Reads keys from `fd`; `now` is the time on the kiosk's timeline (injected so tests can
     /// control it). `start` and `dismiss` name the two button lines.
@@ -75,13 +79,25 @@ public final class TerminalInputs: SimulatedInputs {
         return ends.min().map { max($0 - t, .zero) }
     }
 
-    /// Schedules what `command` does to the lines, starting at `time`.
+    /// Schedules what `command` does to the lines, at `time` or as soon as the button or knob
+    /// has finished its previous gesture. A button rests released for as long as a click
+    /// before it is pressed again, so the debouncer sees two presses.
     func perform(_ command: Command, at time: Duration) {
         switch command {
-        case .click(let name): queue.schedule(InputGestures.click(name, at: time))
-        case .hold(let name): queue.schedule(InputGestures.hold(name, at: time, for: Self.holdLength))
-        case .turn(let detents): queue.schedule(InputGestures.turn(detents, at: time))
-        case .quit: quitRequested = true
+        case .click(let name):
+            let start = max(time, freeAt[name] ?? time)
+            queue.schedule(InputGestures.click(name, at: start))
+            freeAt[name] = start + InputGestures.clickLength * 2
+        case .hold(let name):
+            let start = max(time, freeAt[name] ?? time)
+            queue.schedule(InputGestures.hold(name, at: start, for: Self.holdLength))
+            freeAt[name] = start + Self.holdLength + InputGestures.clickLength
+        case .turn(let detents):
+            let start = max(time, freeAt[Self.knob] ?? time)
+            queue.schedule(InputGestures.turn(detents, at: start))
+            freeAt[Self.knob] = start + InputGestures.detentInterval * abs(detents)
+        case .quit:
+            quitRequested = true
         }
     }
 
