@@ -8,4 +8,17 @@ struct GymTimer: ParsableCommand {
         abstract: "A wall-mounted gym rest timer for the Raspberry Pi.",
         subcommands: [Simulate.self, CheckConfig.self]
     )
+
+    /// Runs the command, turning a `CLIError` into its one line on stderr and its exit status
+    /// (ArgumentParser alone would print it raw and exit 1).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CLIError {
+            exit(withError: error.exitCode)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
