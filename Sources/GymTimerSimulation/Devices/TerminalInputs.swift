@@ -66,8 +66,10 @@ public final class TerminalInputs: SimulatedInputs {
             let keys = try readAvailable()
             let t2 = now()
             for command in commands(in: keys) { perform(command, at: t2) }
+            let pressed = queue.deliver(through: t2, now: t2)
+            if !pressed.isEmpty || quitRequested { return pressed }
             // An unknown key wakes nobody: wait on for what is left of the timeout.
-            if let deadline, now() >= deadline { break }
+            if let deadline, t2 >= deadline { break }
         }
         return []
     }
