@@ -9,10 +9,11 @@ import GymTimerSimulation
 public final class ScriptedSimulation {
     public let clock = VirtualClock()
     public let inputs: ScriptedInputs
-    public let display = SimulatedSegmentDisplay()
-    public let buzzer = SimulatedLine(name: "buzzer")
-    public let leds: [StatusLED: SimulatedLine]
-    public let sound = SimulatedSoundPlayer()
+    public let devices = SimulatedDevices()
+    public var display: SimulatedSegmentDisplay { devices.display }
+    public var buzzer: SimulatedLine { devices.buzzer }
+    public var leds: [StatusLED: SimulatedLine] { devices.leds }
+    public var sound: SimulatedSoundPlayer { devices.sound }
     public let history = InMemoryHistory()
     private let script: SimulationScript
     private let settings: KioskSettings
@@ -27,12 +28,9 @@ public final class ScriptedSimulation {
         self.script = script
         self.settings = settings
         inputs = ScriptedInputs(
-            clock: clock, buttons: ControlButton.allCases.map(\.rawValue),
+            clock: clock, buttons: SimulatedDevices.buttonNames,
             edges: ScriptedInputs.edges(for: script))
         inputs.limit = script.end
-        var leds: [StatusLED: SimulatedLine] = [:]
-        for led in StatusLED.allCases { leds[led] = SimulatedLine(name: "led-\(led.rawValue)") }
-        self.leds = leds
         faults = FaultLog(sink: log)
         let clock = self.clock
         trace = TraceRecorder(now: { clock.now.offset }, write: write)
@@ -57,12 +55,9 @@ public final class ScriptedSimulation {
     }
 
     private func makeRuntime(kiosk: Kiosk, origin: VirtualClock.Instant) -> KioskRuntime<VirtualClock> {
-        let devices = KioskDevices(
-            waiter: inputs,
-            buttons: Dictionary(uniqueKeysWithValues: ControlButton.allCases.map { ($0.rawValue, $0) }),
-            encoder: (inputs.lines[ScriptedInputs.encoderA]!, inputs.lines[ScriptedInputs.encoderB]!),
-            display: display, buzzer: buzzer, leds: leds, sound: sound)
-        return KioskRuntime(kiosk: kiosk, clock: clock, origin: origin, devices: devices, history: history, faults: faults)
+        KioskRuntime(
+            kiosk: kiosk, clock: clock, origin: origin, devices: devices.kioskDevices(inputs: inputs),
+            history: history, faults: faults)
     }
 
     /// Every simulated output reports to the trace, in the order the `t` 0 records list them.

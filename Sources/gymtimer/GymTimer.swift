@@ -8,4 +8,5 @@ struct GymTimer: ParsableCommand {
         abstract: "A wall-mounted gym rest timer for the Raspberry Pi.",
         subcommands: [Simulate.self, CheckConfig.self]
     )
+
 }

@@ -22,7 +22,7 @@ struct Simulate: ParsableCommand {
     func run() throws {
         let settings = try loadConfiguration(config).kiosk
         guard let script else {
-            throw CLIError.failed("the interactive simulator is not built yet; use --script FILE")
+            return try runInTerminal(settings: settings)
         }
         let text: String
         do {
@@ -46,5 +46,27 @@ struct Simulate: ParsableCommand {
             throw CLIError.failed("simulation failed: \(error)")
         }
         output.flush()
+    }
+
+    /// The kiosk in this terminal, in real time, until `q` or Ctrl-C. The terminal is put
+    /// back however the run ends (see `TerminalMode`).
+    private func runInTerminal(settings: KioskSettings) throws {
+        guard isatty(0) == 1 else {
+            throw CLIError.usage("the interactive simulator needs a terminal on stdin; use --script FILE to run from a script")
+        }
+        let mode: TerminalMode
+        do {
+            mode = try TerminalMode()
+        } catch {
+            throw CLIError.failed("cannot set up the terminal: \(error)")
+        }
+        let simulation = TerminalSimulation(settings: settings, write: { mode.write($0) })
+        do {
+            try simulation.run()
+        } catch {
+            mode.restore()
+            throw CLIError.failed("simulation failed: \(error)")
+        }
+        mode.restore()
     }
 }

@@ -1,0 +1,36 @@
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHAL
+import GymTimerSimulation
+
+/// The simulated kiosk's outputs — display, buzzer, status LEDs, sound — and how they and a
+/// set of simulated inputs make the `KioskDevices` the runtime sees. The scripted and the
+/// terminal simulation wire the kiosk the same way through this; each observes the outputs
+/// with the devices' `onFrame` / `onChange` callbacks.
+public final class SimulatedDevices {
+    public let display = SimulatedSegmentDisplay()
+    public let buzzer = SimulatedLine(name: "buzzer")
+    public let leds: [StatusLED: SimulatedLine]
+    public let sound = SimulatedSoundPlayer()
+
+    public init() {
+        var leds: [StatusLED: SimulatedLine] = [:]
+        for led in StatusLED.allCases { leds[led] = SimulatedLine(name: "led-\(led.rawValue)") }
+        self.leds = leds
+    }
+
+    /// The button line names, one per `ControlButton`.
+    public static var buttonNames: [String] { ControlButton.allCases.map(\.rawValue) }
+
+    /// The devices for a runtime fed by `inputs` (its lines named as in `InputGestures`).
+    public func kioskDevices(inputs: any SimulatedInputs) -> KioskDevices {
+        let lines = inputs.lines
+        var encoder: (a: any DigitalInput, b: any DigitalInput)?
+        if let a = lines[InputGestures.encoderA], let b = lines[InputGestures.encoderB] { encoder = (a, b) }
+        return KioskDevices(
+            waiter: inputs,
+            buttons: Dictionary(uniqueKeysWithValues: ControlButton.allCases.map { ($0.rawValue, $0) }),
+            encoder: encoder,
+            display: display, buzzer: buzzer, leds: leds, sound: sound)
+    }
+}

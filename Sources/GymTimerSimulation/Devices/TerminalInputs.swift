@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GymTimerHAL
+
+/// The simulated world's hands for a person at a terminal, in real time: keys read from a
+/// file descriptor (stdin in raw mode) become the same edges a script line would make (see
+/// `InputGestures`), and edges due later (a click's release, a detent's other three edges)
+/// come at their real times. Waiting blocks in `poll(2)` until a key, the next scheduled edge
+/// or the timeout, whichever comes first; nothing wakes it while idle.
+public final class TerminalInputs: SimulatedInputs {
+    /// What a key asks for.
+    public enum Command: Hashable, Sendable {
+        case click(String)
+        case hold(String)
+        case turn(Int)
+        case quit
+    }
+
+    /// How long `S` and `D` hold their button: past the 2 s hold time.
+    public static let holdLength = Duration.milliseconds(2200)
+
+    /// True once `q`, Ctrl-C or the end of input was read; `wait` then returns at once.
+    public private(set) var quitRequested = false
+    private let fd: Int32
+    private let now: () -> Duration
+    private let queue: EdgeQueue
+    private let start: String
+    private let dismiss: String
+    /// Bytes of an escape sequence whose end has not arrived yet.
+    private var partial: [UInt8] = []
+    /// When each button, and the knob, is free for the next gesture: keys typed faster than
+    /// a gesture lasts queue up behind it instead of being lost as overlapping edges.
+    private var freeAt: [String: Duration] = [:]
+    private static let knob = "knob"
+
+    /// Reads keys from `fd`; `now` is the time on the kiosk's timeline (injected so tests can
+    /// control it). `start` and `dismiss` name the two button lines.
+    public init(fd: Int32 = 0, start: String = "start", dismiss: String = "dismiss", now: @escaping () -> Duration) {
+        self.fd = fd
+        self.now = now
+        self.start = start
+        self.dismiss = dismiss
+        queue = EdgeQueue(buttons: [start, dismiss])
+    }
+
+    public var lines: [String: SimulatedLine] { queue.lines }
+
+    /// When the next scheduled edge is due, if any.
+    public var nextEdgeTime: Duration? { queue.nextEdgeTime }
+
+    public func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
+        let deadline = timeout.map { now() + max($0, .zero) }
+        while !quitRequested {
+            let t = now()
+            let due = queue.deliver(through: t, now: t)
+            if !due.isEmpty { return due }
+            let remaining = pollTimeout(until: deadline, now: t)
+            guard try waitReadable(remaining) else {
+                // Timed out: the scheduled edge (or the caller's deadline) has come.
+                let t = now()
+                return queue.deliver(through: t, now: t)
+            }
+            let keys = try readAvailable()
+            let t2 = now()
+            for command in commands(in: keys) { perform(command, at: t2) }
+            let pressed = queue.deliver(through: t2, now: t2)
+            if !pressed.isEmpty || quitRequested { return pressed }
+            // An unknown key wakes nobody: wait on for what is left of the timeout.
+            if let deadline, t2 >= deadline { break }
+        }
+        return []
+    }
+
+    /// How long `poll` may block: until `deadline` or the next scheduled edge, whichever is
+    /// first (nil: until a key).
+    func pollTimeout(until deadline: Duration?, now t: Duration) -> Duration? {
+        let ends = [deadline, queue.nextEdgeTime].compactMap { $0 }
+        return ends.min().map { max($0 - t, .zero) }
+    }
+
+    /// Schedules what `command` does to the lines, at `time` or as soon as the button or knob
+    /// has finished its previous gesture. A button rests released for as long as a click
+    /// before it is pressed again, so the debouncer sees two presses.
+    func perform(_ command: Command, at time: Duration) {
+        switch command {
+        case .click(let name):
+            let start = max(time, freeAt[name] ?? time)
+            queue.schedule(InputGestures.click(name, at: start))
+            freeAt[name] = start + InputGestures.clickLength * 2
+        case .hold(let name):
+            let start = max(time, freeAt[name] ?? time)
+            queue.schedule(InputGestures.hold(name, at: start, for: Self.holdLength))
+            freeAt[name] = start + Self.holdLength + InputGestures.clickLength
+        case .turn(let detents):
+            let start = max(time, freeAt[Self.knob] ?? time)
+            queue.schedule(InputGestures.turn(detents, at: start))
+            freeAt[Self.knob] = start + InputGestures.detentInterval * abs(detents)
+        case .quit:
+            quitRequested = true
+        }
+    }
+
+    /// The commands in `bytes`, keeping an unfinished escape sequence for the next read.
+    func commands(in bytes: [UInt8]) -> [Command] {
+        let input = partial + bytes
+        partial = []
+        var commands: [Command] = []
+        var i = 0
+        while i < input.count {
+            let byte = input[i]
+            i += 1
+            if byte == 0x1B {
+                // CSI (ESC [ params final) or SS3 (ESC O final): arrows end in C (right) or D (left).
+                guard i < input.count else { partial = [byte]; break }
+                guard input[i] == UInt8(ascii: "[") || input[i] == UInt8(ascii: "O") else { continue }
+                var j = i + 1
+                while j < input.count, (0x20...0x3F).contains(input[j]) { j += 1 }
+                guard j < input.count else { partial = Array(input[(i - 1)...]); break }
+                switch input[j] {
+                case UInt8(ascii: "C"): commands.append(.turn(1))
+                case UInt8(ascii: "D"): commands.append(.turn(-1))
+                default: break
+                }
+                i = j + 1
+                continue
+            }
+            if let command = command(for: byte) { commands.append(command) }
+        }
+        return commands
+    }
+
+    /// The command a single key byte gives, if any.
+    func command(for byte: UInt8) -> Command? {
+        switch byte {
+        case UInt8(ascii: "s"), UInt8(ascii: " "): return .click(start)
+        case UInt8(ascii: "d"), UInt8(ascii: "\r"), UInt8(ascii: "\n"): return .click(dismiss)
+        case UInt8(ascii: "S"): return .hold(start)
+        case UInt8(ascii: "D"): return .hold(dismiss)
+        case UInt8(ascii: "+"), UInt8(ascii: "]"), UInt8(ascii: "="): return .turn(1)
+        case UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "_"): return .turn(-1)
+        case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03, 0x04: return .quit
+        default: return nil
+        }
+    }
+
+    /// Blocks until `fd` is readable (true) or `timeout` elapses (false); nil waits for input.
+    private func waitReadable(_ timeout: Duration?) throws(HALError) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let result = poll(&entry, 1, Self.milliseconds(timeout))
+            if result > 0 { return true }
+            if result == 0 { return false }
+            if errno == EINTR { continue }
+            throw HALError.io(device: "terminal", operation: "poll", errno: errno)
+        }
+    }
+
+    /// `timeout` in whole milliseconds for `poll`, rounded up so a wake-up is never early
+    /// (at most 1 ms late); -1 (no timeout) for nil.
+    static func milliseconds(_ timeout: Duration?) -> Int32 {
+        guard let timeout else { return -1 }
+        let (seconds, attoseconds) = max(timeout, .zero).components
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        let ms = seconds.multipliedReportingOverflow(by: 1000).partialValue + (attoseconds + perMillisecond - 1) / perMillisecond
+        return Int32(clamping: ms)
+    }
+
+    /// Reads what is there (at least one byte, as poll said). End of input counts as quit.
+    private func readAvailable() throws(HALError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { return Array(buffer[..<n]) }
+            if n == 0 {
+                quitRequested = true
+                return []
+            }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return [] }
+            throw HALError.io(device: "terminal", operation: "read", errno: errno)
+        }
+    }
+}
