@@ -79,6 +79,15 @@ final class ScriptedPCM: Sendable {
         #expect(pcm.state.withLock { $0.opens } == 1)
     }
 
+    @Test func preloadedCuePlaysLikeAnyOther() {
+        let pcm = ScriptedPCM()
+        let player = PCMSoundPlayer(library: library, preload: [.complete, .setCompleting(2)], log: { _ in }, open: pcm.opener)
+        player.waitUntilIdle()
+        player.play(.setCompleting(2), at: .origin)
+        player.waitUntilIdle()
+        #expect(pcm.written == library.samples(for: .setCompleting(2), sampleRate: 8000))
+    }
+
     @Test func loopingSoundRepeatsUntilStoppedAndStopDropsAtOnce() {
         let pcm = ScriptedPCM()
         let period = frames(.alarm)

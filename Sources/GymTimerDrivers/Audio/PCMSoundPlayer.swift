@@ -23,10 +23,13 @@ public final class PCMSoundPlayer: SoundPlayer, Sendable {
     ///   - library: where the samples of each sound come from.
     ///   - retryInterval: the least time between a failure and the next attempt to open.
     ///   - now: a monotonic time source; tests inject one they move by hand.
+    ///   - preload: sounds to load on the playback thread as soon as the output first opens
+    ///     (spoken cues take espeak-ng a moment; loaded early, they start at once when due).
     ///   - log: receives each fault and recovery line (once per failure, not per cue).
     ///   - open: opens the PCM output (e.g. `{ try ALSAPCMOutput(name: "default") }`).
     public init(
         library: SoundLibrary,
+        preload: [Sound] = [],
         retryInterval: Duration = .seconds(30),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         log: @escaping @Sendable (String) -> Void,
@@ -38,7 +41,7 @@ public final class PCMSoundPlayer: SoundPlayer, Sendable {
                 mailbox: mailbox, library: library, retryInterval: retryInterval, now: now,
                 faults: FaultLog(sink: log), open: open
             )
-            worker.run()
+            worker.run(preload: preload)
         }
         thread.name = "gymtimer-audio"
         thread.qualityOfService = .userInteractive
@@ -158,8 +161,9 @@ extension PCMSoundPlayer {
             self.open = open
         }
 
-        func run() {
-            _ = openIfDue() // at start, so a missing device is reported before the first cue
+        func run(preload: [Sound]) {
+            // Open at start, so a missing device is reported before the first cue.
+            if let output = openIfDue() { library.prepare(preload, sampleRate: output.sampleRate) }
             var outputFull = false
             while true {
                 let (command, closing) = mailbox.take(

@@ -135,7 +135,7 @@ public final class ALSAPCMOutput: PCMOutput {
         func check(_ result: Int32, _ what: String) throws(HALError) {
             guard result >= 0 else {
                 if result == -EINVAL {
-                    throw HALError.unsupported(device: device, detail: "cannot \(what) (mono 16-bit playback)")
+                    throw HALError.unsupported(device: device, detail: "cannot \(what) for mono 16-bit playback: use a 'default' or 'plughw:' PCM, which converts")
                 }
                 throw HALError.io(device: device, operation: what, errno: -result)
             }
