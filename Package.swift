@@ -35,7 +35,7 @@ let package = Package(
             dependencies: ["GymTimerCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
-        .target(name: "GymTimerHardware", dependencies: ["GymTimerHAL", "CGPIOD", "CALSA"]),
+        .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIOD", "CALSA"]),
         .target(
             name: "GymTimerRuntime",
             dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation"]
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSimulation"]),
         .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
         .testTarget(name: "GymTimerSimulationTests", dependencies: ["GymTimerSimulation", "GymTimerRuntime"]),
-        .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware"]),
+        .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers"]),
     ],
     swiftLanguageModes: [.v6]
 )

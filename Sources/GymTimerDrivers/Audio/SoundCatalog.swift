@@ -14,4 +14,10 @@ public enum SoundCatalog {
         default: return .milliseconds(1000)
         }
     }
+
+    /// Length of one play, or of one loop period for a looping sound (the alarm's pattern
+    /// repeats every second, so a dismissed alarm never lingers more than a beat).
+    public static func period(of sound: Sound) -> Duration {
+        duration(of: sound) ?? .milliseconds(1000)
+    }
 }

@@ -1,0 +1,37 @@
+import Foundation
+import GymTimerCore
+import Testing
+@testable import GymTimerDrivers
+
+@Suite struct AudioSpeechTests {
+    @Test func missingEspeakFallsBackToTonesLoggedOnce() throws {
+        let log = LogLines()
+        let library = SoundLibrary(
+            configuration: .init(cacheDirectory: try temporaryDirectory("cache"), speech: SpeechSynthesizer(program: "/nonexistent/espeak-ng")),
+            log: log.sink
+        )
+        #expect(library.samples(for: .setCompleting(3), sampleRate: 48_000) == toneLibrary().samples(for: .setCompleting(3), sampleRate: 48_000))
+        #expect(library.samples(for: .complete, sampleRate: 48_000) == toneLibrary().samples(for: .complete, sampleRate: 48_000))
+        #expect(log.all.count == 1)
+        #expect(log.all.first?.contains("espeak-ng is not installed") == true)
+    }
+
+    @Test func spokenTexts() {
+        #expect(SoundLibrary.spokenText(for: .setCompleting(4)) == "Set 4 completing in 3, 2, 1")
+        #expect(SoundLibrary.spokenText(for: .complete) == "Workout complete")
+        #expect(SoundLibrary.spokenText(for: .alarm) == nil)
+    }
+
+    @Test(.enabled(if: SpeechSynthesizer().resolve() != nil, "espeak-ng is installed"))
+    func speechIsRenderedOnceIntoTheCacheAndFitsTheCue() throws {
+        let cache = try temporaryDirectory("cache")
+        let log = LogLines()
+        let library = SoundLibrary(configuration: .init(cacheDirectory: cache), log: log.sink)
+        let samples = library.samples(for: .setCompleting(12), sampleRate: 48_000)
+        #expect(samples.count == 48_000 * 2800 / 1000)
+        #expect(samples != toneLibrary().samples(for: .setCompleting(12), sampleRate: 48_000))
+        let cached = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+        #expect(cached == ["speech-set-12-190.wav"])
+        #expect(log.all.isEmpty)
+    }
+}

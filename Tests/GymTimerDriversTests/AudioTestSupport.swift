@@ -1,0 +1,98 @@
+import Foundation
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHAL
+import Synchronization
+
+/// Signal analysis for the audio tests.
+enum Signal {
+    /// Goertzel power of `frequency` in `samples`, normalised by length.
+    static func power(_ samples: ArraySlice<Int16>, frequency: Double, sampleRate: Int) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
+        var s1 = 0.0, s2 = 0.0
+        for sample in samples {
+            let s0 = Double(sample) + coefficient * s1 - s2
+            s2 = s1
+            s1 = s0
+        }
+        let power = s1 * s1 + s2 * s2 - coefficient * s1 * s2
+        return power / Double(max(1, samples.count * samples.count))
+    }
+
+    /// Frequency estimated from zero crossings (rising and falling) over `samples`.
+    static func zeroCrossingFrequency(_ samples: ArraySlice<Int16>, sampleRate: Int) -> Double {
+        var crossings = 0
+        var previous = samples.first.map { $0 >= 0 } ?? true
+        for sample in samples.dropFirst() where sample != 0 {
+            let positive = sample > 0
+            if positive != previous { crossings += 1 }
+            previous = positive
+        }
+        return Double(crossings) / 2 / (Double(samples.count) / Double(sampleRate))
+    }
+
+    /// Largest absolute difference between neighbouring samples.
+    static func maxStep(_ samples: ArraySlice<Int16>) -> Int {
+        zip(samples, samples.dropFirst()).map { abs(Int($1) - Int($0)) }.max() ?? 0
+    }
+
+    static func peak(_ samples: ArraySlice<Int16>) -> Int { samples.map { abs(Int($0)) }.max() ?? 0 }
+}
+
+/// Builds WAV bytes for tests.
+enum WAVBytes {
+    static func make(
+        frames: [[Int]], sampleRate: Int, bits: Int = 16, formatTag: UInt16 = 1
+    ) -> Data {
+        let channels = frames.first?.count ?? 1
+        var body: [UInt8] = []
+        for frame in frames {
+            for value in frame {
+                if bits == 8 { body.append(UInt8(clamping: value / 256 + 128)) } else {
+                    body += le(UInt32(UInt16(bitPattern: Int16(clamping: value))), 2)
+                }
+            }
+        }
+        var bytes: [UInt8] = Array("RIFF".utf8) + le(UInt32(36 + body.count), 4) + Array("WAVE".utf8)
+        bytes += Array("fmt ".utf8) + le(16, 4) + le(UInt32(formatTag), 2) + le(UInt32(channels), 2)
+        bytes += le(UInt32(sampleRate), 4) + le(UInt32(sampleRate * channels * bits / 8), 4)
+        bytes += le(UInt32(channels * bits / 8), 2) + le(UInt32(bits), 2)
+        bytes += Array("data".utf8) + le(UInt32(body.count), 4) + body
+        return Data(bytes)
+    }
+
+    static func mono(_ samples: [Int16], sampleRate: Int) -> Data {
+        make(frames: samples.map { [Int($0)] }, sampleRate: sampleRate)
+    }
+
+    private static func le(_ value: UInt32, _ count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+}
+
+/// Collects log lines from any thread.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    var sink: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
+}
+
+/// A time source the test moves by hand.
+final class ManualTime: Sendable {
+    private let base = ContinuousClock.now
+    private let offset = Mutex<Duration>(.zero)
+    func advance(_ duration: Duration) { offset.withLock { $0 += duration } }
+    var now: @Sendable () -> ContinuousClock.Instant { { self.base + self.offset.withLock { $0 } } }
+}
+
+/// A fresh temporary directory.
+func temporaryDirectory(_ label: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A library with tones only (no espeak-ng), so tests behave alike with or without it.
+func toneLibrary(volume: Int = 100, soundsDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) -> SoundLibrary {
+    SoundLibrary(configuration: .init(volume: volume, soundsDirectory: soundsDirectory, speech: nil), log: log)
+}
