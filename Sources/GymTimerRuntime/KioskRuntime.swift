@@ -127,7 +127,11 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
             case .display(let content): renderer.show(content, at: now)
             case .leds(let lit): lights.show(lit)
             case .buzzer(let pattern): buzzer.play(pattern, at: now)
-            case .sound(let sound): devices.sound.play(sound, at: now)
+            case .sound(let sound):
+                devices.sound.play(sound, at: now)
+                if let sound, !devices.sound.isAvailable, let pattern = BuzzerFallback.pattern(for: sound) {
+                    buzzer.play(pattern, at: now)
+                }
             case .record(let workout): history.record(workout)
             }
         }

@@ -61,6 +61,10 @@ public final class PCMSoundPlayer: SoundPlayer, Sendable {
 
     /// Stops playback, closes the output and ends the thread; waits for it to finish.
     public func shutdown() { mailbox.shutdown() }
+
+    /// False from a failure to open or play until the output works again: while false the
+    /// kiosk gives sound cues on the buzzer instead.
+    public var isAvailable: Bool { mailbox.isAvailable }
 }
 
 extension PCMSoundPlayer {
@@ -81,6 +85,19 @@ extension PCMSoundPlayer {
         private var busy = true // until the worker first waits: the initial open counts as work
         private var closing = false
         private var finished = false
+        private var available = true
+
+        var isAvailable: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return available
+        }
+
+        func setAvailable(_ value: Bool) {
+            condition.lock()
+            defer { condition.unlock() }
+            available = value
+        }
 
         func post(_ command: Command) {
             condition.lock()
@@ -219,6 +236,7 @@ extension PCMSoundPlayer {
                 let opened = try open()
                 output = opened
                 lastFailure = nil
+                mailbox.setAvailable(true)
                 return opened
             } catch {
                 fail(error)
@@ -229,6 +247,7 @@ extension PCMSoundPlayer {
         /// Logs the failure (once in a row), abandons playback and closes the output.
         private func fail(_ error: HALError) {
             faults.failed(PCMSoundPlayer.faultName, error)
+            mailbox.setAvailable(false)
             output = nil
             playing = nil
             lastFailure = now()

@@ -4,4 +4,10 @@ import GymTimerCore
 public protocol SoundPlayer: AnyObject {
     /// Starts `sound` at `now`, replacing whatever plays; nil stops playback at once.
     func play(_ sound: Sound?, at now: Moment)
+    /// Whether sound can be heard now; while false, cues go to the buzzer instead.
+    var isAvailable: Bool { get }
+}
+
+extension SoundPlayer {
+    public var isAvailable: Bool { true }
 }

@@ -11,7 +11,12 @@ public final class SimulatedSoundPlayer: SoundPlayer, TimedDriver {
 
     public init() {}
 
+    /// When false the device is "unplugged": cues are not heard and the kiosk falls back to the buzzer.
+    public var isAvailable = true
+
     public func play(_ sound: Sound?, at now: Moment) {
+        let sound = isAvailable ? sound : nil
+        guard sound != nil || playing != nil else { return }
         playing = sound
         endsAt = sound.flatMap(SoundCatalog.duration(of:)).map { now + $0 }
         onChange?(sound?.name)
