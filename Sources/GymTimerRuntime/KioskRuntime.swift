@@ -23,10 +23,12 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var encoderLevels = (a: false, b: false)
 
     /// `origin` is the clock instant that is `Moment.origin`; a kiosk rebuilt after a restart
-    /// passes the same one, so stored moments keep their meaning.
+    /// passes the same one, so stored moments keep their meaning. `extraDrivers` are woken at
+    /// their deadlines like the built-in ones (the systemd watchdog pinger).
     public init(
         kiosk: Kiosk, clock: C, origin: C.Instant, devices: KioskDevices,
-        history: any WorkoutHistory, timing: InputTiming = InputTiming(), faults: FaultLog
+        history: any WorkoutHistory, timing: InputTiming = InputTiming(), faults: FaultLog,
+        extraDrivers: [any TimedDriver] = []
     ) {
         self.kiosk = kiosk
         self.clock = clock
@@ -38,7 +40,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         lights = StatusLights(lines: devices.leds, faults: faults)
         var timed: [any TimedDriver] = [renderer, buzzer]
         if let sound = devices.sound as? any TimedDriver { timed.append(sound) }
-        timedDrivers = timed
+        timedDrivers = timed + extraDrivers
         debouncers = devices.buttons.mapValues { _ in ButtonDebouncer(settle: timing.settle, hold: timing.hold) }
         if let encoder = devices.encoder {
             let a = faults.attempt(encoder.a.name) { try encoder.a.read() } ?? false
