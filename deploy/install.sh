@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Installs GymTimer as a hardened systemd service on Raspberry Pi OS / Debian 12.
+#   sudo deploy/install.sh              install or update (safe to run again)
+#   sudo deploy/install.sh --uninstall  remove the service and binary (keeps config and history)
+# Never overwrites an existing /etc/gymtimer/config.toml.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(dirname "$here")"
+prefix=/usr/local
+unit=/etc/systemd/system/gymtimer.service
+udev=/etc/udev/rules.d/60-gymtimer.rules
+config=/etc/gymtimer/config.toml
+
+say() { printf '  %s\n' "$*"; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "run as root: sudo $0 $*"
+
+if [ "${1:-}" = "--uninstall" ]; then
+  echo "Removing GymTimer"
+  systemctl disable --now gymtimer.service 2>/dev/null && say "stopped and disabled the service" || true
+  rm -f "$unit" "$udev" "$prefix/bin/gymtimer" && say "removed $unit, $udev, $prefix/bin/gymtimer"
+  systemctl daemon-reload
+  say "kept $config and /var/lib/gymtimer (your history); delete them by hand if you want"
+  exit 0
+fi
+
+echo "Installing GymTimer"
+
+# 1. The system: Debian 12 / Raspberry Pi OS bookworm (libgpiod 1.6) or later.
+. /etc/os-release
+case "${VERSION_CODENAME:-}" in
+  bookworm|trixie) say "system: $PRETTY_NAME" ;;
+  *) say "warning: untested system $PRETTY_NAME (built for Debian 12 / Raspberry Pi OS bookworm)" ;;
+esac
+
+# 2. Packages.
+packages=(libgpiod-dev gpiod libasound2-dev alsa-utils espeak-ng pkg-config)
+missing=()
+for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  say "installed packages: ${missing[*]}"
+else
+  say "packages already installed"
+fi
+gpiod_version=$(pkg-config --modversion libgpiod)
+say "libgpiod $gpiod_version ($( [ "${gpiod_version%%.*}" -ge 2 ] && echo "v2 API" || echo "v1 API"))"
+command -v swift >/dev/null || die "Swift is not installed: get the Swift 6 toolchain for your OS (swift.org/install), then run this again"
+
+# 3. Build and install the binary.
+(cd "$repo" && swift build -c release --product gymtimer)
+install -m 0755 "$repo/.build/release/gymtimer" "$prefix/bin/gymtimer"
+install -D -m 0644 "$repo/README.md" "$prefix/share/doc/gymtimer/README.md"
+say "installed $prefix/bin/gymtimer"
+
+# 4. The service user, in the device groups.
+for group in gpio i2c spi audio; do getent group "$group" >/dev/null || groupadd --system "$group"; done
+if ! id gymtimer >/dev/null 2>&1; then
+  useradd --system --no-create-home --home-dir /var/lib/gymtimer --shell /usr/sbin/nologin gymtimer
+  say "created user gymtimer"
+fi
+usermod -a -G gpio,i2c,spi,audio gymtimer
+
+# 5. Device permissions: Raspberry Pi OS already gives these groups; plain Debian does not.
+cat > "$udev" <<'RULES'
+SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
+SUBSYSTEM=="i2c-dev", GROUP="i2c", MODE="0660"
+SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"
+RULES
+udevadm control --reload-rules && udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev --subsystem-match=spidev || true
+say "udev rules in $udev"
+
+# 6. The config, never overwritten.
+install -d -m 0755 /etc/gymtimer
+if [ -f "$config" ]; then
+  say "kept your $config"
+else
+  install -m 0644 "$here/config.example.toml" "$config"
+  say "installed $config from the example (edit it to match your wiring)"
+fi
+"$prefix/bin/gymtimer" check-config "$config" || die "fix $config, then run this again"
+
+# 7. The service.
+install -m 0644 "$here/gymtimer.service" "$unit"
+systemctl daemon-reload
+systemctl enable gymtimer.service >/dev/null
+systemctl restart gymtimer.service
+say "service enabled and started"
+
+cat <<NEXT
+
+Done. Next:
+  sudo systemctl stop gymtimer && gymtimer selftest --config $config   # check the wiring, then
+  sudo systemctl start gymtimer
+  journalctl -u gymtimer -f        # one line per fault, never per tick
+  gymtimer history && gymtimer stats
+NEXT
