@@ -89,7 +89,8 @@ public struct IntervalMode: Hashable, Sendable, Codable {
     /// Reacts to one event at `now`.
     public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
         // Anything already due is handled first, so an input never reorders cues.
-        var effects = event == .deadline ? [] : advance(to: now)
+        let overdue = event != .deadline && nextDeadline(after: now).map { $0 <= now } == true
+        var effects = overdue ? advance(to: now) : []
         switch (event, state) {
         case (.deadline, _):
             effects += advance(to: now)
