@@ -1,51 +1,193 @@
-/// The whole kiosk as one pure state machine: the active mode plus what is on the outputs.
+/// The whole kiosk as one pure state machine: the active mode (or the mode menu) plus what is
+/// on the outputs.
 ///
 /// The runtime feeds it debounced events and the deadlines it asked for, and carries out the
 /// effects it returns. Display and LED effects that would not change anything are dropped here,
 /// so the drivers only see real changes.
+///
+/// The mode menu opens on a long press of start in idle. Start acts on its debounced press, so
+/// by the time the hold arrives (2 s later) that press has already started a rest, a phase or an
+/// exercise: the kiosk keeps the idle mode as it was before that press and, if the next input is
+/// the hold of the same press, puts it back (no set counted, nothing recorded) and opens the menu.
+/// Deadlines in between (the countdown ticking) do not matter; any other input forgets it.
+///
+/// Decisions where behaviour.md is silent: picking another mode in the menu ends a rest-mode
+/// workout that has sets (they are recorded, as a hold of dismiss would), while picking the mode
+/// already active keeps it as it was; a mode picked afresh starts from the settings (knob
+/// changes made in another mode are not remembered).
 public struct Kiosk: Hashable, Sendable, Codable {
     /// The job the kiosk is doing.
     public enum Mode: Hashable, Sendable, Codable {
         case rest(RestMode)
+        case interval(IntervalMode)
+        case workout(WorkoutMode)
+        /// The mode menu, over the mode (in idle) it was opened from and returns to on dismiss.
+        indirect case menu(ModeMenu, returningTo: Mode)
     }
 
+    /// A hold of start longer than this after its press does not undo what the press started.
+    public static let holdUndoWindow: Duration = .seconds(5)
+
+    public let settings: KioskSettings
     public private(set) var mode: Mode
     /// What the display was last told to show.
     public private(set) var shownDisplay: DisplayContent?
     /// Which LEDs were last told to be lit.
     public private(set) var shownLEDs: Set<StatusLED>?
+    /// The idle mode as it was before the latest press of start, and when that press came,
+    /// while a hold of that press could still open the menu.
+    public private(set) var beforeStartPress: Mode?
+    public private(set) var startPressedAt: Moment?
 
     public init(settings: KioskSettings) {
-        self.mode = .rest(RestMode(settings: settings.rest))
+        self.settings = settings
+        switch settings.startMode {
+        case .rest: mode = .rest(RestMode(settings: settings.rest))
+        case .interval: mode = .interval(IntervalMode(settings: settings.interval))
+        case .workout: mode = .workout(Self.freshWorkout(settings))
+        }
     }
 
-    /// The outputs to show at start-up (or after being rebuilt from stored state).
+    /// Whether the active mode waits in idle (the menu is not idle).
+    public var isIdle: Bool {
+        switch mode {
+        case .rest(let rest): return rest.isIdle
+        case .interval(let interval): return interval.isIdle
+        case .workout(let workout): return workout.isIdle
+        case .menu: return false
+        }
+    }
+
+    /// The outputs to show at start-up or after being rebuilt from stored state. A kiosk rebuilt
+    /// after a restart first catches up with the clock (see the modes' deadline handling): the
+    /// outputs are those of where it should be now, plus any cue still fresh and any record of a
+    /// workout that ended while it was down.
     public mutating func start(at now: Moment) -> [Effect] {
         shownDisplay = nil
         shownLEDs = nil
-        return filter(currentOutputs(at: now))
+        beforeStartPress = nil
+        startPressedAt = nil
+        var caughtUp: [Effect] = []
+        if let due = nextDeadline(after: now), due <= now { caughtUp = dispatch(.deadline, at: now) }
+        let outputs = currentOutputs(at: now)
+        let extra = caughtUp.filter { effect in
+            switch effect {
+            case .display, .leds: return false
+            default: return !outputs.contains(effect)
+            }
+        }
+        return filter(outputs + extra)
     }
 
     /// Reacts to one event at `now`, returning the effects to carry out in order.
     public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
-        switch mode {
-        case .rest(var rest):
-            let effects = rest.handle(event, at: now)
-            mode = .rest(rest)
-            return filter(effects)
+        switch event {
+        case .held(.start):
+            if let before = beforeStartPress, let pressedAt = startPressedAt, now - pressedAt <= Self.holdUndoWindow {
+                mode = before
+                forgetStartPress()
+                return filter(openMenu(at: now))
+            }
+            forgetStartPress()
+        case .pressed(.start):
+            beforeStartPress = isIdle ? mode : nil
+            startPressedAt = isIdle ? now : nil
+        case .deadline:
+            break
+        default:
+            forgetStartPress()
         }
+        return filter(dispatch(event, at: now))
     }
 
     /// When the kiosk must next be woken with `.deadline`, or nil to wait for input alone.
     public func nextDeadline(after now: Moment) -> Moment? {
         switch mode {
         case .rest(let rest): return rest.nextDeadline(after: now)
+        case .interval(let interval): return interval.nextDeadline(after: now)
+        case .workout(let workout): return workout.nextDeadline(after: now)
+        case .menu(let menu, _): return menu.closesAt
         }
+    }
+
+    private mutating func forgetStartPress() {
+        beforeStartPress = nil
+        startPressedAt = nil
+    }
+
+    private mutating func dispatch(_ event: ControlEvent, at now: Moment) -> [Effect] {
+        switch mode {
+        case .rest(var rest):
+            let effects = rest.handle(event, at: now)
+            mode = .rest(rest)
+            return effects
+        case .interval(var interval):
+            let effects = interval.handle(event, at: now)
+            mode = .interval(interval)
+            return effects
+        case .workout(var workout):
+            let effects = workout.handle(event, at: now)
+            mode = .workout(workout)
+            return effects
+        case .menu(var menu, let previous):
+            switch event {
+            case .turned(let detents):
+                let effects = menu.turn(detents, at: now)
+                mode = .menu(menu, returningTo: previous)
+                return effects
+            case .pressed(.start):
+                return pick(menu.selection, leaving: previous, at: now)
+            case .pressed(.dismiss):
+                mode = previous
+                return currentOutputs(at: now)
+            case .deadline where now >= menu.closesAt:
+                mode = previous
+                return currentOutputs(at: now)
+            default:
+                return []
+            }
+        }
+    }
+
+    private mutating func openMenu(at now: Moment) -> [Effect] {
+        let current: ModeMenu.Entry
+        switch mode {
+        case .rest: current = .rest
+        case .interval: current = .interval
+        case .workout(let workout): current = .workout(preset: workout.presetIndex)
+        case .menu: return []
+        }
+        let menu = ModeMenu(presetCount: settings.workout.presets.count, current: current, at: now)
+        mode = .menu(menu, returningTo: mode)
+        return menu.currentOutputs()
+    }
+
+    private mutating func pick(_ entry: ModeMenu.Entry, leaving previous: Mode, at now: Moment) -> [Effect] {
+        var effects: [Effect] = []
+        if case .rest(var rest) = previous, entry != .rest {
+            effects += rest.endWorkout(at: now).filter { if case .record = $0 { true } else { false } }
+        }
+        switch (entry, previous) {
+        case (.rest, .rest): mode = previous
+        case (.rest, _): mode = .rest(RestMode(settings: settings.rest))
+        case (.interval, .interval): mode = previous
+        case (.interval, _): mode = .interval(IntervalMode(settings: settings.interval))
+        case (.workout(let preset), .workout(let workout)): mode = .workout(workout.selecting(preset: preset))
+        case (.workout(let preset), _): mode = .workout(Self.freshWorkout(settings).selecting(preset: preset))
+        }
+        return effects + currentOutputs(at: now)
+    }
+
+    private static func freshWorkout(_ settings: KioskSettings) -> WorkoutMode {
+        WorkoutMode(settings: settings.workout, warningSeconds: settings.interval.warningSeconds)
     }
 
     private func currentOutputs(at now: Moment) -> [Effect] {
         switch mode {
         case .rest(let rest): return rest.currentOutputs(at: now)
+        case .interval(let interval): return interval.currentOutputs(at: now)
+        case .workout(let workout): return workout.currentOutputs(at: now)
+        case .menu(let menu, _): return menu.currentOutputs()
         }
     }
 

@@ -28,6 +28,8 @@ public struct RestMode: Hashable, Sendable, Codable {
         self.durationSeconds = settings.clamp(settings.defaultSeconds)
     }
 
+    public var isIdle: Bool { phase == .idle }
+
     /// The outputs of the current phase, for start-up and for returning to this mode.
     public func currentOutputs(at now: Moment) -> [Effect] {
         switch phase {
@@ -107,7 +109,14 @@ public struct RestMode: Hashable, Sendable, Codable {
             return []
         case .resting(let countdown, var beepsLeft):
             if now >= countdown.deadline {
-                phase = .alarm(since: countdown.deadline)
+                // Woken after the alarm would already have timed out (the controller was down):
+                // the rest still counts as a set, but nobody is there to call back to the bar.
+                if now >= countdown.deadline + .seconds(settings.alarmTimeoutSeconds) {
+                    sets += 1
+                    phase = .idle
+                } else {
+                    phase = .alarm(since: countdown.deadline)
+                }
                 return currentOutputs(at: now)
             }
             var effects: [Effect] = [.display(.time(seconds: countdown.displayedSeconds(at: now)))]
