@@ -1,3 +1,4 @@
+import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
@@ -9,7 +10,8 @@ import GymTimerSimulation
 public final class ScriptedSimulation {
     public let clock = VirtualClock()
     public let inputs: ScriptedInputs
-    public let display = SimulatedSegmentDisplay()
+    /// The plain simulated display, or a driver over a simulated chip (see `init`).
+    public let display: any SimulatedDisplay
     public let buzzer = SimulatedLine(name: "buzzer")
     public let leds: [StatusLED: SimulatedLine]
     public let sound = SimulatedSoundPlayer()
@@ -19,13 +21,17 @@ public final class ScriptedSimulation {
     private let trace: TraceRecorder
     private let faults: FaultLog
 
-    /// `write` receives each trace line; `log` each fault line.
+    /// `write` receives each trace line; `log` each fault line. `display` picks the display
+    /// as the config's `hardware.display.type` does: a TM1637, HT16K33 or MAX7219 is its real
+    /// driver over the simulated chip (the trace shows what the chip decoded, one record per
+    /// complete frame, so it is the same trace); `none` is the plain simulated display.
     public init(
-        script: SimulationScript, settings: KioskSettings,
+        script: SimulationScript, settings: KioskSettings, display: DisplayHardware.Kind = .none,
         write: @escaping (String) -> Void, log: @escaping (String) -> Void = { _ in }
     ) {
         self.script = script
         self.settings = settings
+        self.display = Self.makeDisplay(display)
         inputs = ScriptedInputs(
             clock: clock, buttons: ControlButton.allCases.map(\.rawValue),
             edges: ScriptedInputs.edges(for: script))
@@ -37,6 +43,16 @@ public final class ScriptedSimulation {
         let clock = self.clock
         trace = TraceRecorder(now: { clock.now.offset }, write: write)
         wireTrace()
+    }
+
+    /// The simulated display for a configured display type.
+    static func makeDisplay(_ kind: DisplayHardware.Kind) -> any SimulatedDisplay {
+        switch kind {
+        case .tm1637: return SimulatedChipDisplay(chip: .tm1637)
+        case .ht16k33: return SimulatedChipDisplay(chip: .ht16k33)
+        case .max7219: return SimulatedChipDisplay(chip: .max7219)
+        case .none: return SimulatedSegmentDisplay()
+        }
     }
 
     /// Runs the script to its end.
@@ -68,6 +84,7 @@ public final class ScriptedSimulation {
     /// Every simulated output reports to the trace, in the order the `t` 0 records list them.
     private func wireTrace() {
         let trace = self.trace
+        let display = self.display
         trace.display(text: display.frame.text, colon: display.frame.colon)
         display.onFrame = { trace.display(text: $0.text, colon: $0.colon) }
         trace.buzzer(on: buzzer.level)

@@ -20,7 +20,7 @@ struct Simulate: ParsableCommand {
     var dataDir: String?
 
     func run() throws {
-        let settings = try loadConfiguration(config).kiosk
+        let configuration = try loadConfiguration(config)
         guard let script else {
             throw CLIError.failed("the interactive simulator is not built yet; use --script FILE")
         }
@@ -38,7 +38,7 @@ struct Simulate: ParsableCommand {
         }
         let output = StandardOutput()
         let simulation = ScriptedSimulation(
-            script: parsed, settings: settings,
+            script: parsed, settings: configuration.kiosk, display: configuration.hardware.display.kind,
             write: { output.writeLine($0) }, log: { StandardError.writeLine($0) })
         do {
             try simulation.run()
