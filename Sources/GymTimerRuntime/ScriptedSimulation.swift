@@ -1,3 +1,4 @@
+import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
@@ -9,8 +10,8 @@ import GymTimerSimulation
 public final class ScriptedSimulation {
     public let clock = VirtualClock()
     public let inputs: ScriptedInputs
-    public let devices = SimulatedDevices()
-    public var display: SimulatedSegmentDisplay { devices.display }
+    public let devices: SimulatedDevices
+    public var display: any SimulatedDisplay { devices.display }
     public var buzzer: SimulatedLine { devices.buzzer }
     public var leds: [StatusLED: SimulatedLine] { devices.leds }
     public var sound: SimulatedSoundPlayer { devices.sound }
@@ -20,13 +21,17 @@ public final class ScriptedSimulation {
     private let trace: TraceRecorder
     private let faults: FaultLog
 
-    /// `write` receives each trace line; `log` each fault line.
+    /// `write` receives each trace line; `log` each fault line. `display` picks the display
+    /// as the config's `hardware.display.type` does: a TM1637, HT16K33 or MAX7219 is its real
+    /// driver over the simulated chip (the trace shows what the chip decoded, one record per
+    /// complete frame, so it is the same trace); `none` is the plain simulated display.
     public init(
-        script: SimulationScript, settings: KioskSettings,
+        script: SimulationScript, settings: KioskSettings, display: DisplayHardware.Kind = .none,
         write: @escaping (String) -> Void, log: @escaping (String) -> Void = { _ in }
     ) {
         self.script = script
         self.settings = settings
+        devices = SimulatedDevices(display: display)
         inputs = ScriptedInputs(
             clock: clock, buttons: SimulatedDevices.buttonNames,
             edges: ScriptedInputs.edges(for: script))
@@ -63,6 +68,7 @@ public final class ScriptedSimulation {
     /// Every simulated output reports to the trace, in the order the `t` 0 records list them.
     private func wireTrace() {
         let trace = self.trace
+        let display = self.display
         trace.display(text: display.frame.text, colon: display.frame.colon)
         display.onFrame = { trace.display(text: $0.text, colon: $0.colon) }
         trace.buzzer(on: buzzer.level)

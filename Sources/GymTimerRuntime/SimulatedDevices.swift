@@ -1,3 +1,4 @@
+import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
@@ -8,12 +9,22 @@ import GymTimerSimulation
 /// terminal simulation wire the kiosk the same way through this; each observes the outputs
 /// with the devices' `onFrame` / `onChange` callbacks.
 public final class SimulatedDevices {
-    public let display = SimulatedSegmentDisplay()
+    /// The plain simulated display, or the real driver over a simulated chip.
+    public let display: any SimulatedDisplay
     public let buzzer = SimulatedLine(name: "buzzer")
     public let leds: [StatusLED: SimulatedLine]
     public let sound = SimulatedSoundPlayer()
 
-    public init() {
+    /// `display` picks the display as the config's `hardware.display.type` does: a TM1637,
+    /// HT16K33 or MAX7219 is its real driver over the simulated chip (reporting what the chip
+    /// decoded, once per complete frame); `none` is the plain simulated display.
+    public init(display kind: DisplayHardware.Kind = .none) {
+        switch kind {
+        case .tm1637: display = SimulatedChipDisplay(chip: .tm1637)
+        case .ht16k33: display = SimulatedChipDisplay(chip: .ht16k33)
+        case .max7219: display = SimulatedChipDisplay(chip: .max7219)
+        case .none: display = SimulatedSegmentDisplay()
+        }
         var leds: [StatusLED: SimulatedLine] = [:]
         for led in StatusLED.allCases { leds[led] = SimulatedLine(name: "led-\(led.rawValue)") }
         self.leds = leds

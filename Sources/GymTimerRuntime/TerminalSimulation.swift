@@ -1,3 +1,4 @@
+import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
@@ -8,7 +9,7 @@ import GymTimerSimulation
 /// panel. The loop blocks in `TerminalInputs.wait`; the screen is redrawn after a wake-up
 /// only where an output changed.
 public final class TerminalSimulation {
-    public let devices = SimulatedDevices()
+    public let devices: SimulatedDevices
     public let inputs: TerminalInputs
     public let screen: KioskScreen
     public let history = InMemoryHistory()
@@ -19,7 +20,11 @@ public final class TerminalSimulation {
     private let write: (String) -> Void
 
     /// Reads keys from `fd` (a terminal in raw mode); `write` receives the screen updates.
-    public init(settings: KioskSettings, fd: Int32 = 0, colour: Bool = true, write: @escaping (String) -> Void) {
+    public init(
+        settings: KioskSettings, display: DisplayHardware.Kind = .none, fd: Int32 = 0, colour: Bool = true,
+        write: @escaping (String) -> Void
+    ) {
+        devices = SimulatedDevices(display: display)
         self.settings = settings
         self.write = write
         let clock = self.clock

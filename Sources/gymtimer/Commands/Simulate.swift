@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GymTimerConfig
 import GymTimerCore
 import GymTimerRuntime
 import GymTimerSimulation
@@ -20,9 +21,9 @@ struct Simulate: ParsableCommand {
     var dataDir: String?
 
     func run() throws {
-        let settings = try loadConfiguration(config).kiosk
+        let configuration = try loadConfiguration(config)
         guard let script else {
-            return try runInTerminal(settings: settings)
+            return try runInTerminal(configuration)
         }
         let text: String
         do {
@@ -38,7 +39,7 @@ struct Simulate: ParsableCommand {
         }
         let output = StandardOutput()
         let simulation = ScriptedSimulation(
-            script: parsed, settings: settings,
+            script: parsed, settings: configuration.kiosk, display: configuration.hardware.display.kind,
             write: { output.writeLine($0) }, log: { StandardError.writeLine($0) })
         do {
             try simulation.run()
@@ -50,7 +51,7 @@ struct Simulate: ParsableCommand {
 
     /// The kiosk in this terminal, in real time, until `q` or Ctrl-C. The terminal is put
     /// back however the run ends (see `TerminalMode`).
-    private func runInTerminal(settings: KioskSettings) throws {
+    private func runInTerminal(_ configuration: GymTimerConfiguration) throws {
         guard isatty(0) == 1 else {
             throw CLIError.usage("the interactive simulator needs a terminal on stdin; use --script FILE to run from a script")
         }
@@ -60,7 +61,8 @@ struct Simulate: ParsableCommand {
         } catch {
             throw CLIError.failed("cannot set up the terminal: \(error)")
         }
-        let simulation = TerminalSimulation(settings: settings, write: { mode.write($0) })
+        let simulation = TerminalSimulation(
+            settings: configuration.kiosk, display: configuration.hardware.display.kind, write: { mode.write($0) })
         do {
             try simulation.run()
         } catch {

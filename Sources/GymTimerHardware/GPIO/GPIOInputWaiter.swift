@@ -1,0 +1,70 @@
+import Glibc
+import GymTimerHAL
+
+/// The event loop's one blocking point on hardware: poll(2) on every input line's edge-event
+/// descriptor and on the wake-ups (the stop signals' pipe), with exactly the timeout the loop
+/// asks for. No thread and no sleep loop: the process sleeps in the kernel until an edge, a
+/// signal or the deadline.
+///
+/// Each edge's `age` comes from the kernel's CLOCK_MONOTONIC timestamp, so an edge is dated
+/// when it happened, not when the loop got round to it.
+public final class GPIOInputWaiter: InputWaiter {
+    /// An edge older than this (or dated in the future) has a timestamp from another clock (a
+    /// pre-5.7 kernel stamped v1 events with CLOCK_REALTIME): it is dated "now" instead.
+    static let plausibleAge = Duration.seconds(10)
+
+    private let inputs: [any GPIOEventInput]
+    private let wakeups: [any PollWakeup]
+
+    public init(inputs: [any GPIOEventInput], wakeups: [any PollWakeup] = []) {
+        self.inputs = inputs
+        self.wakeups = wakeups
+    }
+
+    /// Returns the pending edges in the order they happened, or none when the timeout elapsed,
+    /// a wake-up fired or a signal interrupted the wait (the loop then checks why it woke).
+    public func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
+        var fds = inputs.map { pollfd(fd: $0.eventDescriptor, events: Int16(POLLIN), revents: 0) }
+        fds += wakeups.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(timeout))
+        if ready < 0 {
+            if errno == EINTR { return [] }
+            throw .io(device: "GPIO inputs", operation: "poll", errno: errno)
+        }
+        guard ready > 0 else { return [] }
+
+        for (index, wakeup) in wakeups.enumerated() where fds[inputs.count + index].revents != 0 {
+            wakeup.drain()
+        }
+        var events: [GPIOEvent] = []
+        for (index, input) in inputs.enumerated() {
+            let revents = Int32(fds[index].revents)
+            if revents & Int32(POLLIN) != 0 {
+                events += try input.readEvents()
+            } else if revents & Int32(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                throw .io(device: input.location, operation: "poll edge events", errno: EIO)
+            }
+        }
+        let now = MonotonicTime.now
+        return events.sorted { $0.timestamp < $1.timestamp }.map { event in
+            InputEdge(line: event.line, active: event.active, age: Self.age(of: event.timestamp, now: now))
+        }
+    }
+
+    /// poll(2)'s timeout: -1 for none, else rounded up to the millisecond, so the loop never
+    /// wakes before a deadline (at most 1 ms after it; ppoll's nanoseconds are GNU-only in Glibc's
+    /// Swift overlay).
+    static func milliseconds(_ timeout: Duration?) -> Int32 {
+        guard let timeout else { return -1 }
+        guard timeout > .zero else { return 0 }
+        let (seconds, attoseconds) = timeout.components
+        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: millis)
+    }
+
+    /// How long before `now` an event stamped `timestamp` happened; zero if implausible.
+    static func age(of timestamp: Duration, now: Duration) -> Duration {
+        let age = now - timestamp
+        return age < .zero || age > plausibleAge ? .zero : age
+    }
+}

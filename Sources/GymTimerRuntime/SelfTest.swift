@@ -1,0 +1,190 @@
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHAL
+
+/// `gymtimer selftest`: the wiring check a person runs after soldering. It lights the whole
+/// display (`8.8.:8.8.`), then an `8` on each digit in turn, each LED in turn, beeps, and then
+/// reports every button press, release and hold and every knob detent as it happens, through
+/// the same debouncers and quadrature decoder as the kiosk, until told to stop.
+///
+/// Written over the HAL and an injected clock, so it runs the same on libgpiod and in tests.
+/// A device that fails is reported on its own line and the check goes on: the point is to see
+/// everything that is wrong at once.
+public final class SelfTest<C: Clock> where C.Duration == Duration {
+    /// An output to light in turn, with where it is wired, for the printed line.
+    public struct Output {
+        public var name: String
+        public var wiring: String
+        public var line: any DigitalOutput
+
+        public init(name: String, wiring: String, line: any DigitalOutput) {
+            self.name = name
+            self.wiring = wiring
+            self.line = line
+        }
+    }
+
+    /// A button input: its line's name (as the waiter reports edges) and how to call it.
+    public struct Button {
+        public var line: String
+        public var label: String
+
+        public init(line: String, label: String) {
+            self.line = line
+            self.label = label
+        }
+    }
+
+    /// How long each display step and each LED stays lit.
+    public var stepLength = Duration.milliseconds(700)
+    /// How long the beep lasts.
+    public var beepLength = Duration.milliseconds(200)
+
+    private let clock: C
+    private let origin: C.Instant
+    private let waiter: any InputWaiter
+    private let display: any SegmentDisplay
+    private let leds: [Output]
+    private let buzzer: Output
+    private let buttons: [String: String]
+    private let encoder: (a: any DigitalInput, b: any DigitalInput)?
+    private let print: (String) -> Void
+    private var debouncers: [String: ButtonDebouncer]
+    private var decoder = QuadratureDecoder()
+    private var encoderLevels = (a: false, b: false)
+
+    /// `print` receives each line of the report.
+    public init(
+        clock: C, waiter: any InputWaiter, display: any SegmentDisplay, leds: [Output], buzzer: Output,
+        buttons: [Button], encoder: (a: any DigitalInput, b: any DigitalInput)?,
+        timing: InputTiming = InputTiming(), print: @escaping (String) -> Void
+    ) {
+        self.clock = clock
+        origin = clock.now
+        self.waiter = waiter
+        self.display = display
+        self.leds = leds
+        self.buzzer = buzzer
+        self.encoder = encoder
+        self.print = print
+        var labels: [String: String] = [:]
+        for button in buttons { labels[button.line] = button.label }
+        self.buttons = labels
+        debouncers = labels.mapValues { _ in ButtonDebouncer(settle: timing.settle, hold: timing.hold) }
+    }
+
+    /// The whole check: outputs, then inputs until `shouldStop` says so after a wake-up.
+    public func run(shouldStop: () -> Bool) throws(HALError) {
+        try checkOutputs(shouldStop: shouldStop)
+        if shouldStop() { return }
+        report("press the buttons and turn the knob; Ctrl-C ends the self-test")
+        try watch(until: nil, shouldStop: shouldStop)
+    }
+
+    /// Display, LEDs and buzzer in turn. Inputs that arrive meanwhile are reported too.
+    public func checkOutputs(shouldStop: () -> Bool = { false }) throws(HALError) {
+        if let encoder {
+            encoderLevels = (attempt(encoder.a.name) { try encoder.a.read() } ?? false,
+                             attempt(encoder.b.name) { try encoder.b.read() } ?? false)
+            decoder = QuadratureDecoder(a: encoderLevels.a, b: encoderLevels.b)
+        }
+        _ = attempt("display") { try display.setBrightness(1) }
+        report("display: every segment (8.8.:8.8.)")
+        _ = attempt("display") { try display.show(.allLit) }
+        try pause(stepLength, shouldStop)
+        for position in 0..<4 {
+            if shouldStop() { return }
+            var digits: [UInt8] = [0, 0, 0, 0]
+            digits[position] = SevenSegmentFont.segments(for: "8")
+            report("display: digit \(position + 1) of 4")
+            _ = attempt("display") { try display.show(SegmentFrame(digits: digits, colon: false)) }
+            try pause(stepLength, shouldStop)
+        }
+        _ = attempt("display") { try display.show(.dark) }
+        for led in leds {
+            if shouldStop() { return }
+            report("led \(led.name) (\(led.wiring))")
+            _ = attempt("led \(led.name)") { try led.line.write(true) }
+            try pause(stepLength, shouldStop)
+            _ = attempt("led \(led.name)") { try led.line.write(false) }
+        }
+        if shouldStop() { return }
+        report("\(buzzer.name) (\(buzzer.wiring)): beep")
+        _ = attempt(buzzer.name) { try buzzer.line.write(true) }
+        try pause(beepLength, shouldStop)
+        _ = attempt(buzzer.name) { try buzzer.line.write(false) }
+    }
+
+    /// Silences and darkens every output (before exiting, and on Ctrl-C mid-check).
+    public func allOff() {
+        _ = attempt(buzzer.name) { try buzzer.line.write(false) }
+        for led in leds { _ = attempt("led \(led.name)") { try led.line.write(false) } }
+        _ = attempt("display") { try display.show(.dark) }
+    }
+
+    /// Reports inputs until `end` (a moment since the self-test began; nil: no end) or stop.
+    public func watch(until end: Moment?, shouldStop: () -> Bool) throws(HALError) {
+        while !shouldStop() {
+            let now = self.now
+            if let end, now >= end { return }
+            var deadline = debouncers.values.compactMap(\.nextDeadline).min()
+            if let end { deadline = deadline.map { min($0, end) } ?? end }
+            let timeout = deadline.map { max($0 - now, .zero) }
+            let edges = try waiter.wait(timeout: timeout)
+            handle(edges)
+        }
+    }
+
+    private var now: Moment { Moment(origin.duration(to: clock.now)) }
+
+    private func pause(_ length: Duration, _ shouldStop: () -> Bool) throws(HALError) {
+        try watch(until: now + length, shouldStop: shouldStop)
+    }
+
+    private func handle(_ edges: [InputEdge]) {
+        let now = self.now
+        for edge in edges {
+            if buttons[edge.line] != nil {
+                debouncers[edge.line]?.edge(active: edge.active, at: now - edge.age)
+            } else if let encoder {
+                if edge.line == encoder.a.name { encoderLevels.a = edge.active }
+                if edge.line == encoder.b.name { encoderLevels.b = edge.active }
+                let detents = decoder.update(a: encoderLevels.a, b: encoderLevels.b)
+                if detents != 0 { report("knob \(detents > 0 ? "+1 (clockwise)" : "-1 (counter-clockwise)")", at: now) }
+            }
+        }
+        for line in debouncers.keys.sorted() {
+            for (gesture, at) in debouncers[line]!.advance(to: now) {
+                let label = buttons[line] ?? line
+                switch gesture {
+                case .pressed: report("\(label) pressed", at: at)
+                case .released: report("\(label) released", at: at)
+                case .held: report("\(label) held", at: at)
+                }
+            }
+        }
+    }
+
+    /// Runs `operation`, reporting a failure (and returning nil) instead of stopping.
+    private func attempt<T>(_ device: String, _ operation: () throws -> T) -> T? {
+        do {
+            return try operation()
+        } catch {
+            report("\(device): FAILED: \(error)")
+            return nil
+        }
+    }
+
+    private func report(_ text: String, at moment: Moment? = nil) {
+        print("[\(Self.timestamp(moment ?? now))] \(text)")
+    }
+
+    /// Seconds since the self-test began, to the millisecond: `   12.345`.
+    static func timestamp(_ moment: Moment) -> String {
+        let millis = max(moment.nanoseconds, 0) / 1_000_000
+        let fraction = String(millis % 1000)
+        let whole = String(millis / 1000)
+        return String(repeating: " ", count: max(0, 5 - whole.count)) + whole + "."
+            + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHAL
+import GymTimerHardware
+import GymTimerRuntime
+
+/// `gymtimer run`: the kiosk on the Raspberry Pi's hardware, until SIGTERM or Ctrl-C.
+///
+/// A device that cannot be opened at start-up (no such chip or line, a busy line, no
+/// permission, I2C or SPI not enabled) is one line naming it and the fix, with exit status 2.
+/// A device that fails later is logged once and retried while the countdown goes on. SIGTERM
+/// or SIGINT blanks the display, silences the buzzer, releases the lines and exits 0.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the kiosk on the Raspberry Pi's GPIO, I2C or SPI devices.")
+
+    @Option(name: .long, help: "Config file (TOML).")
+    var config = "/etc/gymtimer/config.toml"
+
+    func run() throws {
+        let configuration = try loadConfiguration(config)
+        let signals: StopSignals
+        do { signals = try StopSignals() } catch { throw CLIError.failed("\(error)") }
+        let hardware: HardwareKiosk
+        do { hardware = try HardwareKiosk(settings: configuration.hardware) } catch { throw CLIError.usage("\(error)") }
+        defer { hardware.shutDown() }
+
+        let log: (String) -> Void = { StandardError.writeLine("gymtimer: \($0)") }
+        let faults = FaultLog(sink: log)
+        hardware.applyBrightness(faults)
+        let clock = ContinuousClock()
+        // Moments are wall time (see wallTimeSinceEpoch): stored deadlines survive a restart.
+        let origin = clock.now.advanced(by: .zero - wallTimeSinceEpoch())
+        let timing = InputTiming(
+            settle: .milliseconds(configuration.hardware.debounceMs), hold: .milliseconds(configuration.hardware.holdMs))
+        let runtime = KioskRuntime(
+            kiosk: Kiosk(settings: configuration.kiosk), clock: clock, origin: origin,
+            devices: hardware.devices(wakeups: [signals], sound: SilentSoundPlayer(log: log)),
+            history: InMemoryHistory(), timing: timing, faults: faults)
+        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path)")
+        runtime.start()
+        do {
+            try runtime.run(shouldStop: { signals.stopRequested })
+        } catch {
+            throw CLIError.failed("the event loop failed: \(error)")
+        }
+        hardware.shutDown()
+        log("stopped by signal \(signals.received ?? 0): display blank, buzzer off, lines released")
+    }
+}

@@ -1,0 +1,14 @@
+import Glibc
+
+/// The wall-clock time since the Unix epoch (CLOCK_REALTIME), read once at start-up.
+///
+/// `run` anchors the kiosk's timeline to it (`origin = now - wallTimeSinceEpoch`), so a
+/// `Moment` is wall time: a deadline stored before a restart (a reboot, a crash, an update)
+/// still names the same instant afterwards, and a rest resumes where the clock says it should.
+/// Between restarts the loop runs on the monotonic clock, so adjusting the wall clock never
+/// makes a countdown jump.
+func wallTimeSinceEpoch() -> Duration {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
+}

@@ -1,0 +1,49 @@
+import Glibc
+import GymTimerHAL
+import Testing
+@testable import GymTimerHardware
+
+@Suite struct GPIOInputWaiterTests {
+    @Test func timeoutsRoundUpSoTheLoopNeverWakesEarly() {
+        #expect(GPIOInputWaiter.milliseconds(nil) == -1)
+        #expect(GPIOInputWaiter.milliseconds(.zero) == 0)
+        #expect(GPIOInputWaiter.milliseconds(.milliseconds(-5)) == 0)
+        #expect(GPIOInputWaiter.milliseconds(.nanoseconds(1)) == 1)
+        #expect(GPIOInputWaiter.milliseconds(.milliseconds(250)) == 250)
+        #expect(GPIOInputWaiter.milliseconds(.microseconds(250_001)) == 251)
+        #expect(GPIOInputWaiter.milliseconds(.seconds(1e9)) == Int32.max)
+    }
+
+    @Test func edgeAgeComesFromTheKernelTimestamp() {
+        let now = Duration.seconds(1000)
+        #expect(GPIOInputWaiter.age(of: .milliseconds(999_997), now: now) == .milliseconds(3))
+        // Stamped by another clock (the future, or the epoch): dated now instead.
+        #expect(GPIOInputWaiter.age(of: .seconds(1001), now: now) == .zero)
+        #expect(GPIOInputWaiter.age(of: .seconds(1), now: now) == .zero)
+    }
+
+    @Test func waitsForTheTimeoutWithNothingToWatch() throws {
+        let waiter = GPIOInputWaiter(inputs: [])
+        let start = MonotonicTime.now
+        #expect(try waiter.wait(timeout: .milliseconds(20)).isEmpty)
+        #expect(MonotonicTime.now - start >= .milliseconds(20))
+    }
+
+    @Test func aStopSignalWakesTheWaitAtOnce() throws {
+        let signals = try StopSignals([SIGUSR2])
+        let waiter = GPIOInputWaiter(inputs: [], wakeups: [signals])
+        #expect(!signals.stopRequested)
+        kill(getpid(), SIGUSR2)
+        let start = MonotonicTime.now
+        #expect(try waiter.wait(timeout: .seconds(5)).isEmpty)
+        #expect(MonotonicTime.now - start < .seconds(1))
+        #expect(signals.stopRequested)
+        #expect(signals.received == SIGUSR2)
+    }
+
+    @Test func spinWaitsAtLeastTheDelay() {
+        let start = MonotonicTime.now
+        MonotonicTime.spin(for: .microseconds(5))
+        #expect(MonotonicTime.now - start >= .microseconds(5))
+    }
+}
