@@ -14,5 +14,5 @@ swift test --skip-build
 echo "== acceptance scenarios"
 shared="../shared"
 [ -d "$shared/scenarios" ] || { echo "missing $shared/scenarios: clone next to the shared/ folder"; exit 1; }
-python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/scenarios/rest"
+python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/scenarios"
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
