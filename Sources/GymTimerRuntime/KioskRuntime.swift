@@ -21,15 +21,22 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var debouncers: [String: ButtonDebouncer]
     private var decoder = QuadratureDecoder()
     private var encoderLevels = (a: false, b: false)
+    private let stateFile: StateFile<Kiosk>?
+    private let faults: FaultLog
 
     /// `origin` is the clock instant that is `Moment.origin`; a kiosk rebuilt after a restart
     /// passes the same one, so stored moments keep their meaning. `extraDrivers` are woken at
-    /// their deadlines like the built-in ones (the systemd watchdog pinger).
+    /// their deadlines like the built-in ones (the systemd watchdog pinger). With `stateFile`,
+    /// the running state is saved whenever it changes, after the effects that changed it were
+    /// carried out (a record reaches the history before the state that produced it is saved, so
+    /// a crash in between replays the record, which the history ignores, instead of losing it).
     public init(
         kiosk: Kiosk, clock: C, origin: C.Instant, devices: KioskDevices,
         history: any WorkoutHistory, timing: InputTiming = InputTiming(), faults: FaultLog,
-        extraDrivers: [any TimedDriver] = []
+        extraDrivers: [any TimedDriver] = [], stateFile: StateFile<Kiosk>? = nil
     ) {
+        self.stateFile = stateFile
+        self.faults = faults
         self.kiosk = kiosk
         self.clock = clock
         self.origin = origin
@@ -57,6 +64,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public func start() {
         let at = now
         apply(kiosk.start(at: at), at: at)
+        save()
     }
 
     /// The earliest moment anything needs the loop to wake, or nil to wait for input alone.
@@ -87,6 +95,13 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         let edges = try devices.waiter.wait(timeout: timeout.map { max($0, .zero) })
         wakeups += 1
         handle(edges: edges, kioskDue: kioskDue, at: now)
+        save()
+    }
+
+    /// Writes the running state if it changed; a failure is logged once and retried next time.
+    private func save() {
+        guard let stateFile else { return }
+        faults.attempt("state file \(stateFile.path)") { try stateFile.save(kiosk.stored) }
     }
 
     /// Handles the core's deadline if it fell due, the edges that arrived, and every driver

@@ -1,3 +1,4 @@
+import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
@@ -16,6 +17,9 @@ public final class ScriptedSimulation {
     public var leds: [StatusLED: SimulatedLine] { devices.leds }
     public var sound: SimulatedSoundPlayer { devices.sound }
     public let history = InMemoryHistory()
+    /// Where the controller stores its running state (and history) between restarts.
+    public let dataDirectory: String
+    private let ownsDataDirectory: Bool
     private let script: SimulationScript
     private let settings: KioskSettings
     private let trace: TraceRecorder
@@ -27,8 +31,19 @@ public final class ScriptedSimulation {
     /// complete frame, so it is the same trace); `none` is the plain simulated display.
     public init(
         script: SimulationScript, settings: KioskSettings, display: DisplayHardware.Kind = .none,
+        dataDirectory: String? = nil,
         write: @escaping (String) -> Void, log: @escaping (String) -> Void = { _ in }
-    ) {
+    ) throws(SimulationSetupError) {
+        if let dataDirectory {
+            guard Self.makeDirectory(dataDirectory) else { throw .unusableDataDirectory(dataDirectory) }
+            self.dataDirectory = dataDirectory
+            ownsDataDirectory = false
+        } else {
+            var template = Array((NSTemporaryDirectory() + "gymtimer-sim-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else { throw .unusableDataDirectory(NSTemporaryDirectory()) }
+            self.dataDirectory = String(cString: made)
+            ownsDataDirectory = true
+        }
         self.script = script
         self.settings = settings
         devices = SimulatedDevices(display: display)
@@ -42,27 +57,47 @@ public final class ScriptedSimulation {
         wireTrace()
     }
 
+    deinit {
+        if ownsDataDirectory { try? FileManager.default.removeItem(atPath: dataDirectory) }
+    }
+
+    /// The running-state file in the data directory.
+    public var statePath: String { dataDirectory + "/state.json" }
+
     /// Runs the script to its end.
     public func run() throws(HALError) {
+        // Virtual time is the wall clock here, so the origin is the same for every controller.
         let origin = clock.now
         let end = Moment(script.end)
-        var runtime = makeRuntime(kiosk: Kiosk(settings: settings), origin: origin)
+        var runtime = makeRuntime(origin: origin)
         runtime.start()
         trace.begin()
         let restarts = script.steps.filter { $0.action == .restart }.map { Moment($0.time) }
         for restartAt in restarts where restartAt < end {
             try runtime.run(until: restartAt)
-            // The controller is torn down as if killed and built again; the devices stay.
-            runtime = makeRuntime(kiosk: runtime.kiosk, origin: origin)
+            // The controller is torn down as if killed and built again from what it stored;
+            // the devices (and the world's hands on them) stay.
+            runtime = makeRuntime(origin: origin)
             runtime.start()
         }
         try runtime.run(until: end)
     }
 
-    private func makeRuntime(kiosk: Kiosk, origin: VirtualClock.Instant) -> KioskRuntime<VirtualClock> {
-        KioskRuntime(
-            kiosk: kiosk, clock: clock, origin: origin, devices: devices.kioskDevices(inputs: inputs),
-            history: history, faults: faults)
+    /// A controller built from what is stored in the data directory, as a new process would be.
+    private func makeRuntime(origin: VirtualClock.Instant) -> KioskRuntime<VirtualClock> {
+        let stateFile = StateFile<Kiosk>(path: statePath)
+        var stored: Kiosk?
+        do { stored = try stateFile.load() } catch { faults.failed("state file", error) }
+        return KioskRuntime(
+            kiosk: Kiosk.restoring(stored, settings: settings), clock: clock, origin: origin,
+            devices: devices.kioskDevices(inputs: inputs), history: history, faults: faults,
+            stateFile: stateFile)
+    }
+
+    private static func makeDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory.boolValue && access(path, W_OK) == 0 }
+        return (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
     }
 
     /// Every simulated output reports to the trace, in the order the `t` 0 records list them.

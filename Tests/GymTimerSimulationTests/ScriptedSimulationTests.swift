@@ -7,7 +7,7 @@ import Testing
     func trace(_ text: String, settings: KioskSettings = KioskSettings()) throws -> [String] {
         let script = try ScriptParser().parse(text)
         var lines: [String] = []
-        let simulation = ScriptedSimulation(script: script, settings: settings, write: { lines.append($0) })
+        let simulation = try ScriptedSimulation(script: script, settings: settings, write: { lines.append($0) })
         try simulation.run()
         return lines
     }
@@ -38,7 +38,7 @@ import Testing
         // 20 detents with their 4 edges 0.5 ms apart: 500 detents per second.
         var lines: [String] = []
         let script = SimulationScript(steps: [], end: .seconds(2))
-        let simulation = ScriptedSimulation(script: script, settings: KioskSettings(rest: RestSettings(stepSeconds: 1, warningSeconds: 0)), write: { lines.append($0) })
+        let simulation = try ScriptedSimulation(script: script, settings: KioskSettings(rest: RestSettings(stepSeconds: 1, warningSeconds: 0)), write: { lines.append($0) })
         var edges: [ScriptedInputs.ScheduledEdge] = []
         for k in 0..<20 {
             let start = Duration.milliseconds(100) + .milliseconds(2) * k

@@ -14,7 +14,7 @@ import Testing
 
     func trace(_ text: String, display: DisplayHardware.Kind) throws -> [String] {
         var lines: [String] = []
-        let simulation = ScriptedSimulation(
+        let simulation = try ScriptedSimulation(
             script: try ScriptParser().parse(text), settings: KioskSettings(), display: display,
             write: { lines.append($0) })
         try simulation.run()

@@ -49,6 +49,23 @@ public struct Kiosk: Hashable, Sendable, Codable {
     }
 
     /// Whether the active mode waits in idle (the menu is not idle).
+    /// The kiosk as it is stored for a restart: everything except what the outputs were last
+    /// told, which changes every second and is shown afresh by `start(at:)`. Comparing it tells
+    /// whether the running state changed, so it is written on changes, never per tick.
+    public var stored: Kiosk {
+        var copy = self
+        copy.shownDisplay = nil
+        copy.shownLEDs = nil
+        return copy
+    }
+
+    /// `stored` if it was saved with these settings; a fresh kiosk when the config changed
+    /// since (the owner edited it and restarted: the new settings win).
+    public static func restoring(_ stored: Kiosk?, settings: KioskSettings) -> Kiosk {
+        guard let stored, stored.settings == settings else { return Kiosk(settings: settings) }
+        return stored
+    }
+
     public var isIdle: Bool {
         switch mode {
         case .rest(let rest): return rest.isIdle

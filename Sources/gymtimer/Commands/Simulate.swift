@@ -38,9 +38,14 @@ struct Simulate: ParsableCommand {
             throw CLIError.usage("\(script): \(error)")
         }
         let output = StandardOutput()
-        let simulation = ScriptedSimulation(
-            script: parsed, settings: configuration.kiosk, display: configuration.hardware.display.kind,
-            write: { output.writeLine($0) }, log: { StandardError.writeLine($0) })
+        let simulation: ScriptedSimulation
+        do {
+            simulation = try ScriptedSimulation(
+                script: parsed, settings: configuration.kiosk, display: configuration.hardware.display.kind,
+                dataDirectory: dataDir, write: { output.writeLine($0) }, log: { StandardError.writeLine($0) })
+        } catch {
+            throw CLIError.usage("\(error)")
+        }
         do {
             try simulation.run()
         } catch {
