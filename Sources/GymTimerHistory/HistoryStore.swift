@@ -65,9 +65,10 @@ public final class HistoryStore: WorkoutHistory {
     }
 
     /// Opens an existing history read-only (the CLI's `history` and `stats`): never creates,
-    /// migrates or writes the file.
+    /// migrates or writes the file; a `record` on it stays pending.
     public static func reading(
-        path: String, timeZone: TimeZone = .current, now: @escaping () -> Date = Date.init
+        path: String, faults: FaultLog = FaultLog(sink: { _ in }), timeZone: TimeZone = .current,
+        now: @escaping () -> Date = Date.init
     ) throws(HistoryError) -> HistoryStore {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
         var configuration = Configuration()
@@ -89,7 +90,7 @@ public final class HistoryStore: WorkoutHistory {
             throw .notAHistory(path: path, reason: HistoryError.reason(error))
         }
         guard complete else { throw .notAHistory(path: path, reason: "unknown schema version") }
-        return HistoryStore(path: path, database: database, faults: FaultLog(sink: { _ in }), timeZone: timeZone, now: now)
+        return HistoryStore(path: path, database: database, faults: faults, timeZone: timeZone, now: now)
     }
 
     private init(path: String, database: DatabaseQueue, faults: FaultLog, timeZone: TimeZone, now: @escaping () -> Date) {
