@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import GRDB
 import GymTimerCore
@@ -35,12 +38,9 @@ public final class HistoryStore: WorkoutHistory {
         busyTimeout: Duration = .milliseconds(100), now: @escaping () -> Date = Date.init
     ) throws(HistoryError) {
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw .cannotCreateDirectory(path: path, reason: Self.describe(error))
-            }
+        if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory),
+           let reason = Self.makeDirectories(directory) {
+            throw .cannotCreateDirectory(path: path, reason: reason)
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.seconds(busyTimeout))
@@ -227,7 +227,16 @@ public final class HistoryStore: WorkoutHistory {
         Double(duration.nanoseconds) / 1_000_000_000
     }
 
-    private static func describe(_ error: any Error) -> String {
-        (error as NSError).localizedFailureReason ?? error.localizedDescription
+    /// Creates `directory` and its parents (like `mkdir -p`); nil on success, else why not.
+    /// POSIX directly, since Foundation reports only "error 512" on Linux.
+    private static func makeDirectories(_ directory: String) -> String? {
+        var current = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                return "\(current): \(String(cString: strerror(errno)))"
+            }
+        }
+        return nil
     }
 }

@@ -100,6 +100,7 @@ struct HistoryFaultTests {
             _ = try HistoryStore(path: file + "/sub/h.sqlite", faults: log.faults)
         } catch {
             guard case .cannotCreateDirectory = error else { Issue.record("unexpected \(error)"); return }
+            #expect("\(error)".hasSuffix("plain-file/sub: Not a directory"))
             #expect(!"\(error)".contains("\n"))
         }
         do {
