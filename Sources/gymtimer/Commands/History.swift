@@ -13,7 +13,7 @@ struct History: ParsableCommand {
 
         static func help(for value: Format) -> ArgumentHelp? {
             switch value {
-            case .table: "A readable table with totals (the default)."
+            case .table: "A readable table with totals."
             case .csv: "CSV with a header line, for a spreadsheet."
             case .json: "A JSON array."
             }
