@@ -4,6 +4,7 @@ import PackageDescription
 /// Layers, dependencies pointing one way:
 /// Core (pure state machines) ← HAL (device protocols) ← Drivers (written once over the HAL)
 /// ← Simulation / Hardware (device backends) ← Runtime (the one event loop) ← gymtimer (CLI).
+/// History (the SQLite workout log) sits beside Runtime: it needs Core and Drivers' FaultLog only.
 let package = Package(
     name: "GymTimer",
     platforms: [.macOS(.v14)],
@@ -13,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -34,16 +36,20 @@ let package = Package(
             name: "GymTimerConfig",
             dependencies: ["GymTimerCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        .target(
+            name: "GymTimerHistory",
+            dependencies: ["GymTimerCore", "GymTimerDrivers", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
         .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIOD", "CALSA"]),
         .target(
             name: "GymTimerRuntime",
-            dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation"]
+            dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation", "GymTimerHistory"]
         ),
         .executableTarget(
             name: "gymtimer",
             dependencies: [
-                "GymTimerRuntime", "GymTimerHardware", "GymTimerSimulation", "GymTimerConfig",
+                "GymTimerRuntime", "GymTimerHardware", "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +58,7 @@ let package = Package(
         .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
         .testTarget(name: "GymTimerSimulationTests", dependencies: ["GymTimerSimulation", "GymTimerRuntime"]),
         .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers"]),
+        .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
     ],
     swiftLanguageModes: [.v6]
 )

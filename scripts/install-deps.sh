@@ -2,7 +2,7 @@
 # Installs the Debian packages GymTimer builds against, if any are missing.
 # Used by scripts/test.sh and scripts/kiosk.sh; safe to run again.
 set -euo pipefail
-needed=(libgpiod-dev libasound2-dev pkg-config python3 espeak-ng)
+needed=(libgpiod-dev libasound2-dev libsqlite3-dev pkg-config python3 espeak-ng)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -14,6 +14,12 @@ final class StandardOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes `text` as it is (its own line ends included).
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     func flush() {
         writeAll(1, buffer)
         buffer.removeAll(keepingCapacity: true)

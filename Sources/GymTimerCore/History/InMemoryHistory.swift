@@ -1,10 +1,3 @@
-import GymTimerCore
-
-/// Where finished workouts go. The SQLite history and the in-memory one both sit behind it.
-public protocol WorkoutHistory: AnyObject {
-    func record(_ workout: WorkoutRecord)
-}
-
 /// Keeps the history in memory (tests, and a kiosk with no writable storage).
 public final class InMemoryHistory: WorkoutHistory {
     public private(set) var records: [WorkoutRecord] = []

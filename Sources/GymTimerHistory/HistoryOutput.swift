@@ -1,0 +1,118 @@
+import Foundation
+
+/// The history as text: a table and totals for the gym owner, CSV for a spreadsheet, JSON for
+/// scripts. Kept here, not in the CLI, so the formats are tested.
+public enum HistoryOutput {
+    /// CSV (RFC 4180, `\n` line ends): a header, then one line per workout. `completed_at` is
+    /// UTC ISO 8601; `duration_s` whole seconds; exercises joined by `; `.
+    public static func csv(_ workouts: [StoredWorkout]) -> String {
+        var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises"]
+        for workout in workouts {
+            let fields = [
+                workout.id, iso8601(workout.completedAt), workout.localDay.description, workout.kind.rawValue,
+                String(workout.sets), String(roundedSeconds(workout.durationMilliseconds)), String(workout.calories),
+                workout.preset ?? "", workout.exercises.joined(separator: "; "),
+            ]
+            lines.append(fields.map(csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// JSON: an array of workouts, keys as in the database, dates UTC ISO 8601.
+    public static func json(_ workouts: [StoredWorkout]) throws -> String {
+        try encode(workouts)
+    }
+
+    /// JSON: the station's stats.
+    public static func json(_ stats: StationStats) throws -> String {
+        try encode(stats)
+    }
+
+    /// A table for the gym owner, local times in `timeZone`, then a line of totals.
+    public static func table(_ workouts: [StoredWorkout], timeZone: TimeZone) -> String {
+        guard !workouts.isEmpty else { return "No workouts recorded.\n" }
+        let header = ["Date", "Time", "Type", "Duration", "Sets", "Calories", "Preset"]
+        var rows = [header]
+        for workout in workouts {
+            rows.append([
+                workout.localDay.description, localTime(workout.completedAt, timeZone), workout.kind.rawValue,
+                clock(workout.durationMilliseconds), String(workout.sets),
+                workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "",
+            ])
+        }
+        let rightAligned: Set<Int> = [3, 4, 5]
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = ""
+        for row in rows {
+            let cells = row.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - row[column].count)
+                return rightAligned.contains(column) ? padding + row[column] : row[column] + padding
+            }
+            text += cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+        }
+        let total = workouts.reduce(Int64(0)) { $0 + $1.durationMilliseconds }
+        let calories = workouts.reduce(0) { $0 + $1.calories }
+        let noun = workouts.count == 1 ? "workout" : "workouts"
+        text += "\n\(workouts.count) \(noun), \(clock(total)) in all, \(calories) kcal\n"
+        return text
+    }
+
+    /// The stats as labelled lines for the gym owner; dates of achievements in `timeZone`.
+    public static func text(_ stats: StationStats, timeZone: TimeZone) -> String {
+        func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
+        let achievements = stats.achievements.isEmpty
+            ? "none yet"
+            : stats.achievements.map { "\($0.achievement.title) (\(LocalDay($0.unlockedAt, in: timeZone)))" }
+                .joined(separator: ", ")
+        return """
+            Workouts:        \(stats.workouts)
+            Total time:      \(clock(stats.totalDurationMilliseconds))
+            Calories:        \(stats.calories) kcal
+            Points:          \(stats.points)
+            Current streak:  \(days(stats.currentStreak))
+            Longest streak:  \(days(stats.longestStreak))
+            Achievements:    \(achievements)
+
+            """
+    }
+
+    /// `m:ss`, or `h:mm:ss` from an hour on, rounded to the second.
+    static func clock(_ milliseconds: Int64) -> String {
+        let total = roundedSeconds(milliseconds)
+        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(seconds))" : "\(minutes):\(two(seconds))"
+    }
+
+    private static func roundedSeconds(_ milliseconds: Int64) -> Int64 { (milliseconds + 500) / 1000 }
+
+    private static func csvField(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func iso8601(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt))
+    }
+
+    private static func localTime(_ date: Date, _ timeZone: TimeZone) -> String {
+        let parts = LocalDay.calendar(timeZone).dateComponents([.hour, .minute], from: date)
+        let (hour, minute) = (parts.hour ?? 0, parts.minute ?? 0)
+        return (hour < 10 ? "0\(hour)" : "\(hour)") + ":" + (minute < 10 ? "0\(minute)" : "\(minute)")
+    }
+
+    private static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,36 @@
+import GRDB
+
+/// The database's schema, one migration per version, from the first file on.
+///
+/// A migration once shipped never changes: a later version adds `v2`, and every kiosk's file
+/// moves forward on its next start.
+enum HistorySchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // completed_at: UTC wall-clock time, GRDB's text form `YYYY-MM-DD HH:MM:SS.SSS`.
+            // local_day: the kiosk's local day at completion, `YYYY-MM-DD`; streaks count these.
+            // exercises: a JSON array of names.
+            try db.execute(sql: """
+                CREATE TABLE workouts (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL,
+                    sets INTEGER NOT NULL,
+                    duration_ms INTEGER NOT NULL,
+                    calories INTEGER NOT NULL,
+                    exercises TEXT NOT NULL DEFAULT '[]',
+                    preset TEXT,
+                    completed_at TEXT NOT NULL,
+                    local_day TEXT NOT NULL
+                );
+                CREATE INDEX workouts_completed_at ON workouts(completed_at);
+                CREATE INDEX workouts_local_day ON workouts(local_day);
+                CREATE TABLE achievements (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    unlocked_at TEXT NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}

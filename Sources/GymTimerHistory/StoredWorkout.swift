@@ -1,0 +1,52 @@
+import Foundation
+import GymTimerCore
+
+/// A workout as the history keeps it: the core's record plus the wall-clock time it arrived.
+public struct StoredWorkout: Hashable, Sendable, Codable {
+    /// `WorkoutRecord.id`: kind and start moment, so a replayed record is stored once.
+    public var id: String
+    public var kind: WorkoutRecord.Kind
+    public var sets: Int
+    public var durationMilliseconds: Int64
+    public var calories: Int
+    public var exercises: [String]
+    public var preset: String?
+    /// Wall-clock time when the store received the record (the core only knows monotonic time).
+    public var completedAt: Date
+    /// The kiosk's local day at `completedAt`.
+    public var localDay: LocalDay
+
+    public init(
+        id: String, kind: WorkoutRecord.Kind, sets: Int, durationMilliseconds: Int64, calories: Int,
+        exercises: [String], preset: String?, completedAt: Date, localDay: LocalDay
+    ) {
+        self.id = id
+        self.kind = kind
+        self.sets = sets
+        self.durationMilliseconds = durationMilliseconds
+        self.calories = calories
+        self.exercises = exercises
+        self.preset = preset
+        self.completedAt = completedAt
+        self.localDay = localDay
+    }
+
+    /// Stamps `record` with the wall-clock time it arrived and that time's day in `timeZone`.
+    public init(_ record: WorkoutRecord, completedAt: Date, timeZone: TimeZone) {
+        self.init(
+            id: record.id, kind: record.kind, sets: record.sets,
+            durationMilliseconds: record.duration.nanoseconds / 1_000_000, calories: record.calories,
+            exercises: record.exercises, preset: record.preset,
+            completedAt: completedAt, localDay: LocalDay(completedAt, in: timeZone))
+    }
+
+    /// The duration as a Swift `Duration`.
+    public var duration: Duration { .milliseconds(durationMilliseconds) }
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, sets, calories, exercises, preset
+        case durationMilliseconds = "duration_ms"
+        case completedAt = "completed_at"
+        case localDay = "local_day"
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import GymTimerHistory
+
+/// `gymtimer history`: the recorded workouts, as a table for the gym owner or CSV / JSON.
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the recorded workouts: a table, or --csv / --json for other tools.")
+
+    /// How to print the workouts.
+    enum Format: String, EnumerableFlag {
+        case table, csv, json
+
+        static func help(for value: Format) -> ArgumentHelp? {
+            switch value {
+            case .table: "A readable table with totals."
+            case .csv: "CSV with a header line, for a spreadsheet."
+            case .json: "A JSON array."
+            }
+        }
+    }
+
+    @Flag(exclusivity: .exclusive)
+    var format: Format = .table
+
+    @Option(name: .long, help: "Only workouts from this local day on (YYYY-MM-DD).")
+    var since: String?
+
+    @Option(name: .long, help: "The history database.")
+    var db: String = HistoryStore.defaultPath
+
+    func run() throws {
+        var start: Date?
+        if let since {
+            guard let day = LocalDay(since) else {
+                throw CLIError.usage("bad date for --since: \(since) (expected YYYY-MM-DD)")
+            }
+            start = day.start(in: .current)
+        }
+        let workouts: [StoredWorkout]
+        do {
+            workouts = try HistoryStore.reading(path: db).workouts(since: start)
+        } catch {
+            throw CLIError.usage("\(error)")
+        }
+        let output = StandardOutput()
+        switch format {
+        case .table: output.write(HistoryOutput.table(workouts, timeZone: .current))
+        case .csv: output.write(HistoryOutput.csv(workouts))
+        case .json:
+            do {
+                output.write(try HistoryOutput.json(workouts))
+            } catch {
+                throw CLIError.failed("cannot write JSON: \(error)")
+            }
+        }
+        output.flush()
+    }
+}
