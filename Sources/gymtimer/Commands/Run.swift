@@ -1,8 +1,10 @@
 import ArgumentParser
+import Foundation
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
 import GymTimerHardware
+import GymTimerHistory
 import GymTimerRuntime
 
 /// `gymtimer run`: the kiosk on the Raspberry Pi's hardware, until SIGTERM or Ctrl-C.
@@ -25,25 +27,47 @@ struct Run: ParsableCommand {
         do { hardware = try HardwareKiosk(settings: configuration.hardware) } catch { throw CLIError.usage("\(error)") }
         defer { hardware.shutDown() }
 
-        let log: (String) -> Void = { StandardError.writeLine("gymtimer: \($0)") }
+        let log: @Sendable (String) -> Void = { StandardError.writeLine("gymtimer: \($0)") }
         let faults = FaultLog(sink: log)
+        let history: HistoryStore
+        do { history = try HistoryStore(path: configuration.history.path, faults: faults) } catch { throw CLIError.usage("\(error)") }
+        let stateFile = StateFile<Kiosk>(path: (configuration.history.path as NSString).deletingLastPathComponent + "/state.json")
+        var stored: Kiosk?
+        do { stored = try stateFile.load() } catch { log("\(error)") }
         hardware.applyBrightness(faults)
+
         let clock = ContinuousClock()
         // Moments are wall time (see wallTimeSinceEpoch): stored deadlines survive a restart.
         let origin = clock.now.advanced(by: .zero - wallTimeSinceEpoch())
         let timing = InputTiming(
             settle: .milliseconds(configuration.hardware.debounceMs), hold: .milliseconds(configuration.hardware.holdMs))
+        let systemd = SystemdNotifier()
+        var extra: [any TimedDriver] = []
+        if let interval = systemd.watchdogInterval {
+            extra.append(WatchdogPinger(interval: interval, start: Moment(origin.duration(to: clock.now))) { systemd.watchdog() })
+        }
+        let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
         let runtime = KioskRuntime(
-            kiosk: Kiosk(settings: configuration.kiosk), clock: clock, origin: origin,
-            devices: hardware.devices(wakeups: [signals], sound: SilentSoundPlayer(log: log)),
-            history: InMemoryHistory(), timing: timing, faults: faults)
-        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path)")
+            kiosk: Kiosk.restoring(stored, settings: configuration.kiosk), clock: clock, origin: origin,
+            devices: hardware.devices(wakeups: [signals], sound: sound),
+            history: history, timing: timing, faults: faults, extraDrivers: extra, stateFile: stateFile)
+        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path)\(stored == nil ? "" : ", resumed")")
         runtime.start()
+        var status = runtime.kiosk.statusLine
+        systemd.ready(status: status)
         do {
-            try runtime.run(shouldStop: { signals.stopRequested })
+            while !signals.stopRequested {
+                try runtime.step()
+                if runtime.kiosk.statusLine != status {
+                    status = runtime.kiosk.statusLine
+                    systemd.status(status)
+                }
+            }
         } catch {
             throw CLIError.failed("the event loop failed: \(error)")
         }
+        systemd.stopping()
+        (sound as? PCMSoundPlayer)?.shutdown()
         hardware.shutDown()
         log("stopped by signal \(signals.received ?? 0): display blank, buzzer off, lines released")
     }
