@@ -21,7 +21,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var debouncers: [String: ButtonDebouncer]
     private var decoder = QuadratureDecoder()
     private var encoderLevels = (a: false, b: false)
-    private let stateFile: StateFile<Kiosk>?
+    private let stateFile: StateFile<StoredKiosk>?
     private let faults: FaultLog
 
     /// `origin` is the clock instant that is `Moment.origin`; a kiosk rebuilt after a restart
@@ -33,7 +33,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public init(
         kiosk: Kiosk, clock: C, origin: C.Instant, devices: KioskDevices,
         history: any WorkoutHistory, timing: InputTiming = InputTiming(), faults: FaultLog,
-        extraDrivers: [any TimedDriver] = [], stateFile: StateFile<Kiosk>? = nil
+        extraDrivers: [any TimedDriver] = [], stateFile: StateFile<StoredKiosk>? = nil
     ) {
         self.stateFile = stateFile
         self.faults = faults
@@ -101,7 +101,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// Writes the running state if it changed; a failure is logged once and retried next time.
     private func save() {
         guard let stateFile else { return }
-        faults.attempt("state file \(stateFile.path)") { try stateFile.save(kiosk.stored) }
+        faults.attempt("state file \(stateFile.path)") { try stateFile.save(StoredKiosk(kiosk: kiosk.stored, savedAt: now)) }
     }
 
     /// Handles the core's deadline if it fell due, the edges that arrived, and every driver

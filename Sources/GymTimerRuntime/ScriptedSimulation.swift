@@ -3,6 +3,7 @@ import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
+import GymTimerHistory
 import GymTimerSimulation
 
 /// `gymtimer simulate --script`: the whole kiosk — event loop, core, debouncers, decoder and
@@ -16,7 +17,12 @@ public final class ScriptedSimulation {
     public var buzzer: SimulatedLine { devices.buzzer }
     public var leds: [StatusLED: SimulatedLine] { devices.leds }
     public var sound: SimulatedSoundPlayer { devices.sound }
+    /// The workouts this run recorded (the SQLite history in the data directory has them too).
     public let history = InMemoryHistory()
+    /// The history in the data directory, kept across runs like the kiosk's.
+    public let store: HistoryStore
+    /// Where a run started on a data directory an earlier run left state in resumes (zero otherwise).
+    public let resumedAt: Duration
     /// Where the controller stores its running state (and history) between restarts.
     public let dataDirectory: String
     private let ownsDataDirectory: Bool
@@ -47,12 +53,27 @@ public final class ScriptedSimulation {
         self.script = script
         self.settings = settings
         devices = SimulatedDevices(display: display)
+        faults = FaultLog(sink: log)
+        // A run on a data directory an earlier (killed) run left state in carries on from where
+        // that state was saved, as the world carries on after a crash: virtual time resumes
+        // there and the script's edges before it are in the past.
+        let statePath = self.dataDirectory + "/state.json"
+        let stored = try? StateFile<StoredKiosk>(path: statePath).load()
+        resumedAt = stored.map { $0.savedAt.sinceOrigin } ?? .zero
+        clock.advance(to: .init(offset: resumedAt))
+        let resumedAt = self.resumedAt
         inputs = ScriptedInputs(
             clock: clock, buttons: SimulatedDevices.buttonNames,
-            edges: ScriptedInputs.edges(for: script))
+            edges: ScriptedInputs.edges(for: script).filter { stored == nil || $0.time > resumedAt })
         inputs.limit = script.end
-        faults = FaultLog(sink: log)
         let clock = self.clock
+        do {
+            store = try HistoryStore(
+                path: self.dataDirectory + "/history.sqlite", faults: faults, timeZone: TimeZone(identifier: "UTC")!,
+                now: { Self.virtualEpoch.addingTimeInterval(Double(clock.now.offset.nanoseconds) / 1e9) })
+        } catch {
+            throw .unusableHistory("\(error)")
+        }
         trace = TraceRecorder(now: { clock.now.offset }, write: write)
         wireTrace()
     }
@@ -61,13 +82,16 @@ public final class ScriptedSimulation {
         if ownsDataDirectory { try? FileManager.default.removeItem(atPath: dataDirectory) }
     }
 
+    /// The wall-clock time virtual time 0 stands for in the simulator's history (a Monday morning).
+    public static let virtualEpoch = Date(timeIntervalSince1970: 1_767_600_000)
+
     /// The running-state file in the data directory.
     public var statePath: String { dataDirectory + "/state.json" }
 
     /// Runs the script to its end.
     public func run() throws(HALError) {
         // Virtual time is the wall clock here, so the origin is the same for every controller.
-        let origin = clock.now
+        let origin = VirtualClock.Instant(offset: .zero)
         let end = Moment(script.end)
         var runtime = makeRuntime(origin: origin)
         runtime.start()
@@ -85,12 +109,12 @@ public final class ScriptedSimulation {
 
     /// A controller built from what is stored in the data directory, as a new process would be.
     private func makeRuntime(origin: VirtualClock.Instant) -> KioskRuntime<VirtualClock> {
-        let stateFile = StateFile<Kiosk>(path: statePath)
-        var stored: Kiosk?
+        let stateFile = StateFile<StoredKiosk>(path: statePath)
+        var stored: StoredKiosk?
         do { stored = try stateFile.load() } catch { faults.failed("state file", error) }
         return KioskRuntime(
-            kiosk: Kiosk.restoring(stored, settings: settings), clock: clock, origin: origin,
-            devices: devices.kioskDevices(inputs: inputs), history: history, faults: faults,
+            kiosk: Kiosk.restoring(stored?.kiosk, settings: settings), clock: clock, origin: origin,
+            devices: devices.kioskDevices(inputs: inputs), history: HistoryFanOut([store, history]), faults: faults,
             stateFile: stateFile)
     }
 

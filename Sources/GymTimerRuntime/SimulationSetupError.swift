@@ -1,11 +1,14 @@
 /// Why a simulation could not be set up.
 public enum SimulationSetupError: Error, CustomStringConvertible {
     case unusableDataDirectory(String)
+    case unusableHistory(String)
 
     public var description: String {
         switch self {
         case .unusableDataDirectory(let path):
             return "cannot use data directory \(path): it must be a writable directory (or creatable)"
+        case .unusableHistory(let reason):
+            return reason
         }
     }
 }

@@ -31,8 +31,8 @@ struct Run: ParsableCommand {
         let faults = FaultLog(sink: log)
         let history: HistoryStore
         do { history = try HistoryStore(path: configuration.history.path, faults: faults) } catch { throw CLIError.usage("\(error)") }
-        let stateFile = StateFile<Kiosk>(path: (configuration.history.path as NSString).deletingLastPathComponent + "/state.json")
-        var stored: Kiosk?
+        let stateFile = StateFile<StoredKiosk>(path: (configuration.history.path as NSString).deletingLastPathComponent + "/state.json")
+        var stored: StoredKiosk?
         do { stored = try stateFile.load() } catch { log("\(error)") }
         hardware.applyBrightness(faults)
 
@@ -48,7 +48,7 @@ struct Run: ParsableCommand {
         }
         let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
         let runtime = KioskRuntime(
-            kiosk: Kiosk.restoring(stored, settings: configuration.kiosk), clock: clock, origin: origin,
+            kiosk: Kiosk.restoring(stored?.kiosk, settings: configuration.kiosk), clock: clock, origin: origin,
             devices: hardware.devices(wakeups: [signals], sound: sound),
             history: history, timing: timing, faults: faults, extraDrivers: extra, stateFile: stateFile)
         log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path)\(stored == nil ? "" : ", resumed")")
