@@ -26,18 +26,7 @@ struct History: ParsableCommand {
     @Option(name: .long, help: "Only workouts from this local day on (YYYY-MM-DD).")
     var since: String?
 
-    @Option(name: .long, help: "The history database (default: the config's [history] path, else \(HistoryStore.defaultPath)).")
-    var db: String?
-
-    @Option(name: .long, help: "Config file whose [history] path to read.")
-    var config: String?
-
-    /// The database to read: --db, else the config's, else the kiosk's default.
-    private func databasePath() throws -> String {
-        if let db { return db }
-        if let config { return try loadConfiguration(config).history.path }
-        return HistoryStore.defaultPath
-    }
+    @OptionGroup var database: HistoryDatabaseOptions
 
     func run() throws {
         var start: Date?
@@ -49,7 +38,7 @@ struct History: ParsableCommand {
         }
         let workouts: [StoredWorkout]
         do {
-            workouts = try HistoryStore.reading(path: databasePath()).workouts(since: start)
+            workouts = try HistoryStore.reading(path: database.path()).workouts(since: start)
         } catch {
             throw CLIError.usage("\(error)")
         }

@@ -20,11 +20,8 @@ struct Run: ParsableCommand {
     var config = "/etc/gymtimer/config.toml"
 
     func run() throws {
-        let configuration = try loadConfiguration(config)
-        let signals: StopSignals
-        do { signals = try StopSignals() } catch { throw CLIError.failed("\(error)") }
-        let hardware: HardwareKiosk
-        do { hardware = try HardwareKiosk(settings: configuration.hardware) } catch { throw CLIError.usage("\(error)") }
+        let session = try HardwareSession(configPath: config)
+        let (configuration, signals, hardware) = (session.configuration, session.signals, session.hardware)
         defer { hardware.shutDown() }
 
         let log: @Sendable (String) -> Void = { StandardError.writeLine("gymtimer: \($0)") }

@@ -14,11 +14,8 @@ struct Selftest: ParsableCommand {
     var config = "/etc/gymtimer/config.toml"
 
     func run() throws {
-        let configuration = try loadConfiguration(config)
-        let signals: StopSignals
-        do { signals = try StopSignals() } catch { throw CLIError.failed("\(error)") }
-        let hardware: HardwareKiosk
-        do { hardware = try HardwareKiosk(settings: configuration.hardware) } catch { throw CLIError.usage("\(error)") }
+        let session = try HardwareSession(configPath: config)
+        let (configuration, signals, hardware) = (session.configuration, session.signals, session.hardware)
         defer { hardware.shutDown() }
 
         let output = StandardOutput()

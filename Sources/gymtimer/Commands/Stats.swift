@@ -10,23 +10,12 @@ struct Stats: ParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of labelled lines.")
     var json = false
 
-    @Option(name: .long, help: "The history database (default: the config's [history] path, else \(HistoryStore.defaultPath)).")
-    var db: String?
-
-    @Option(name: .long, help: "Config file whose [history] path to read.")
-    var config: String?
-
-    /// The database to read: --db, else the config's, else the kiosk's default.
-    private func databasePath() throws -> String {
-        if let db { return db }
-        if let config { return try loadConfiguration(config).history.path }
-        return HistoryStore.defaultPath
-    }
+    @OptionGroup var database: HistoryDatabaseOptions
 
     func run() throws {
         let stats: StationStats
         do {
-            stats = try HistoryStore.reading(path: databasePath()).stats()
+            stats = try HistoryStore.reading(path: database.path()).stats()
         } catch {
             throw CLIError.usage("\(error)")
         }
