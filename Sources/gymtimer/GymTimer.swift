@@ -6,7 +6,7 @@ struct GymTimer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gymtimer",
         abstract: "A wall-mounted gym rest timer for the Raspberry Pi.",
-        subcommands: [Simulate.self, CheckConfig.self]
+        subcommands: [Simulate.self, CheckConfig.self, Bench.self, ReadyProbe.self]
     )
 
 }
