@@ -13,7 +13,8 @@ public struct GymDayScript: Sendable {
     /// Also controller restarts (crash, power cut, update) at random moments between actions.
     public var restarts = false
 
-    public init(bounces: Bool = true, restarts: Bool = false) {
+    public init(openHours: ClosedRange<Double> = 6...22, bounces: Bool = true, restarts: Bool = false) {
+        self.openHours = openHours
         self.bounces = bounces
         self.restarts = restarts
     }
