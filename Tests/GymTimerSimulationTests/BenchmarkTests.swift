@@ -90,8 +90,10 @@ import Testing
         }
         let edge = try #require(try figure("press→output, line edge").statistics)
         let press = try #require(try figure("press→output, debounced").statistics)
-        #expect(edge.count == options.presses)
-        #expect(press.count == options.presses)
+        // Not all: a loop woken late (a loaded CI machine, a sanitizer) is handed a press and
+        // its release together and the debouncer drops the press; the table notes how many.
+        #expect(edge.count > 0 && edge.count <= options.presses)
+        #expect(press.count == edge.count)
         #expect(edge.median >= 10, "the edge figure includes the 10 ms settle")
         #expect(press.median >= 0)
         #expect(try figure("deadline error").statistics?.count == options.rests)
