@@ -53,12 +53,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally
+        // they replay the files named on the command line.
+        .executableTarget(name: "FuzzScript", dependencies: ["GymTimerSimulation"]),
+        .executableTarget(name: "FuzzConfig", dependencies: ["GymTimerConfig"]),
+        .executableTarget(name: "FuzzWAV", dependencies: ["GymTimerDrivers"]),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
         .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSimulation"]),
         .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
         .testTarget(name: "GymTimerSimulationTests", dependencies: ["GymTimerSimulation", "GymTimerRuntime"]),
         .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV"], exclude: ["Corpus", "Unfixed"]),
     ],
     swiftLanguageModes: [.v6]
 )

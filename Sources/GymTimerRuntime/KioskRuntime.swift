@@ -113,6 +113,10 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         for edge in edges {
             let moment = now - edge.age
             if devices.buttons[edge.line] != nil {
+                // A loop that woke late may hold a press and its release together: let the
+                // debouncer settle up to this edge first, so a press held past the settle time
+                // counts even though the release is already here.
+                deliverGestures(of: edge.line, upTo: moment, at: now)
                 debouncers[edge.line]?.edge(active: edge.active, at: moment)
             } else if let encoder = devices.encoder {
                 if edge.line == encoder.a.name { encoderLevels.a = edge.active }
@@ -121,20 +125,25 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
                 if detents != 0 { apply(kiosk.handle(.turned(detents), at: now), at: now) }
             }
         }
-        for name in debouncers.keys.sorted() {
-            guard let button = devices.buttons[name] else { continue }
-            for (gesture, _) in debouncers[name]!.advance(to: now) {
-                let event: ControlEvent
-                switch gesture {
-                case .pressed: event = .pressed(button)
-                case .released: event = .released(button)
-                case .held: event = .held(button)
-                }
-                apply(kiosk.handle(event, at: now), at: now)
-            }
-        }
+        for name in debouncers.keys.sorted() { deliverGestures(of: name, upTo: now, at: now) }
         for driver in timedDrivers {
             if let due = driver.nextDeadline, due <= now { driver.fire(at: now) }
+        }
+    }
+
+    /// Hands the core every gesture of button line `name` that became certain by `moment`.
+    private func deliverGestures(of name: String, upTo moment: Moment, at now: Moment) {
+        guard let button = devices.buttons[name], var debouncer = debouncers[name] else { return }
+        let gestures = debouncer.advance(to: moment)
+        debouncers[name] = debouncer
+        for (gesture, _) in gestures {
+            let event: ControlEvent
+            switch gesture {
+            case .pressed: event = .pressed(button)
+            case .released: event = .released(button)
+            case .held: event = .held(button)
+            }
+            apply(kiosk.handle(event, at: now), at: now)
         }
     }
 

@@ -6,7 +6,9 @@ struct GymTimer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gymtimer",
         abstract: "A wall-mounted gym rest timer for the Raspberry Pi.",
-        subcommands: [Run.self, Selftest.self, Simulate.self, CheckConfig.self, History.self, Stats.self]
+        subcommands: [
+            Run.self, Selftest.self, Simulate.self, CheckConfig.self, History.self, Stats.self, Bench.self, ReadyProbe.self,
+        ]
     )
 
 }

@@ -11,6 +11,9 @@ public enum WAVReader {
         public var samples: [Int16]
     }
 
+    /// Sample rates accepted in a file (found by fuzzing: an absurd rate made resampling blow up).
+    public static let sampleRates = 1000...384_000
+
     /// Reads the file at `url` and converts it to mono at `sampleRate`.
     public static func read(contentsOf url: URL, sampleRate: Int) throws(WAVError) -> [Int16] {
         let contents = try read(contentsOf: url)
@@ -56,7 +59,11 @@ public enum WAVReader {
                 guard format.tag == 1 else { throw fail(.unsupportedEncoding(formatTag: format.tag)) }
                 guard format.bits == 8 || format.bits == 16 else { throw fail(.unsupportedBitsPerSample(format.bits)) }
                 guard format.channels == 1 || format.channels == 2 else { throw fail(.unsupportedChannels(format.channels)) }
-                guard format.rate > 0 else { throw fail(.malformed(detail: "sample rate is 0")) }
+                // A rate far outside audio (e.g. 1 Hz) would make resampling to the output's
+                // rate allocate thousands of times the file's size: refuse it as broken.
+                guard sampleRates.contains(format.rate) else {
+                    throw fail(.malformed(detail: "sample rate \(format.rate) Hz is outside \(sampleRates.lowerBound)…\(sampleRates.upperBound) Hz"))
+                }
                 // Streaming writers may leave a placeholder size: take what is really there.
                 let end = min(bytes.count, body + declared)
                 let samples = decodeSamples(bytes[body..<end], bits: format.bits, channels: format.channels)

@@ -39,6 +39,13 @@ public final class EdgeQueue {
     /// The time of the next queued edge, if any remain.
     public var nextEdgeTime: Duration? { nextIndex < pending.count ? pending[nextIndex].time : nil }
 
+    /// How long a real-time waiter may block at `now`: until `deadline` or the next queued
+    /// edge, whichever is first (never negative); nil when there is neither, so only outside
+    /// input can end the wait.
+    public func blockingTime(until deadline: Duration?, now: Duration) -> Duration? {
+        [deadline, nextEdgeTime].compactMap { $0 }.min().map { max($0 - now, .zero) }
+    }
+
     /// Delivers every queued edge due at or before `time`, driving the lines. `now` dates
     /// them: each edge's age is how long before `now` it was due.
     public func deliver(through time: Duration, now: Duration) -> [InputEdge] {

@@ -77,8 +77,7 @@ public final class TerminalInputs: SimulatedInputs {
     /// How long `poll` may block: until `deadline` or the next scheduled edge, whichever is
     /// first (nil: until a key).
     func pollTimeout(until deadline: Duration?, now t: Duration) -> Duration? {
-        let ends = [deadline, queue.nextEdgeTime].compactMap { $0 }
-        return ends.min().map { max($0 - t, .zero) }
+        queue.blockingTime(until: deadline, now: t)
     }
 
     /// Schedules what `command` does to the lines, at `time` or as soon as the button or knob

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import GymTimerRuntime
+
+/// `gymtimer bench`: the kiosk's latency, timing accuracy, idle cost, memory, start-up and
+/// simulator throughput, measured on this machine against their targets.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure latency, timing accuracy, idle cost, memory and start-up against their targets.",
+        discussion: "Runs the real event loop on the real clock with simulated devices (about two minutes; --quick takes seconds). Missed targets are printed as MISSED; the exit status is 0 either way.")
+
+    @Flag(name: .long, help: "Shortened runs, for tests and CI (figures are indicative only).")
+    var quick = false
+
+    @Flag(name: .long, help: "Print the report as one JSON object instead of a table.")
+    var json = false
+
+    func run() throws {
+        let executable = Self.ownExecutable()
+        var options = quick ? KioskBenchmark.Options.quick(executable: executable) : KioskBenchmark.Options(executable: executable)
+        options.executable = executable
+        let report = KioskBenchmark(options: options, progress: { StandardError.writeLine("bench: \($0)") }).run()
+        let output = StandardOutput()
+        output.writeLine(json ? report.json : report.table)
+        output.flush()
+    }
+
+    /// This binary's path, so the start-up probe spawns the same build.
+    static func ownExecutable() -> String? {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        let argument = CommandLine.arguments.first ?? ""
+        return argument.contains("/") ? argument : nil
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GymTimerCore
+import Testing
+@testable import GymTimerRuntime
+
+@Suite struct BenchmarkStatisticsTests {
+    @Test func medianP99AndMaxOfOneToAHundred() throws {
+        let stats = try #require(BenchmarkStatistics((1...100).map(Double.init).shuffled()))
+        #expect(stats.count == 100)
+        #expect(stats.median == 50.5)
+        #expect(stats.p99 == 99)
+        #expect(stats.max == 100)
+    }
+
+    @Test func oddCountsTakeTheMiddleAndSmallSetsTheirMaximumAsP99() throws {
+        let stats = try #require(BenchmarkStatistics([3, 1, 2]))
+        #expect(stats.median == 2)
+        #expect(stats.p99 == 3)
+        #expect(stats.max == 3)
+    }
+
+    @Test func oneOutlierInAThousandStaysOutOfP99ButNotMax() throws {
+        let stats = try #require(BenchmarkStatistics(Array(repeating: 0.2, count: 999) + [40]))
+        #expect(stats.p99 == 0.2)
+        #expect(stats.max == 40)
+    }
+
+    @Test func noSamplesIsNotMeasured() {
+        #expect(BenchmarkStatistics([]) == nil)
+        #expect(BenchmarkFigure(name: "x", unit: .milliseconds, statistics: nil, target: .init(.p99, .below, 1)).status == .notMeasured)
+    }
+}
+
+@Suite struct BenchmarkReportTests {
+    let figures = [
+        BenchmarkFigure(name: "fast", unit: .milliseconds, statistics: BenchmarkStatistics([0.2, 0.3, 0.4]), target: .init(.p99, .below, 1)),
+        BenchmarkFigure(name: "slow", unit: .milliseconds, statistics: BenchmarkStatistics([0.5, 1.5]), target: .init(.p99, .below, 1), note: "why it is slow"),
+        BenchmarkFigure(name: "exact", unit: .perSecond, statistics: BenchmarkStatistics([3, 3]), target: .init(.max, .atMost, 3)),
+        BenchmarkFigure(name: "enough", unit: .hoursPerSecond, statistics: BenchmarkStatistics([3599]), target: .init(.median, .atLeast, 3600)),
+        BenchmarkFigure(name: "info", unit: .percent, statistics: BenchmarkStatistics([1])),
+    ]
+
+    @Test func targetsAreMetOrMissedOnTheirStatistic() {
+        #expect(figures.map(\.status) == [.met, .missed, .met, .missed, .noTarget])
+    }
+
+    @Test func theTableSaysMetAndMissedAndListsEveryMiss() {
+        let table = BenchmarkReport(figures: figures, quick: false).table
+        let lines = table.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("figure"))
+        #expect(lines.contains { $0.hasPrefix("fast ") && $0.hasSuffix("met") && $0.contains("p99 < 1.00 ms") })
+        #expect(lines.contains { $0.hasPrefix("slow [1]") && $0.hasSuffix("MISSED") && $0.contains("1.50 ms") })
+        #expect(lines.contains { $0.hasPrefix("info") && $0.hasSuffix("-") })
+        #expect(lines.contains("[1] why it is slow"))
+        #expect(lines.last == "MISSED 2 targets: slow; enough")
+    }
+
+    @Test func allMetSaysSo() {
+        let table = BenchmarkReport(figures: [figures[0]], quick: true).table
+        #expect(table.hasSuffix("All targets met."))
+        #expect(table.contains("--quick"))
+    }
+
+    @Test func jsonCarriesEveryFigureAndItsResult() throws {
+        let json = BenchmarkReport(figures: figures, quick: false).json
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let rows = try #require(object["figures"] as? [[String: Any]])
+        #expect(rows.count == figures.count)
+        #expect(rows[1]["result"] as? String == "MISSED")
+        #expect(rows[1]["p99"] as? Double == 1.5)
+        #expect(rows[4]["target"] == nil)
+    }
+
+    @Test func displayTextsReadAsSecondsOnlyWhenTheyAreTimes() {
+        #expect(KioskBenchmark.seconds(shownAs: "0130") == 90)
+        #expect(KioskBenchmark.seconds(shownAs: "0000") == 0)
+        #expect(KioskBenchmark.seconds(shownAs: "    ") == nil)
+        #expect(KioskBenchmark.seconds(shownAs: " 150") == nil)
+    }
+}
+
+@Suite(.serialized) struct BenchmarkSmokeTests {
+    /// A shortened run through the real loop on the real clock: every figure but start-up
+    /// (no gymtimer binary here) must be measured. No timing is asserted: CI machines vary.
+    @Test func quickRunMeasuresEveryFigure() throws {
+        let options = KioskBenchmark.Options.quick()
+        let report = KioskBenchmark(options: options).run()
+        func figure(_ prefix: String) throws -> BenchmarkFigure {
+            try #require(report.figures.first { $0.name.hasPrefix(prefix) }, "no figure '\(prefix)'")
+        }
+        let edge = try #require(try figure("press→output, line edge").statistics)
+        let press = try #require(try figure("press→output, debounced").statistics)
+        // Not all: a loop woken late (a loaded CI machine, a sanitizer) is handed a press and
+        // its release together and the debouncer drops the press; the table notes how many.
+        #expect(edge.count > 0 && edge.count <= options.presses)
+        #expect(press.count == edge.count)
+        #expect(edge.median >= 10, "the edge figure includes the 10 ms settle")
+        #expect(press.median >= 0)
+        #expect(try figure("deadline error").statistics?.count == options.rests)
+        #expect(try #require(try figure("display tick").statistics).count >= options.rests)
+        #expect(try figure("deadline error").statistics.map { $0.median >= 0 } == true, "never early")
+        #expect(try figure("wake-ups per second, idle").statistics?.count == options.idleSeconds)
+        #expect(try figure("wake-ups per second, counting down").statistics?.count == options.countdownSeconds)
+        #expect(try #require(try figure("CPU, idle").statistics).median >= 0)
+        #expect(try #require(try figure("peak RSS, this bench").statistics).median > 0)
+        #expect(try #require(try figure("virtual-time throughput").statistics).median > 0)
+        #expect(try figure("start-up").status == .notMeasured)
+        #expect(!report.table.isEmpty)
+    }
+}
