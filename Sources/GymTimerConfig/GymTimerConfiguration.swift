@@ -27,6 +27,7 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
     /// Parses and validates a config file's text. Throws every problem at once; a TOML syntax
     /// error stops parsing, so it is the only problem reported.
     public static func parse(_ toml: String) throws(ConfigError) -> GymTimerConfiguration {
+        if let problem = TableHeaderCheck.firstProblem(in: toml) { throw ConfigError(problem) }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: toml)

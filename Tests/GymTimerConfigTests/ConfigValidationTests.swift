@@ -146,3 +146,13 @@ import Testing
         #expect(found.first?.hasPrefix("line 3, column ") == true)
     }
 }
+
+/// Inputs fuzzing found that crashed the TOML library; each must be one clear problem instead.
+@Suite struct ConfigFuzzRegressionTests {
+    @Test(arguments: ["[[[a]]\n", "x = 1\n  [ [b]\n", "[[ ]a]\n"])
+    func malformedTableHeadersAreOneProblemNotACrash(toml: String) {
+        let found = problems(toml)
+        #expect(found.count == 1)
+        #expect(found.first?.contains("invalid table header") == true || found.first?.hasPrefix("line ") == true)
+    }
+}
