@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Runs inside GymTimer's test VM, chrooted into the host's root (see init.sh): drives the
+real .build/debug/gymtimer binary against gpio-sim (buttons = simulated pulls, LEDs and
+buzzer read back from the simulated lines) and an HT16K33 on i2c-stub (display RAM read
+back with i2cget). Environment from init.sh: CHIP (gpiochipN), SIM (its sysfs dir), I2CBUS.
+Exit 0 iff every check passed."""
+import os, re, signal, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("GYMTIMER_BIN", os.path.join(ROOT, ".build/debug/gymtimer"))
+CHIP, SIM, BUS = os.environ["CHIP"], os.environ["SIM"], os.environ["I2CBUS"]
+ADDR = 0x70
+# The Pi line names of deploy/config.example.toml; gpio-sim's lines carry the same names.
+LINE = {"start": 17, "dismiss": 27, "enc_a": 22, "enc_b": 23, "buzzer": 18,
+        "ready": 5, "rest": 6, "alarm": 13, "low": 19, "high": 26}
+FONT = {0x00: " ", 0x3F: "0", 0x06: "1", 0x5B: "2", 0x4F: "3", 0x66: "4", 0x6D: "5",
+        0x7D: "6", 0x07: "7", 0x7F: "8", 0x6F: "9", 0x40: "-"}
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print(("  ok: " if ok else "  FAIL: ") + what, flush=True)
+    if not ok:
+        failures += 1
+    return ok
+
+
+def sim(line, attr):
+    return f"{SIM}/sim_gpio{line}/{attr}"
+
+
+def value(name):
+    with open(sim(LINE[name], "value")) as f:
+        return int(f.read().strip() or -1)
+
+
+def set_pull(line, pull):
+    with open(sim(line, "pull"), "w") as f:
+        f.write(pull)
+
+
+def ram():
+    """The HT16K33's display RAM 0x00...0x09 as held by i2c-stub."""
+    r = subprocess.run(["i2cdump", "-y", "-r", "0-9", BUS, hex(ADDR), "b"], capture_output=True, text=True)
+    for row in r.stdout.splitlines():
+        if row.startswith("00:"):
+            return [int(x, 16) for x in row[3:].split()[:10]]
+    return [-1] * 10
+
+
+def seconds(text):
+    """Seconds shown as MM:SS, or None."""
+    m = re.fullmatch(r"(\d\d):(\d\d)", text)
+    return int(m.group(1)) * 60 + int(m.group(2)) if m else None
+
+
+def shown(image):
+    """The text the backpack shows for a RAM image: digits at 0,2,6,8, colon at 4 bit 1."""
+    digits = "".join(FONT.get(image[a] & 0x7F, "?") for a in (0, 2, 6, 8))
+    return digits[:2] + (":" if image[4] & 0x02 else " ") + digits[2:]
+
+
+def wait_for(predicate, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def press(line):
+    set_pull(line, "pull-down")  # buttons are active low: pressed = pulled to ground
+    time.sleep(0.15)
+    set_pull(line, "pull-up")
+
+
+def config(path, data):
+    with open(path, "w") as f:
+        f.write(f"""mode = "rest"
+[rest]
+default_seconds = 90
+[audio]
+enabled = false
+[history]
+path = "{data}/history.sqlite"
+[hardware]
+chip = "{CHIP}"
+buttons_active_low = true
+bias = "pull-up"
+debounce_ms = 10
+hold_ms = 2000
+[hardware.lines]
+start = "GPIO17"
+dismiss = "GPIO27"
+encoder_a = "GPIO22"
+encoder_b = "GPIO23"
+buzzer = "GPIO18"
+led_ready = "GPIO5"
+led_rest = "GPIO6"
+led_alarm = "GPIO13"
+led_low = "GPIO19"
+led_high = "GPIO26"
+[hardware.display]
+type = "ht16k33"
+i2c_bus = {BUS}
+address = 0x70
+brightness = 80
+""")
+
+
+def latency(proc):
+    """Press start to the rest LED lighting, beside gpiomon's edge latency on a spare line."""
+    samples = []
+    for _ in range(5):
+        # Back to ready (dismiss), then time start-press -> rest LED on.
+        press(LINE["dismiss"])
+        wait_for(lambda: value("rest") == 0 and value("ready") == 1, 3)
+        time.sleep(0.2)
+        t0 = time.monotonic_ns()
+        set_pull(LINE["start"], "pull-down")
+        while value("rest") != 1 and time.monotonic_ns() - t0 < 3e9:
+            pass
+        samples.append((time.monotonic_ns() - t0) / 1e6)
+        set_pull(LINE["start"], "pull-up")
+        time.sleep(0.2)
+    mon = []
+    spare = 4
+    set_pull(spare, "pull-down")
+    for _ in range(5):
+        g = subprocess.Popen(["gpiomon", "--num-events=1", "--rising-edge", "--format=%s %n", CHIP, str(spare)],
+                             stdout=subprocess.PIPE, text=True)
+        time.sleep(0.5)  # gpiomon has requested the line
+        t0 = time.monotonic_ns()
+        set_pull(spare, "pull-up")
+        out = g.stdout.readline()
+        t_user = time.monotonic_ns()
+        g.wait()
+        set_pull(spare, "pull-down")
+        try:
+            sec, nsec = out.split()
+            kernel = int(sec) * 1e9 + int(nsec) - t0
+            mon.append((kernel / 1e6, (t_user - t0) / 1e6))
+        except ValueError:
+            print(f"  gpiomon output not understood: {out!r}")
+    fmt = lambda xs: " ".join(f"{x:.2f}" for x in xs)
+    print(f"LATENCY gymtimer start-press -> rest LED (ms): {fmt(samples)}; median {sorted(samples)[len(samples)//2]:.2f}")
+    if mon:
+        k = [m[0] for m in mon]; u = [m[1] for m in mon]
+        print(f"LATENCY gpiomon pull -> kernel event timestamp (ms): {fmt(k)}; median {sorted(k)[len(k)//2]:.2f}")
+        print(f"LATENCY gpiomon pull -> line printed (ms): {fmt(u)}; median {sorted(u)[len(u)//2]:.2f}")
+    print("  (TCG emulation: absolute numbers are far slower than a Pi; compare the two)")
+
+
+def main():
+    data = "/tmp/gymtimer-vm"
+    os.makedirs(data, exist_ok=True)
+    cfg = f"{data}/config.toml"
+    config(cfg, data)
+    print(f"guest: {BIN} run --config {cfg} (chip {CHIP}, i2c bus {BUS})", flush=True)
+    check(os.access(BIN, os.X_OK), f"{BIN} is built")
+    r = subprocess.run([BIN, "check-config", cfg], capture_output=True, text=True)
+    check(r.returncode == 0, f"check-config: {r.stdout.strip()} {r.stderr.strip()}")
+    log = open(f"{data}/run.log", "w")
+    t0 = time.monotonic()
+    proc = subprocess.Popen([BIN, "run", "--config", cfg], stdout=log, stderr=subprocess.STDOUT,
+                            env=dict(os.environ, GYMTIMER_CACHE_DIR=f"{data}/cache"))
+    try:
+        ok = check(wait_for(lambda: value("ready") == 1, 30), "ready LED lit")
+        print(f"  start-up to ready LED: {time.monotonic() - t0:.2f} s")
+        check(wait_for(lambda: shown(ram()) == "01:30", 10), f"display RAM shows 01:30 (got '{shown(ram())}', {ram()})")
+        check(value("rest") == 0 and value("alarm") == 0 and value("buzzer") == 0, "rest/alarm LEDs and buzzer off")
+        press(LINE["start"])
+        check(wait_for(lambda: value("rest") == 1, 5), "start (pull on GPIO17) -> rest LED lit")
+        check(value("ready") == 0, "ready LED off while resting")
+        first = seconds(shown(ram()))
+        time.sleep(2)
+        later = seconds(shown(ram()))
+        check(first is not None and later is not None and 0 < later < first <= 90,
+              f"display counts down from 01:30 (read {first} s, 2 s later {later} s)")
+        if proc.poll() is None and ok:
+            latency(proc)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            rc = proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill(); rc = "timeout"
+        log.close()
+    check(rc == 0, f"SIGTERM -> exit 0 (got {rc})")
+    image = ram()
+    check(all(b == 0 for b in image), f"display RAM blank after SIGTERM ({image})")
+    lit = [n for n in ("ready", "rest", "alarm", "low", "high", "buzzer") if value(n) != 0]
+    check(not lit, f"LEDs and buzzer off after SIGTERM (lit: {lit})")
+    print("--- gymtimer's log:")
+    print(open(f"{data}/run.log").read(), end="")
+    print(f"guest: {'PASS' if failures == 0 else f'FAIL ({failures} failures)'}")
+    return 0 if failures == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
