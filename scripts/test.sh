@@ -16,3 +16,11 @@ shared="../shared"
 [ -d "$shared/scenarios" ] || { echo "missing $shared/scenarios: clone next to the shared/ folder"; exit 1; }
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/scenarios"
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
+
+echo "== kernel-level tests (the real binary against gpio-sim and i2c-stub in a qemu VM)"
+# Software emulation on 2 cores is slow and its start-up time varies with load: one retry
+# tells a loaded machine apart from a real failure, and says so.
+if ! scripts/vm-test.sh; then
+  echo "vm tests: failed once, retrying to rule out an overloaded emulator"
+  scripts/vm-test.sh
+fi

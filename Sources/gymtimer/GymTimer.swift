@@ -7,7 +7,7 @@ struct GymTimer: ParsableCommand {
         commandName: "gymtimer",
         abstract: "A wall-mounted gym rest timer for the Raspberry Pi.",
         subcommands: [
-            Run.self, Selftest.self, Simulate.self, CheckConfig.self, History.self, Stats.self, Bench.self, ReadyProbe.self,
+            Run.self, Selftest.self, Simulate.self, CheckConfig.self, History.self, Stats.self, Bench.self, BenchAudio.self, ReadyProbe.self,
         ]
     )
 
