@@ -24,7 +24,7 @@ struct Run: ParsableCommand {
         let (configuration, signals, hardware) = (session.configuration, session.signals, session.hardware)
         defer { hardware.shutDown() }
 
-        let log: @Sendable (String) -> Void = { StandardError.writeLine("gymtimer: \($0)") }
+        let log: @Sendable (String) -> Void = { StandardError.writeLine(JournalLine.format($0)) }
         let faults = FaultLog(sink: log)
         let history: HistoryStore
         do { history = try HistoryStore(path: configuration.history.path, faults: faults) } catch { throw CLIError.usage("\(error)") }
