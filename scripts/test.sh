@@ -17,6 +17,14 @@ shared="../shared"
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/scenarios"
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
 
+echo "== systemd unit hardening (exposure must stay at 2.0 or lower)"
+if command -v systemd-analyze >/dev/null; then
+  systemd-analyze security --offline=true --threshold=20 deploy/gymtimer.service | tail -1
+  bash -n deploy/install.sh
+else
+  echo "unit hardening: skipped (no systemd-analyze on this machine)"
+fi
+
 echo "== kernel-level tests (the real binary against gpio-sim and i2c-stub in a qemu VM)"
 # Software emulation on 2 cores is slow and its start-up time varies with load: one retry
 # tells a loaded machine apart from a real failure, and says so.

@@ -4,7 +4,9 @@ real .build/debug/gymtimer binary against gpio-sim (buttons = simulated pulls, L
 buzzer read back from the simulated lines) and an HT16K33 on i2c-stub (display RAM read
 back with i2cget). Environment from init.sh: CHIP (gpiochipN), SIM (its sysfs dir), I2CBUS.
 Exit 0 iff every check passed."""
-import os, re, signal, subprocess, sys, time
+import math
+import os
+import re, signal, subprocess, sys, time, wave
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("GYMTIMER_BIN", os.path.join(ROOT, ".build/debug/gymtimer"))
@@ -76,13 +78,15 @@ def press(line):
     set_pull(line, "pull-up")
 
 
-def config(path, data):
+def config(path, data, audio=False):
+    rest = "min_seconds = 5\ndefault_seconds = 5\nwarning_seconds = 0" if audio else "default_seconds = 90"
+    sound = 'enabled = true\ndevice = "hw:Loopback,0,0"\nspeech = false\nvolume = 80' if audio else "enabled = false"
     with open(path, "w") as f:
         f.write(f"""mode = "rest"
 [rest]
-default_seconds = 90
+{rest}
 [audio]
-enabled = false
+{sound}
 [history]
 path = "{data}/history.sqlite"
 [hardware]
@@ -153,6 +157,64 @@ def latency(proc):
     print("  (TCG emulation: absolute numbers are far slower than a Pi; compare the two)")
 
 
+def alarm_audio(data):
+    """A 5 s rest with sound on snd-aloop: the alarm is captured from the loopback's other end,
+    checked for its two tones (1175 and 880 Hz), and checked to stop after dismiss."""
+    cfg = f"{data}/config-audio.toml"
+    config(cfg, data + "/audio", audio=True)
+    os.makedirs(data + "/audio", exist_ok=True)
+    log = open(f"{data}/run-audio.log", "w")
+    proc = subprocess.Popen([BIN, "run", "--config", cfg], stdout=log, stderr=subprocess.STDOUT,
+                            env=dict(os.environ, GYMTIMER_CACHE_DIR=f"{data}/cache"))
+    wav = f"{data}/alarm.wav"
+    try:
+        if not check(wait_for(lambda: value("ready") == 1, 30), "audio run: ready LED lit"):
+            return
+        rec = subprocess.Popen(["arecord", "-q", "-D", "hw:Loopback,1,0", "-f", "S16_LE", "-r", "48000", "-c", "1",
+                                "-d", "12", wav], stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        press(LINE["start"])
+        alarm = wait_for(lambda: value("alarm") == 1, 15)
+        check(alarm, "audio run: alarm LED lit after the 5 s rest")
+        time.sleep(2.5)
+        press(LINE["dismiss"])
+        check(wait_for(lambda: value("alarm") == 0, 5), "audio run: dismiss ends the alarm")
+        _, err = rec.communicate(timeout=30)
+        check(rec.returncode == 0, f"arecord captured from the loopback ({err.strip()})")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+    with wave.open(wav) as w:
+        rate = w.getframerate()
+        raw = w.readframes(w.getnframes())
+    samples = [int.from_bytes(raw[i:i + 2], "little", signed=True) for i in range(0, len(raw) - 1, 2)]
+    frame = rate // 10
+    rms = [math.sqrt(sum(x * x for x in samples[i:i + frame]) / frame) for i in range(0, len(samples) - frame + 1, frame)]
+    loud = [i for i, r in enumerate(rms) if r > 1000]
+    check(len(loud) >= 10, f"the alarm was heard on the loopback ({len(loud)} loud 100 ms frames)")
+    if not loud:
+        return
+    # Frequency of each loud 50 ms piece from its zero crossings; the alarm alternates two tones.
+    piece = rate // 20
+    estimates = []
+    for i in range(loud[0] * frame, (loud[-1] + 1) * frame - piece, piece):
+        chunk = samples[i:i + piece]
+        if math.sqrt(sum(x * x for x in chunk) / piece) < 1000:
+            continue
+        crossings = sum(1 for a, b in zip(chunk, chunk[1:]) if (a < 0) != (b < 0))
+        estimates.append(crossings / 2 * 20)
+    print(f"  alarm pieces (Hz): {' '.join(str(round(e)) for e in estimates[:24])}")
+    near = lambda f: sum(1 for e in estimates if abs(e - f) <= 40)
+    check(near(880) >= 3 and near(1175) >= 3,
+          f"the alarm's two tones are there: {near(880)} pieces near 880 Hz, {near(1175)} near 1175 Hz")
+    tail = rms[-8:]
+    check(max(tail) < 300, f"silence after dismiss (last 0.8 s RMS {max(tail):.0f})")
+
+
 def main():
     data = "/tmp/gymtimer-vm"
     os.makedirs(data, exist_ok=True)
@@ -193,6 +255,7 @@ def main():
     check(all(b == 0 for b in image), f"display RAM blank after SIGTERM ({image})")
     lit = [n for n in ("ready", "rest", "alarm", "low", "high", "buzzer") if value(n) != 0]
     check(not lit, f"LEDs and buzzer off after SIGTERM (lit: {lit})")
+    alarm_audio(data)
     print("--- gymtimer's log:")
     print(open(f"{data}/run.log").read(), end="")
     print(f"guest: {'PASS' if failures == 0 else f'FAIL ({failures} failures)'}")
