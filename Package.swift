@@ -55,9 +55,10 @@ let package = Package(
         ),
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally
         // they replay the files named on the command line.
-        .executableTarget(name: "FuzzScript", dependencies: ["GymTimerSimulation"]),
-        .executableTarget(name: "FuzzConfig", dependencies: ["GymTimerConfig"]),
-        .executableTarget(name: "FuzzWAV", dependencies: ["GymTimerDrivers"]),
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation"]),
+        .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
+        .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
         .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSimulation"]),
         .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
