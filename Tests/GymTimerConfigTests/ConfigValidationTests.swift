@@ -149,7 +149,7 @@ import Testing
 
 /// Inputs fuzzing found that crashed the TOML library; each must be one clear problem instead.
 @Suite struct ConfigFuzzRegressionTests {
-    @Test(arguments: ["[[[a]]\n", "x = 1\n  [ [b]\n", "[[ ]a]\n"])
+    @Test(arguments: ["[[[a]]\n", "x = 1\n  [ [b]\n", "[[ ]a]\n", "[rest]\nstep_seconds = 1\n[\n", "[", "[[\r\n", "[\rorkout]\n", "[a.\rb]\n", "[a. ]\n", "[\u{594}es = 1\n"])
     func malformedTableHeadersAreOneProblemNotACrash(toml: String) {
         let found = problems(toml)
         #expect(found.count == 1)
