@@ -72,7 +72,7 @@ public struct IntervalMode: Hashable, Sendable, Codable {
         case .idle:
             return [.display(.time(seconds: phaseSeconds)), .leds([.ready]), .buzzer(.off), .sound(nil)]
         case .running(let run):
-            return [runningDisplay(run, at: now), .leds([led(ofPhase: run.segment)]), .buzzer(.off), .sound(nil)]
+            return [.display(run.display(at: now)), .leds([led(ofPhase: run.segment)]), .buzzer(.off), .sound(nil)]
         case .complete:
             return [.display(.time(seconds: 0)), .leds([]), .buzzer(.off), .sound(nil)]
         }
@@ -101,7 +101,7 @@ public struct IntervalMode: Hashable, Sendable, Codable {
         case (.pressed(.start), .running(var run)) where run.isPaused:
             run.resume(at: now)
             state = .running(run)
-            effects.append(runningDisplay(run, at: now))
+            effects.append(.display(run.display(at: now)))
         case (.pressed(.dismiss), .running(let run)) where run.isPaused:
             effects += reset(at: now)
         case (.held(.dismiss), .running), (.held(.dismiss), .complete), (.pressed(_), .complete):
@@ -110,7 +110,7 @@ public struct IntervalMode: Hashable, Sendable, Codable {
             // start or dismiss while running pauses.
             run.pause(at: now)
             state = .running(run)
-            effects += [runningDisplay(run, at: now), .sound(nil)]
+            effects += [.display(run.display(at: now)), .sound(nil)]
         case (.turned(let detents), .idle):
             let range = Self.phaseRange
             phaseSeconds = min(max(phaseSeconds + detents * Self.knobStepSeconds, range.lowerBound), range.upperBound)
@@ -127,9 +127,6 @@ public struct IntervalMode: Hashable, Sendable, Codable {
         return currentOutputs(at: now)
     }
 
-    private func runningDisplay(_ run: SegmentRun, at now: Moment) -> Effect {
-        .display(.time(seconds: run.displayedSeconds(at: now), blink: run.isPaused ? .colon : .none))
-    }
 
     private mutating func advance(to now: Moment) -> [Effect] {
         guard case .running(var run) = state else { return [] }
@@ -147,7 +144,7 @@ public struct IntervalMode: Hashable, Sendable, Codable {
             return effects
         }
         state = .running(run)
-        var effects: [Effect] = [runningDisplay(run, at: now)]
+        var effects: [Effect] = [.display(run.display(at: now))]
         if step.segmentChanged { effects.append(.leds([led(ofPhase: run.segment)])) }
         effects += step.cues.map { .sound($0) }
         return effects

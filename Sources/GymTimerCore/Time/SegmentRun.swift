@@ -89,6 +89,11 @@ public struct SegmentRun: Hashable, Sendable, Codable {
         return Countdown(deadline: moment(of: segmentEnds[segment], end: end))
     }
 
+    /// What the display shows while this run is on: the countdown, its colon blinking while paused.
+    public func display(at now: Moment) -> DisplayContent {
+        .time(seconds: displayedSeconds(at: now), blink: isPaused ? .colon : .none)
+    }
+
     /// The seconds the current segment shows at `now`: its remaining time rounded up.
     public func displayedSeconds(at now: Moment) -> Int {
         if let countdown = segmentCountdown { return countdown.displayedSeconds(at: now) }

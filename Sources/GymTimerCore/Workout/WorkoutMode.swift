@@ -86,7 +86,7 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
         case .idle:
             return [.display(Self.label(forPreset: presetIndex)), .leds([.ready]), .buzzer(.off), .sound(nil)]
         case .running(let run):
-            return [runningDisplay(run, at: now), .leds(leds(for: run)), .buzzer(.off), .sound(nil)]
+            return [.display(run.display(at: now)), .leds(leds(for: run)), .buzzer(.off), .sound(nil)]
         case .complete:
             return [.display(summaryDisplay(at: now)), .leds([]), .buzzer(.off), .sound(nil)]
         }
@@ -132,20 +132,20 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
         case (.pressed(.start), .running(var run)) where run.isPaused:
             run.resume(at: now)
             state = .running(run)
-            effects.append(runningDisplay(run, at: now))
+            effects.append(.display(run.display(at: now)))
         case (.pressed(.dismiss), .running(let run)) where run.isPaused:
             effects += reset(at: now)
         case (.pressed(.dismiss), .running(var run)) where isRest(run):
             run.skipSegment(at: now)
             state = .running(run)
-            effects += [runningDisplay(run, at: now), .leds(leds(for: run)), .sound(nil)]
+            effects += [.display(run.display(at: now)), .leds(leds(for: run)), .sound(nil)]
         case (.held(.dismiss), .running), (.held(.dismiss), .complete), (.pressed(_), .complete):
             effects += reset(at: now)
         case (.pressed(_), .running(var run)):
             // start, or dismiss during an exercise, pauses.
             run.pause(at: now)
             state = .running(run)
-            effects += [runningDisplay(run, at: now), .sound(nil)]
+            effects += [.display(run.display(at: now)), .sound(nil)]
         case (.turned(let detents), .idle):
             presetIndex = min(max(presetIndex + detents, 0), presets.count - 1)
             effects.append(.display(Self.label(forPreset: presetIndex)))
@@ -181,9 +181,6 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
 
     private func leds(for run: SegmentRun) -> Set<StatusLED> { isRest(run) ? [.low] : [.high] }
 
-    private func runningDisplay(_ run: SegmentRun, at now: Moment) -> Effect {
-        .display(.time(seconds: run.displayedSeconds(at: now), blink: run.isPaused ? .colon : .none))
-    }
 
     /// The summary page shown at `now` while complete: total time, exercises done, calories.
     private func summaryDisplay(at now: Moment) -> DisplayContent {
@@ -228,7 +225,7 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
                 return effects
             }
             state = .running(run)
-            var effects: [Effect] = [runningDisplay(run, at: now)]
+            var effects: [Effect] = [.display(run.display(at: now))]
             if step.segmentChanged { effects.append(.leds(leds(for: run))) }
             effects += step.cues.map { .sound($0) }
             return effects
