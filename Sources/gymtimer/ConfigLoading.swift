@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GymTimerConfig
+import GymTimerDrivers
 
 /// Loads the config for a command: the defaults without a path, otherwise the file, with
 /// every problem printed on its own line and exit status 2.
@@ -31,33 +32,13 @@ enum ParserCrashGuard {
         guard ProcessInfo.processInfo.environment[childVariable] == nil,
               access("/proc/self/exe", X_OK) == 0 // no /proc (a bare chroot): parse in-process as before
         else { return }
-        guard let status = spawnChild(arguments: ["/proc/self/exe", "check-config", path]) else { return }
-        // Killed by a signal (the parser aborted), not an ordinary exit.
-        if status & 0x7f != 0 {
-            StandardError.writeLine(
-                "\(path): not valid TOML: the parser failed on it without saying where; check brackets, braces and quotes (`gymtimer check-config` on a copy helps narrow it down)")
-            throw ExitCode(2)
-        }
-    }
-
-    /// Runs this program again with `arguments`, output discarded, and returns its wait
-    /// status; nil if it could not be started. Plain posix_spawn: nothing else runs yet.
-    private static func spawnChild(arguments: [String]) -> Int32? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" } + ["\(childVariable)=1"]
-        var argv = arguments.map { strdup($0) } + [nil]
-        var envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp) == 0 else { return nil }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return nil }
-        }
-        return status
+        var environment = ProcessInfo.processInfo.environment
+        environment[childVariable] = "1"
+        let child = ChildProcess(executable: "/proc/self/exe", arguments: ["check-config", path], environment: environment)
+        // Could not be started: parse in-process as before. Killed by a signal: the parser aborted.
+        guard let outcome = try? child.run(), outcome.signal != nil else { return }
+        StandardError.writeLine(
+            "\(path): not valid TOML: the parser failed on it without saying where; check brackets, braces and quotes (`gymtimer check-config` on a copy helps narrow it down)")
+        throw ExitCode(2)
     }
 }

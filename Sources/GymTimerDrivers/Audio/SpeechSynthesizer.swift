@@ -1,7 +1,7 @@
 import Foundation
 
 /// Renders spoken cues to WAV files with espeak-ng (`espeak-ng -w FILE "text"`), run as a
-/// separate process. Rendering happens once per cue; the caller caches the file.
+/// child process (`ChildProcess`). Rendering happens once per cue; the caller caches the file.
 public struct SpeechSynthesizer: Sendable {
     /// Why speech could not be rendered.
     public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
@@ -27,34 +27,33 @@ public struct SpeechSynthesizer: Sendable {
     public var wordsPerMinute: Int
     /// Voice name passed with -v, or nil for espeak's default.
     public var voice: String?
+    /// How long one cue may take to render before espeak-ng is killed and tones are used.
+    public var timeout: Duration
 
-    public init(program: String = "espeak-ng", wordsPerMinute: Int = 190, voice: String? = nil) {
+    public init(program: String = "espeak-ng", wordsPerMinute: Int = 190, voice: String? = nil, timeout: Duration = .seconds(30)) {
         self.program = program
         self.wordsPerMinute = wordsPerMinute
         self.voice = voice
+        self.timeout = timeout
     }
 
-    /// Speaks `text` into a WAV file at `file`, replacing it. Blocks until espeak-ng exits.
+    /// Speaks `text` into a WAV file at `file`, replacing it. Blocks until espeak-ng exits, or
+    /// kills it after `timeout` (it takes well under a second per cue).
     public func render(_ text: String, to file: URL) throws(Failure) {
         guard let executable = resolve() else { throw .notInstalled(program: program) }
-        let process = Process()
-        process.executableURL = executable
         var arguments = ["-s", String(wordsPerMinute), "-w", file.path]
         if let voice { arguments += ["-v", voice] }
-        process.arguments = arguments + ["--", text]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        let outcome: ChildProcess.Outcome
         do {
-            try process.run()
+            outcome = try ChildProcess(executable: executable.path, arguments: arguments + ["--", text], timeout: timeout).run()
         } catch {
-            throw .failed(program: program, detail: "cannot start: \(error.localizedDescription)")
+            throw .failed(program: program, detail: "\(error)")
         }
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw .failed(program: program, detail: "exit status \(process.terminationStatus)\(text.isEmpty ? "" : ": \(text)")")
+        guard outcome.exitCode == 0 else {
+            let message = outcome.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+            let ending = outcome.timedOut ? "no answer in \(timeout)" :
+                outcome.exitCode.map { "exit status \($0)" } ?? "killed by signal \(outcome.signal ?? 0)"
+            throw .failed(program: program, detail: ending + (message.isEmpty ? "" : ": \(message)"))
         }
     }
 
