@@ -189,4 +189,20 @@ final class ScriptedPCM: Sendable {
         #expect(pcm.state.withLock { $0.stops } >= 1)
         player.waitUntilIdle() // returns at once once the thread has ended
     }
+
+    @Test func shutdownGivesUpOnAThreadThatHangs() {
+        // An output whose open never returns (a wedged driver): shutdown must not hang the kiosk's exit.
+        let release = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let pcm = ScriptedPCM()
+        let player = PCMSoundPlayer(library: library, log: { _ in }) { () throws(HALError) -> any PCMOutput in
+            entered.signal()
+            release.wait()
+            return try pcm.opener()
+        }
+        entered.wait()
+        #expect(player.shutdown(waitingAtMost: .milliseconds(20)) == false)
+        release.signal()
+        #expect(player.shutdown(waitingAtMost: .seconds(60)) == true)
+    }
 }

@@ -59,8 +59,11 @@ public final class PCMSoundPlayer: SoundPlayer, Sendable {
     /// counts as playing until stopped). For tests and benchmarks, never for the event loop.
     public func waitUntilIdle() { mailbox.waitUntilIdle() }
 
-    /// Stops playback, closes the output and ends the thread; waits for it to finish.
-    public func shutdown() { mailbox.shutdown() }
+    /// Stops playback, closes the output and ends the thread; waits for it to finish, but no
+    /// longer than `limit` (a sound device or helper that hangs must not stop the kiosk from
+    /// exiting). Returns false if the thread had not finished by then.
+    @discardableResult
+    public func shutdown(waitingAtMost limit: Duration = .seconds(2)) -> Bool { mailbox.shutdown(waitingAtMost: limit) }
 
     /// False from a failure to open or play until the output works again: while false the
     /// kiosk gives sound cues on the buzzer instead.
@@ -131,12 +134,16 @@ extension PCMSoundPlayer {
             while (pending != nil || busy) && !finished { condition.wait() }
         }
 
-        func shutdown() {
+        func shutdown(waitingAtMost limit: Duration) -> Bool {
             condition.lock()
             defer { condition.unlock() }
             closing = true
             condition.broadcast()
-            while !finished { condition.wait() }
+            let deadline = Date(timeIntervalSinceNow: Double(limit.nanoseconds) / 1e9)
+            while !finished {
+                if !condition.wait(until: deadline) { return finished }
+            }
+            return true
         }
 
         func workerFinished() {

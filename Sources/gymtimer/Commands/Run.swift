@@ -64,7 +64,9 @@ struct Run: ParsableCommand {
             throw CLIError.failed("the event loop failed: \(error)")
         }
         systemd.stopping()
-        (sound as? PCMSoundPlayer)?.shutdown()
+        if let player = sound as? PCMSoundPlayer, !player.shutdown() {
+            log("\(PCMSoundPlayer.faultName): did not stop within 2 s; exiting without it")
+        }
         hardware.shutDown()
         log("stopped by signal \(signals.received ?? 0): display blank, buzzer off, lines released")
     }
