@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs GymTimer as a hardened systemd service on Raspberry Pi OS / Debian 12.
-#   sudo deploy/install.sh              install or update (safe to run again)
-#   sudo deploy/install.sh --uninstall  remove the service and binary (keeps config and history)
+#   sudo deploy/install.sh                 build, then install or update (safe to run again)
+#   sudo deploy/install.sh --binary FILE   install FILE instead of building (one built by
+#                                          --build-only on another machine with the same OS)
+#   deploy/install.sh --build-only         only build the self-contained release binary
+#   sudo deploy/install.sh --uninstall     remove the service and binary (keeps config and history)
 # Never overwrites an existing /etc/gymtimer/config.toml.
 set -euo pipefail
 
@@ -14,6 +17,23 @@ config=/etc/gymtimer/config.toml
 
 say() { printf '  %s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+# The Swift runtime and Foundation are linked in, so the binary keeps working when the
+# toolchain is moved, upgraded or removed, and can be copied to a Pi without one.
+build() {
+  command -v swift >/dev/null || die "Swift is not installed: get the Swift 6 toolchain for your OS (swift.org/install), or build elsewhere with --build-only and use --binary FILE"
+  (cd "$repo" && swift build -c release --static-swift-stdlib --product gymtimer) >&2
+  echo "$repo/.build/release/gymtimer"
+}
+
+binary=""
+case "${1:-}" in
+  --build-only) built=$(build); say "built $built"; exit 0 ;;
+  --binary) binary=${2:-}; [ -n "$binary" ] || die "--binary needs a file"
+    binary=$(realpath -e "$binary" 2>/dev/null) || die "no such binary: $2" ;;
+  --uninstall|"") ;;
+  *) die "unknown option $1 (use --binary FILE, --build-only or --uninstall)" ;;
+esac
 
 [ "$(id -u)" -eq 0 ] || die "run as root: sudo $0 $*"
 
@@ -36,7 +56,7 @@ case "${VERSION_CODENAME:-}" in
 esac
 
 # 2. Packages.
-packages=(libgpiod-dev gpiod libasound2-dev alsa-utils espeak-ng pkg-config)
+packages=(libgpiod-dev gpiod libasound2-dev libsqlite3-dev alsa-utils espeak-ng pkg-config)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -48,11 +68,13 @@ else
 fi
 gpiod_version=$(pkg-config --modversion libgpiod)
 say "libgpiod $gpiod_version ($( [ "${gpiod_version%%.*}" -ge 2 ] && echo "v2 API" || echo "v1 API"))"
-command -v swift >/dev/null || die "Swift is not installed: get the Swift 6 toolchain for your OS (swift.org/install), then run this again"
 
-# 3. Build and install the binary.
-(cd "$repo" && swift build -c release --product gymtimer)
-install -m 0755 "$repo/.build/release/gymtimer" "$prefix/bin/gymtimer"
+# 3. Build (unless given a binary) and install it; debug info stripped, symbols kept for backtraces.
+[ -n "$binary" ] || binary=$(build)
+"$binary" --help >/dev/null 2>&1 || die "$binary does not run here (built for another OS or CPU?)"
+install -m 0755 "$binary" "$prefix/bin/gymtimer.new"
+! command -v strip >/dev/null || strip --strip-debug "$prefix/bin/gymtimer.new"
+mv -f "$prefix/bin/gymtimer.new" "$prefix/bin/gymtimer"
 install -D -m 0644 "$repo/README.md" "$prefix/share/doc/gymtimer/README.md"
 say "installed $prefix/bin/gymtimer"
 
