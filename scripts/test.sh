@@ -25,10 +25,12 @@ else
   echo "unit hardening: skipped (no systemd-analyze on this machine)"
 fi
 
-echo "== kernel-level tests (the real binary against gpio-sim and i2c-stub in a qemu VM)"
+echo "== kernel-level tests (the real binary against gpio-sim, i2c-stub and snd-aloop in a qemu VM)"
 # Software emulation on 2 cores is slow and its start-up time varies with load: one retry
 # tells a loaded machine apart from a real failure, and says so.
-if ! scripts/vm-test.sh; then
-  echo "vm tests: failed once, retrying to rule out an overloaded emulator"
-  scripts/vm-test.sh
-fi
+for stage in kernel install; do
+  if ! scripts/vm-test.sh $stage; then
+    echo "vm tests ($stage): failed once, retrying to rule out an overloaded emulator"
+    scripts/vm-test.sh $stage
+  fi
+done

@@ -6,6 +6,7 @@
 # Needs: apt packages busybox-static cpio xz-utils gcc make kmod linux-headers-$KVER.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/Tests/vm/lib.sh"
 WORK=${VM_WORK:-$ROOT/.build/vm}
 mkdir -p "$WORK"; cd "$WORK"
 
@@ -40,30 +41,20 @@ if [ ! -f "$GPIOSIM/gpio-sim.ko" ]; then
   rm -f "linux-source-${KSER}_${KDEBVER}_all.deb"
 fi
 
+KROOT=$WORK/kernel-$KVER
+if [ ! -f "$KROOT/lib/modules/$KVER/extra/gpio-sim.ko" ]; then
+  install -D -m644 "$GPIOSIM/gpio-sim.ko" "$KROOT/lib/modules/$KVER/extra/gpio-sim.ko"
+  depmod -b "$KROOT" "$KVER"
+fi
+
 # The initramfs only boots and prepares devices; the test itself runs chrooted into the
-# host's root (shared read-only over 9p), so it depends on the init script's contents.
-SIG=$( (cat "$ROOT/Tests/vm/init.sh"; echo "$KVER") | md5sum | cut -c1-12)
+# host's root (shared read-only over 9p), so it depends on the init scripts' contents.
+SIG=$( (cat "$ROOT/Tests/vm/init.sh" "$ROOT/Tests/vm/simulated-devices.sh"; echo "$KVER") | md5sum | cut -c1-12)
 INITRD=initramfs-$SIG.cpio.gz
 if [ ! -f "$INITRD" ]; then
   echo "vm build: initramfs $INITRD"
-  rm -rf "$WORK"/rootfs.*; R=$(mktemp -d "$WORK/rootfs.XXXXXX")
-  mkdir -p "$R"/{bin,sbin,proc,sys,dev,tmp,etc,hostroot}
-  cp /bin/busybox "$R/bin/busybox"
-  KROOT=$WORK/kernel-$KVER; KM=$KROOT/lib/modules/$KVER
-  install -D -m644 "$GPIOSIM/gpio-sim.ko" "$KM/extra/gpio-sim.ko"
-  depmod -b "$KROOT" "$KVER"
-  MODS="configfs gpio-sim i2c-stub i2c-dev snd-aloop virtio_pci 9pnet_virtio 9p"
-  for mod in $MODS; do
-    modprobe -d "$KROOT" -S "$KVER" --show-depends "$mod" | awk '$1=="insmod"{print $2}'
-  done | awk '!seen[$0]++' | while read -r ko; do
-    rel=${ko#"$KROOT"}; install -D -m644 "$ko" "$R$rel"
-    if [[ $rel == */extra/* ]]; then strip --strip-debug "$R$rel"; fi
-  done
-  cp "$KM"/modules.builtin* "$KM/modules.order" "$R/lib/modules/$KVER/" 2>/dev/null || true
-  depmod -b "$R" "$KVER"
-  install -m755 "$ROOT/Tests/vm/init.sh" "$R/init"
-  (cd "$R" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$INITRD.tmp"
-  mv "$INITRD.tmp" "$INITRD"; rm -rf "$R"
+  make_initramfs "$KROOT" "$KVER" "$WORK/$INITRD" "$ROOT/Tests/vm/init.sh" "$ROOT/Tests/vm/simulated-devices.sh" \
+    configfs gpio-sim i2c-stub i2c-dev snd-aloop virtio_pci 9pnet_virtio 9p
 fi
 ln -sf "$INITRD" initramfs.cpio.gz
 ln -sfn "kernel-$KVER/boot/vmlinuz-$KVER" vmlinuz

@@ -188,6 +188,12 @@ def alarm_audio(data):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+    check_alarm_recording(wav, "")
+
+
+def check_alarm_recording(wav, who):
+    """The alarm captured from the loopback: heard, its two tones (880 and 1175 Hz) there, and
+    silence at the end (after dismiss). `who` prefixes each check's text."""
     with wave.open(wav) as w:
         rate = w.getframerate()
         raw = w.readframes(w.getnframes())
@@ -195,7 +201,7 @@ def alarm_audio(data):
     frame = rate // 10
     rms = [math.sqrt(sum(x * x for x in samples[i:i + frame]) / frame) for i in range(0, len(samples) - frame + 1, frame)]
     loud = [i for i, r in enumerate(rms) if r > 1000]
-    check(len(loud) >= 10, f"the alarm was heard on the loopback ({len(loud)} loud 100 ms frames)")
+    check(len(loud) >= 10, f"{who}the alarm was heard on the loopback ({len(loud)} loud 100 ms frames)")
     if not loud:
         return
     # Frequency of each loud 50 ms piece from its zero crossings; the alarm alternates two tones.
@@ -210,9 +216,9 @@ def alarm_audio(data):
     print(f"  alarm pieces (Hz): {' '.join(str(round(e)) for e in estimates[:24])}")
     near = lambda f: sum(1 for e in estimates if abs(e - f) <= 40)
     check(near(880) >= 3 and near(1175) >= 3,
-          f"the alarm's two tones are there: {near(880)} pieces near 880 Hz, {near(1175)} near 1175 Hz")
+          f"{who}the alarm's two tones are there: {near(880)} pieces near 880 Hz, {near(1175)} near 1175 Hz")
     tail = rms[-8:]
-    check(max(tail) < 300, f"silence after dismiss (last 0.8 s RMS {max(tail):.0f})")
+    check(max(tail) < 300, f"{who}silence after dismiss (last 0.8 s RMS {max(tail):.0f})")
 
 
 def main():

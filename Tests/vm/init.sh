@@ -8,19 +8,8 @@ export PATH=/bin:/sbin
 mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev; mount -t tmpfs tmpfs /tmp
 R=0
 fail() { echo "!!! FAIL: $*"; R=1; }
-for m in configfs gpio-sim i2c-dev snd-aloop virtio_pci 9pnet_virtio 9p; do modprobe $m || fail "modprobe $m"; done
-modprobe i2c-stub chip_addr=0x70 || fail "modprobe i2c-stub"
-mount -t configfs none /sys/kernel/config || fail "mount configfs"
-
-# One 28-line bank named GPIO0..GPIO27, as gpioinfo shows the Pi's header lines.
-G=/sys/kernel/config/gpio-sim/gymtimer
-mkdir $G $G/bank0 && echo 28 > $G/bank0/num_lines && echo pinctrl-sim > $G/bank0/label
-i=0; while [ $i -lt 28 ]; do mkdir $G/bank0/line$i && echo GPIO$i > $G/bank0/line$i/name; i=$((i+1)); done
-echo 1 > $G/live || fail "gpio-sim live"
-CHIP=$(cat $G/bank0/chip_name); SIM=/sys/devices/platform/$(cat $G/dev_name)/$CHIP
-I2CBUS=$(for d in /sys/bus/i2c/devices/i2c-*; do grep -q stub $d/name && basename $d; done | head -1)
-I2CBUS=${I2CBUS#i2c-}
-echo "vm: kernel $(uname -r), gpio-sim $CHIP ($SIM), i2c-stub on bus $I2CBUS, cards: $(cat /proc/asound/cards | head -1)"
+for m in virtio_pci 9pnet_virtio 9p; do modprobe $m || fail "modprobe $m"; done
+. /simulated-devices.sh
 
 HR=/hostroot
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro hostroot $HR || fail "mount host root"

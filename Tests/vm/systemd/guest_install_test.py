@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Runs inside the install test VM: Debian 12 booted with systemd as PID 1, the kernel's
+simulated devices already up (devices.sh, before gymtimer.service as a Pi's own chips are).
+Installs GymTimer the way a gym owner does, with deploy/install.sh, and checks the service it
+makes: Type=notify ready, watchdog-supervised, sandboxed but reaching the GPIO, I2C and sound
+devices, one log line per fault, clean stop, install again keeping the config, enabled at boot,
+and uninstall. Two boots, phase 1 ending in a reboot; prints "INSTALLTEST PHASE n: PASS|FAIL"."""
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))  # /root/gymtimer, as cloned
+sys.path.insert(0, os.path.dirname(HERE))
+import guest_test as g  # noqa: E402  (the simulated lines, display RAM and alarm analysis)
+
+INSTALL = f"{REPO}/deploy/install.sh"
+BINARY = f"{REPO}/gymtimer"
+CONFIG = "/etc/gymtimer/config.toml"
+STATE = "/var/lib/gymtimer"
+PHASE_FILE = "/var/lib/gymtimer-vmtest/phase"
+
+
+def sh(*args, timeout=300):
+    r = subprocess.run(list(args), capture_output=True, text=True, timeout=timeout)
+    return r.returncode, r.stdout + r.stderr
+
+
+def prop(name):
+    return sh("systemctl", "show", "gymtimer.service", "-p", name, "--value")[1].strip()
+
+
+def active():
+    return prop("ActiveState") == "active" and prop("SubState") == "running"
+
+
+def journal():
+    return sh("journalctl", "-u", "gymtimer.service", "-o", "cat", "--no-pager")[1].splitlines()
+
+
+def install(*extra):
+    print(f"guest: {INSTALL} --binary {BINARY} {' '.join(extra)}", flush=True)
+    rc, out = sh("bash", INSTALL, "--binary", BINARY, *extra, timeout=600)
+    print("\n".join("    | " + line for line in out.splitlines()), flush=True)
+    g.check(rc == 0, f"install.sh exited {rc}")
+    return out
+
+
+def service_user_and_groups(pid):
+    with open(f"/proc/{pid}/status") as f:
+        status = dict(line.split(":", 1) for line in f if ":" in line)
+    uid = int(status["Uid"].split()[0])
+    gids = {int(x) for x in status["Groups"].split()}
+    name = lambda gid: sh("getent", "group", str(gid))[1].split(":")[0]
+    return sh("getent", "passwd", str(uid))[1].split(":")[0], {name(x) for x in gids}
+
+
+def exposure():
+    """systemd's own score of the running unit (not the offline one of the file)."""
+    _, out = sh("systemd-analyze", "security", "--no-pager", "gymtimer.service")
+    m = re.search(r"Overall exposure level for gymtimer\.service: (\d+\.\d+)", out)
+    return float(m.group(1)) if m else None
+
+
+def phase1():
+    # 1. Install from the example config, as a first-time owner does.
+    out = install()
+    g.check(f"installed {CONFIG} from the example" in out, "the example config was installed")
+    g.check("service enabled and started" in out, "install.sh enabled and started the service")
+    g.check(g.wait_for(active, 60), f"gymtimer.service is active (running) after READY=1 ({prop('ActiveState')})")
+    g.check(prop("Type") == "notify" and prop("WatchdogUSec") == "30s",
+            f"Type=notify with a 30 s watchdog ({prop('Type')}, {prop('WatchdogUSec')})")
+    status = prop("StatusText")
+    g.check(status.startswith("rest mode: idle, 90 s"), f"STATUS= from the kiosk: '{status}'")
+    pid = int(prop("MainPID"))
+    user, groups = service_user_and_groups(pid)
+    g.check(user == "gymtimer" and {"gpio", "i2c", "spi", "audio"} <= groups,
+            f"runs as gymtimer with its device groups (user {user}, groups {sorted(groups)})")
+    score = exposure()
+    g.check(score is not None and score <= 2.0, f"systemd-analyze security gymtimer.service: {score} (≤ 2.0)")
+
+    # 2. The sandboxed service drives the GPIO lines: LEDs out, a press in.
+    g.check(g.wait_for(lambda: g.value("ready") == 1, 10), "ready LED lit by the service")
+    before = len(journal())
+    g.press(g.LINE["start"])
+    g.check(g.wait_for(lambda: g.value("rest") == 1, 5), "start press (pull on GPIO17) -> rest LED lit")
+    g.check(g.wait_for(lambda: prop("StatusText").startswith("rest mode: resting"), 5),
+            f"STATUS= follows the kiosk: '{prop('StatusText')}'")
+    time.sleep(5)
+    grown = journal()[before:]
+    g.check(len(grown) <= 2, f"the journal does not grow per tick: {len(grown)} lines in 5 s of countdown {grown}")
+    g.press(g.LINE["dismiss"])
+    g.check(g.wait_for(lambda: g.value("ready") == 1, 5), "dismiss -> ready again")
+
+    # 3. The owner edits the config (HT16K33 on I2C, sound on the loopback card) and installs again.
+    g.config(CONFIG, STATE, audio=True)
+    with open(CONFIG) as f:
+        mine = f.read()
+    old_pid = pid
+    out = install()
+    g.check(f"kept your {CONFIG}" in out and open(CONFIG).read() == mine, "install again keeps the owner's config")
+    g.check(g.wait_for(lambda: active() and int(prop("MainPID")) != old_pid, 60), "install again restarts the service")
+    g.check(g.wait_for(lambda: g.shown(g.ram()) == "00:05", 15),
+            f"the HT16K33 on i2c-stub shows the configured 00:05 ({g.shown(g.ram())})")
+
+    # 4. A rest to its alarm, heard through ALSA from inside the sandbox.
+    wav = "/tmp/alarm.wav"
+    rec = subprocess.Popen(["arecord", "-q", "-D", "hw:Loopback,1,0", "-f", "S16_LE", "-r", "48000", "-c", "1",
+                            "-d", "12", wav], stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    g.press(g.LINE["start"])
+    g.check(g.wait_for(lambda: g.value("alarm") == 1, 15), "alarm LED lit after the 5 s rest")
+    time.sleep(2.5)
+    g.press(g.LINE["dismiss"])
+    g.check(g.wait_for(lambda: g.value("alarm") == 0, 5), "dismiss ends the alarm")
+    _, err = rec.communicate(timeout=30)
+    g.check(rec.returncode == 0, f"arecord captured from the loopback ({err.strip()})")
+    g.check_alarm_recording(wav, "service: ")
+    st = os.stat(STATE)
+    g.check(st.st_mode & 0o777 == 0o750 and sh("stat", "-c", "%U", STATE)[1].strip() == "gymtimer",
+            f"{STATE} belongs to gymtimer, mode {oct(st.st_mode & 0o777)}")
+    g.check(os.path.exists(f"{STATE}/history.sqlite") and os.path.exists(f"{STATE}/state.json"),
+            f"history and running state are kept in {STATE}: {sorted(os.listdir(STATE))}")
+
+    # 5. A hung event loop: systemd's watchdog kills and restarts it.
+    pid, restarts = int(prop("MainPID")), int(prop("NRestarts"))
+    os.kill(pid, 19)  # SIGSTOP: the loop stops pinging
+    print(f"guest: stopped the event loop (pid {pid}); waiting for the 30 s watchdog", flush=True)
+    g.check(g.wait_for(lambda: active() and int(prop("MainPID")) not in (0, pid), 90),
+            f"the watchdog restarted the service (pid {pid} -> {prop('MainPID')})")
+    g.check(int(prop("NRestarts")) == restarts + 1, f"one restart counted ({restarts} -> {prop('NRestarts')})")
+    log = "\n".join(sh("journalctl", "-b", "--no-pager", "-o", "cat")[1].splitlines())
+    g.check("Watchdog timeout" in log, "the journal says it was the watchdog")
+    g.check(g.wait_for(lambda: g.value("ready") == 1, 15), "ready LED lit again after the restart")
+
+    # 6. A clean stop: display blank, LEDs off, success.
+    rc, out = sh("systemctl", "stop", "gymtimer.service")
+    g.check(rc == 0 and prop("ActiveState") == "inactive" and prop("Result") == "success",
+            f"systemctl stop: {prop('ActiveState')}, result {prop('Result')} {out.strip()}")
+    lit = [n for n in ("ready", "rest", "alarm", "low", "high", "buzzer") if g.value(n) != 0]
+    g.check(not lit and all(b == 0 for b in g.ram()), f"stopped: LEDs and buzzer off, display blank (lit: {lit})")
+    speech = sorted(f for f in os.listdir("/var/cache/gymtimer") if f.startswith("speech-"))
+    g.check(len(speech) > 0, f"espeak-ng rendered the spoken cues inside the sandbox: {speech}")
+    lines = journal()
+    print("--- journalctl -u gymtimer:")
+    print("\n".join(lines), flush=True)
+    # The watchdog's own kill is expected; nothing else may time out, be killed or complain.
+    bad = [line for line in lines if re.search(r"timed out|SIGKILL|Failed with result '(?!watchdog)|Could not|Failed to", line)]
+    g.check(not bad, f"no stop timeouts, kills or runtime complaints in the journal: {bad}")
+
+
+def phase2():
+    # 7. After a reboot the enabled service is up by itself, then uninstall keeps config and history.
+    g.check(g.wait_for(active, 90), f"after reboot the enabled service is running ({prop('ActiveState')})")
+    g.check(g.wait_for(lambda: g.shown(g.ram()) == "00:05", 15), f"display shows 00:05 ({g.shown(g.ram())})")
+    g.check(g.wait_for(lambda: g.value("ready") == 1, 10), "ready LED lit")
+    boot = sh("journalctl", "-b", "-u", "gymtimer.service", "-o", "cat", "--no-pager")[1].splitlines()
+    failed = [line for line in boot if re.search(r"Failed|denied|Permission", line)]
+    g.check(not failed, f"it started first time at boot: the udev rules and device order held {failed}")
+    rc, out = sh("bash", INSTALL, "--uninstall")
+    print("\n".join("    | " + line for line in out.splitlines()), flush=True)
+    g.check(rc == 0, f"install.sh --uninstall exited {rc}")
+    g.check(prop("LoadState") == "not-found" and not os.path.exists("/usr/local/bin/gymtimer"),
+            f"service and binary removed ({prop('LoadState')})")
+    g.check(os.path.exists(CONFIG) and os.path.exists(f"{STATE}/history.sqlite"), "config and history kept")
+    lit = [n for n in ("ready", "rest", "alarm") if g.value(n) != 0]
+    g.check(not lit, f"uninstall stopped the kiosk: LEDs off (lit: {lit})")
+
+
+def main():
+    phase = open(PHASE_FILE).read().strip() if os.path.exists(PHASE_FILE) else "1"
+    print(f"guest: install test phase {phase} on {sh('sh', '-c', '. /etc/os-release; echo $PRETTY_NAME')[1].strip()},"
+          f" {sh('systemctl', '--version')[1].splitlines()[0]}", flush=True)
+    try:
+        phase1() if phase == "1" else phase2()
+    except Exception as e:  # a crash of the test itself is a failure, reported like one
+        g.check(False, f"the test raised {type(e).__name__}: {e}")
+    result = "PASS" if g.failures == 0 else f"FAIL ({g.failures} failures)"
+    print(f"INSTALLTEST PHASE {phase}: {result}", flush=True)
+    os.makedirs(os.path.dirname(PHASE_FILE), exist_ok=True)
+    with open(PHASE_FILE, "w") as f:
+        f.write("2" if phase == "1" else "done")
+    os.sync()
+    # qemu runs with -no-reboot: a reboot ends this boot, and the host starts the next one.
+    subprocess.run(["systemctl", "reboot" if phase == "1" and g.failures == 0 else "poweroff", "--no-block"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

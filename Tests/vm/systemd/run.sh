@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Boots the install test VM built by build.sh under qemu (TCG) twice: phase 1 installs and
+# checks the service, then reboots; phase 2 checks it came back at boot and uninstalls. Exits
+# 0 iff both printed "INSTALLTEST PHASE n: PASS". Consoles go to $VM_WORK/install-console-n.log.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+WORK=${VM_WORK:-$ROOT/.build/vm}
+ACCEL=${VM_ACCEL:--accel tcg}
+for phase in 1 2; do
+  LOG=$WORK/install-console-$phase.log
+  timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 $ACCEL -cpu max -smp "${VM_SMP:-2}" -m 1536 -nographic -no-reboot \
+    -kernel "$WORK/vmlinuz" -initrd "$WORK/boot-initramfs.cpio.gz" \
+    -drive file="$WORK/disk.ext4",format=raw,if=virtio \
+    -netdev user,id=net0 -device virtio-net-pci,netdev=net0 \
+    -append "console=ttyS0 quiet panic=-1 systemd.show_status=false" </dev/null >"$LOG" 2>&1
+  rc=$?
+  # The test's own lines (the units write to the console through the journal), without prefixes.
+  sed 's/\x1b[[?0-9;]*[a-zA-Z]//g; s/\r$//' "$LOG" | grep -a -E '\] (python3|devices\.sh)\[[0-9]+\]: ' \
+    | sed -E 's/^\[ *[0-9.]+\] [a-z0-9.]+\[[0-9]+\]: //'
+  [ $rc = 124 ] && echo "install vm: qemu timed out after ${VM_TIMEOUT:-900} s in phase $phase"
+  grep -aq "INSTALLTEST PHASE $phase: PASS" "$LOG" || exit 1
+done
