@@ -14,6 +14,7 @@ prefix=/usr/local
 unit=/etc/systemd/system/gymtimer.service
 udev=/etc/udev/rules.d/60-gymtimer.rules
 config=/etc/gymtimer/config.toml
+aptlog=/var/log/gymtimer-install-apt.log
 
 say() { printf '  %s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
@@ -60,8 +61,11 @@ packages=(libgpiod-dev gpiod libasound2-dev libsqlite3-dev alsa-utils espeak-ng 
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  say "installing packages: ${missing[*]} (apt's output: $aptlog)"
+  if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; } >"$aptlog" 2>&1; then
+    tail -n 15 "$aptlog" >&2
+    die "apt-get could not install ${missing[*]}: see $aptlog (no network? another apt running?)"
+  fi
   say "installed packages: ${missing[*]}"
 else
   say "packages already installed"
@@ -85,6 +89,11 @@ if ! id gymtimer >/dev/null 2>&1; then
   say "created user gymtimer"
 fi
 usermod -a -G gpio,i2c,spi,audio gymtimer
+# The history is readable by the gymtimer group only: let the owner who ran sudo read it.
+if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ] && id "$SUDO_USER" >/dev/null 2>&1; then
+  usermod -a -G gymtimer "$SUDO_USER"
+  say "added $SUDO_USER to the gymtimer group (log in again to read the history without sudo)"
+fi
 
 # 5. Device permissions: Raspberry Pi OS already gives these groups; plain Debian does not.
 cat > "$udev" <<'RULES'
@@ -118,5 +127,5 @@ Done. Next:
   sudo systemctl stop gymtimer && gymtimer selftest --config $config   # check the wiring, then
   sudo systemctl start gymtimer
   journalctl -u gymtimer -f        # one line per fault, never per tick
-  gymtimer history && gymtimer stats
+  gymtimer history && gymtimer stats   # as a member of the gymtimer group, or with sudo
 NEXT

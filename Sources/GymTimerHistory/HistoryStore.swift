@@ -70,7 +70,13 @@ public final class HistoryStore: WorkoutHistory {
         path: String, faults: FaultLog = FaultLog(sink: { _ in }), timeZone: TimeZone = .current,
         now: @escaping () -> Date = Date.init
     ) throws(HistoryError) -> HistoryStore {
-        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+        if access(path, R_OK) != 0 {
+            // On a kiosk the history belongs to the service's user, in a directory others cannot enter.
+            guard errno == EACCES else { throw .missing(path: path) }
+            throw .cannotOpen(
+                path: path,
+                reason: "permission denied: it belongs to the gymtimer service; use sudo, or join its group (sudo usermod -a -G gymtimer $USER, then log in again)")
+        }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(1)

@@ -40,9 +40,10 @@ def journal():
     return sh("journalctl", "-u", "gymtimer.service", "-o", "cat", "--no-pager")[1].splitlines()
 
 
-def install(*extra):
+def install(*extra, sudo_user=None):
     print(f"guest: {INSTALL} --binary {BINARY} {' '.join(extra)}", flush=True)
-    rc, out = sh("bash", INSTALL, "--binary", BINARY, *extra, timeout=600)
+    env = ["env", f"SUDO_USER={sudo_user}"] if sudo_user else []
+    rc, out = sh(*env, "bash", INSTALL, "--binary", BINARY, *extra, timeout=600)
     print("\n".join("    | " + line for line in out.splitlines()), flush=True)
     g.check(rc == 0, f"install.sh exited {rc}")
     return out
@@ -65,10 +66,14 @@ def exposure():
 
 
 def phase1():
-    # 1. Install from the example config, as a first-time owner does.
-    out = install()
+    # 1. Install from the example config, as a first-time owner does with sudo.
+    sh("useradd", "--create-home", "owner")
+    out = install(sudo_user="owner")
+    g.check("added owner to the gymtimer group" in out, "the owner who ran sudo may read the history")
     g.check(f"installed {CONFIG} from the example" in out, "the example config was installed")
     g.check("service enabled and started" in out, "install.sh enabled and started the service")
+    g.check("installed packages: " in out and len(out.splitlines()) <= 30,
+            f"install.sh installed its packages and said what it did in {len(out.splitlines())} lines (apt's output in its log)")
     g.check(g.wait_for(active, 60), f"gymtimer.service is active (running) after READY=1 ({prop('ActiveState')})")
     g.check(prop("Type") == "notify" and prop("WatchdogUSec") == "30s",
             f"Type=notify with a 30 s watchdog ({prop('Type')}, {prop('WatchdogUSec')})")
@@ -118,6 +123,16 @@ def phase1():
     _, err = rec.communicate(timeout=30)
     g.check(rec.returncode == 0, f"arecord captured from the loopback ({err.strip()})")
     g.check_alarm_recording(wav, "service: ")
+    # End the workout (hold dismiss 2 s): the rest is recorded in the history.
+    g.set_pull(g.LINE["dismiss"], "pull-down")
+    time.sleep(2.6)
+    g.set_pull(g.LINE["dismiss"], "pull-up")
+    time.sleep(1)
+    rc, out = sh("setpriv", "--reuid=owner", "--regid=owner", "--init-groups", "gymtimer", "history")
+    g.check(rc == 0 and "rest" in out.lower(), f"the owner reads the history as a gymtimer group member: {out.strip()[:200]}")
+    rc, out = sh("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "gymtimer", "history")
+    g.check(rc == 2 and "permission denied" in out and "gymtimer group" in out.replace("its group", "gymtimer group"),
+            f"anyone else is told why and what to do: {out.strip()}")
     st = os.stat(STATE)
     g.check(st.st_mode & 0o777 == 0o750 and sh("stat", "-c", "%U", STATE)[1].strip() == "gymtimer",
             f"{STATE} belongs to gymtimer, mode {oct(st.st_mode & 0o777)}")
