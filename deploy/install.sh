@@ -23,7 +23,9 @@ die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 # toolchain is moved, upgraded or removed, and can be copied to a Pi without one.
 build() {
   command -v swift >/dev/null || die "Swift is not installed: get the Swift 6 toolchain for your OS (swift.org/install), or build elsewhere with --build-only and use --binary FILE"
-  (cd "$repo" && swift build -c release --static-swift-stdlib --product gymtimer) >&2
+  # Command substitution does not inherit set -e: a failed build must stop here, not install
+  # whatever an earlier build left behind.
+  (cd "$repo" && swift build -c release --static-swift-stdlib --product gymtimer) >&2 || die "the build failed (see above)"
   echo "$repo/.build/release/gymtimer"
 }
 

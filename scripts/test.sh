@@ -20,10 +20,17 @@ python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
 echo "== systemd unit hardening (exposure must stay at 2.0 or lower)"
 if command -v systemd-analyze >/dev/null; then
   systemd-analyze security --offline=true --threshold=20 deploy/gymtimer.service | tail -1
-  bash -n deploy/install.sh
 else
   echo "unit hardening: skipped (no systemd-analyze on this machine)"
 fi
+
+echo "== install.sh: a failed build stops it (the rest of it runs in the install test VM)"
+bash -n deploy/install.sh
+fake=$(mktemp -d); printf '#!/bin/sh\nexit 1\n' > "$fake/swift"; chmod +x "$fake/swift"
+if PATH="$fake:$PATH" deploy/install.sh --build-only >/dev/null 2>&1; then
+  echo "install.sh --build-only succeeded although swift build failed"; exit 1
+fi
+rm -rf "$fake"; echo "ok"
 
 echo "== kernel-level tests (the real binary against gpio-sim, i2c-stub and snd-aloop in a qemu VM)"
 # Software emulation on 2 cores is slow and its start-up time varies with load: one retry
