@@ -7,7 +7,7 @@ import GymTimerSimulation
 /// `gymtimer simulate` without a script: the same event loop, core and drivers as the kiosk,
 /// on the simulated devices, in real time, with keys for hands and the terminal for a front
 /// panel. The loop blocks in `TerminalInputs.wait`; the screen is redrawn after a wake-up
-/// only where an output changed.
+/// only where an output changed, and whole after a resize or Ctrl-L.
 public final class TerminalSimulation {
     public let devices: SimulatedDevices
     public let inputs: TerminalInputs
@@ -18,22 +18,26 @@ public final class TerminalSimulation {
     private let settings: KioskSettings
     private let faults: FaultLog
     private let write: (String) -> Void
+    private let terminalSize: () -> TerminalSize
 
-    /// Reads keys from `fd` (a terminal in raw mode); `write` receives the screen updates.
+    /// Reads keys from `fd` (a terminal in raw mode) and resizes from `resizeFD` (see
+    /// `TerminalInputs`); `size` reads the terminal's size; `write` receives the screen updates.
     public init(
-        settings: KioskSettings, display: DisplayHardware.Kind = .none, fd: Int32 = 0, colour: Bool = true,
-        write: @escaping (String) -> Void
+        settings: KioskSettings, display: DisplayHardware.Kind = .none, fd: Int32 = 0, resizeFD: Int32? = nil,
+        size: @escaping () -> TerminalSize = { .standard }, colour: Bool = true, write: @escaping (String) -> Void
     ) {
         devices = SimulatedDevices(display: display)
         self.settings = settings
         self.write = write
+        terminalSize = size
         let clock = self.clock
         let origin = clock.now
         self.origin = origin
         inputs = TerminalInputs(
-            fd: fd, start: ControlButton.start.rawValue, dismiss: ControlButton.dismiss.rawValue,
+            fd: fd, resizeFD: resizeFD, start: ControlButton.start.rawValue, dismiss: ControlButton.dismiss.rawValue,
             now: { origin.duration(to: clock.now) })
         let screen = KioskScreen(colour: colour)
+        screen.size = size()
         self.screen = screen
         // A fault would scroll the panel away on stderr; it goes to the status line instead.
         faults = FaultLog(sink: { screen.status = $0 })
@@ -49,6 +53,10 @@ public final class TerminalSimulation {
         draw()
         while !inputs.quitRequested {
             try runtime.step()
+            if inputs.takeRedrawRequest() {
+                screen.size = terminalSize()
+                screen.invalidate()
+            }
             draw()
         }
     }

@@ -142,11 +142,50 @@ import Testing
         ("S", .hold("start")), ("D", .hold("dismiss")),
         ("+", .turn(1)), ("]", .turn(1)), ("\u{1B}[C", .turn(1)), ("\u{1B}[1;5C", .turn(1)),
         ("-", .turn(-1)), ("[", .turn(-1)), ("\u{1B}[D", .turn(-1)),
-        ("q", .quit), ("\u{03}", .quit),
+        ("q", .quit), ("\u{03}", .quit), ("\u{0C}", .redraw),
     ])
     func keyMap(key: String, command: TerminalInputs.Command) {
         let inputs = TerminalInputs(fd: -1, now: { .zero })
         #expect(inputs.commands(in: Array(key.utf8)) == [command])
+    }
+
+    @Test func keysActInTheOrderTypedWhicheverControlTheyUse() throws {
+        let h = Harness()
+        h.type("\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[D\u{1B}[Ds")
+        var delivered: [ScheduledEdge] = []
+        for edge in try h.edges(at: Self.t0) { delivered.append(ScheduledEdge(time: Self.t0, line: edge.line, active: edge.active)) }
+        while let next = h.inputs.nextEdgeTime {
+            for edge in try h.edges(at: next) { delivered.append(ScheduledEdge(time: next, line: edge.line, active: edge.active)) }
+        }
+        // Six whole detents first, exactly as `turn -6`, then the click once the knob is still.
+        let turn = InputGestures.turn(-6, at: Self.t0)
+        #expect(Array(delivered.prefix(turn.count)) == turn)
+        #expect(Array(delivered.dropFirst(turn.count))
+            == InputGestures.click("start", at: Self.t0 + InputGestures.detentInterval * 6))
+    }
+
+    @Test func ctrlLAndAResizeAskForARedrawOnce() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        var keys: [Int32] = [0, 0]
+        #expect(pipe(&keys) == 0)
+        defer { close(keys[0]); close(keys[1]) }
+        let inputs = TerminalInputs(fd: keys[0], resizeFD: fds[0], now: { Self.t0 })
+        #expect(try inputs.wait(timeout: .zero) == [])
+        #expect(!inputs.takeRedrawRequest())
+        // The SIGWINCH handler's byte (twice: two resizes in a row) ends a wait that has no timeout.
+        var byte: [UInt8] = [1, 1]
+        _ = write(fds[1], &byte, 2)
+        #expect(try inputs.wait(timeout: nil) == [])
+        #expect(inputs.takeRedrawRequest())
+        #expect(!inputs.takeRedrawRequest())
+        byte = [0x0C]
+        _ = write(keys[1], &byte, 1)
+        #expect(try inputs.wait(timeout: nil) == [])
+        #expect(inputs.takeRedrawRequest())
+        #expect(!inputs.quitRequested)
     }
 
     @Test func otherKeysAndSequencesDoNothing() throws {

@@ -8,14 +8,18 @@ import GymTimerHAL
 /// The simulated world's hands for a person at a terminal, in real time: keys read from a
 /// file descriptor (stdin in raw mode) become the same edges a script line would make (see
 /// `InputGestures`), and edges due later (a click's release, a detent's other three edges)
-/// come at their real times. Waiting blocks in `poll(2)` until a key, the next scheduled edge
-/// or the timeout, whichever comes first; nothing wakes it while idle.
+/// come at their real times. Keys act in the order typed: each gesture starts when the one
+/// before it has finished, whichever button or the knob it was. Waiting blocks in `poll(2)`
+/// until a key, the next scheduled edge, a resize of the terminal or the timeout, whichever
+/// comes first; nothing wakes it while idle.
 public final class TerminalInputs: SimulatedInputs {
     /// What a key asks for.
     public enum Command: Hashable, Sendable {
         case click(String)
         case hold(String)
         case turn(Int)
+        /// Ctrl-L: draw the whole screen again.
+        case redraw
         case quit
     }
 
@@ -24,22 +28,30 @@ public final class TerminalInputs: SimulatedInputs {
 
     /// True once `q`, Ctrl-C or the end of input was read; `wait` then returns at once.
     public private(set) var quitRequested = false
+    /// True after Ctrl-L or a resize (a byte on `resizeFD`) until `takeRedrawRequest()`.
+    public private(set) var redrawRequested = false
     private let fd: Int32
+    private let resizeFD: Int32?
     private let now: () -> Duration
     private let queue: EdgeQueue
     private let start: String
     private let dismiss: String
     /// Bytes of an escape sequence whose end has not arrived yet.
     private var partial: [UInt8] = []
-    /// When each button, and the knob, is free for the next gesture: keys typed faster than
-    /// a gesture lasts queue up behind it instead of being lost as overlapping edges.
-    private var freeAt: [String: Duration] = [:]
-    private static let knob = "knob"
+    /// When the hands are free for the next gesture: keys typed faster than a gesture lasts
+    /// queue up behind it, in the order typed, instead of overlapping or overtaking it.
+    private var freeAt: Duration?
 
     /// Reads keys from `fd`; `now` is the time on the kiosk's timeline (injected so tests can
-    /// control it). `start` and `dismiss` name the two button lines.
-    public init(fd: Int32 = 0, start: String = "start", dismiss: String = "dismiss", now: @escaping () -> Duration) {
+    /// control it). `start` and `dismiss` name the two button lines. `resizeFD`, if given, is
+    /// a descriptor that becomes readable when the terminal was resized (a self-pipe a SIGWINCH
+    /// handler writes to); it is drained and turned into a redraw request.
+    public init(
+        fd: Int32 = 0, resizeFD: Int32? = nil, start: String = "start", dismiss: String = "dismiss",
+        now: @escaping () -> Duration
+    ) {
         self.fd = fd
+        self.resizeFD = resizeFD
         self.now = now
         self.start = start
         self.dismiss = dismiss
@@ -58,8 +70,10 @@ public final class TerminalInputs: SimulatedInputs {
             let due = queue.deliver(through: t, now: t)
             if !due.isEmpty { return due }
             let remaining = pollTimeout(until: deadline, now: t)
-            guard try waitReadable(remaining) else {
-                // Timed out: the scheduled edge (or the caller's deadline) has come.
+            let ready = try waitReadable(remaining)
+            if ready.resized { drainResizes() }
+            guard ready.keys else {
+                // Timed out (the scheduled edge or the caller's deadline has come), or resized.
                 let t = now()
                 return queue.deliver(through: t, now: t)
             }
@@ -67,7 +81,7 @@ public final class TerminalInputs: SimulatedInputs {
             let t2 = now()
             for command in commands(in: keys) { perform(command, at: t2) }
             let pressed = queue.deliver(through: t2, now: t2)
-            if !pressed.isEmpty || quitRequested { return pressed }
+            if !pressed.isEmpty || quitRequested || redrawRequested { return pressed }
             // An unknown key wakes nobody: wait on for what is left of the timeout.
             if let deadline, t2 >= deadline { break }
         }
@@ -80,23 +94,29 @@ public final class TerminalInputs: SimulatedInputs {
         queue.blockingTime(until: deadline, now: t)
     }
 
-    /// Schedules what `command` does to the lines, at `time` or as soon as the button or knob
-    /// has finished its previous gesture. A button rests released for as long as a click
-    /// before it is pressed again, so the debouncer sees two presses.
+    /// Returns true once after Ctrl-L or a resize, so the caller redraws the whole screen.
+    public func takeRedrawRequest() -> Bool {
+        defer { redrawRequested = false }
+        return redrawRequested
+    }
+
+    /// Schedules what `command` does to the lines, at `time` or as soon as the gesture typed
+    /// before it has finished. A button rests released for as long as a click before the next
+    /// gesture, so the debouncer sees two presses of one button.
     func perform(_ command: Command, at time: Duration) {
+        let start = max(time, freeAt ?? time)
         switch command {
         case .click(let name):
-            let start = max(time, freeAt[name] ?? time)
             queue.schedule(InputGestures.click(name, at: start))
-            freeAt[name] = start + InputGestures.clickLength * 2
+            freeAt = start + InputGestures.clickLength * 2
         case .hold(let name):
-            let start = max(time, freeAt[name] ?? time)
             queue.schedule(InputGestures.hold(name, at: start, for: Self.holdLength))
-            freeAt[name] = start + Self.holdLength + InputGestures.clickLength
+            freeAt = start + Self.holdLength + InputGestures.clickLength
         case .turn(let detents):
-            let start = max(time, freeAt[Self.knob] ?? time)
             queue.schedule(InputGestures.turn(detents, at: start))
-            freeAt[Self.knob] = start + InputGestures.detentInterval * abs(detents)
+            freeAt = start + InputGestures.detentInterval * detents.magnitude
+        case .redraw:
+            redrawRequested = true
         case .quit:
             quitRequested = true
         }
@@ -140,21 +160,33 @@ public final class TerminalInputs: SimulatedInputs {
         case UInt8(ascii: "D"): return .hold(dismiss)
         case UInt8(ascii: "+"), UInt8(ascii: "]"), UInt8(ascii: "="): return .turn(1)
         case UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "_"): return .turn(-1)
+        case 0x0C: return .redraw
         case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03, 0x04: return .quit
         default: return nil
         }
     }
 
-    /// Blocks until `fd` is readable (true) or `timeout` elapses (false); nil waits for input.
-    private func waitReadable(_ timeout: Duration?) throws(HALError) -> Bool {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    /// Blocks until keys can be read, the terminal was resized or `timeout` elapses (neither);
+    /// nil waits for one of the first two.
+    private func waitReadable(_ timeout: Duration?) throws(HALError) -> (keys: Bool, resized: Bool) {
+        var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        if let resizeFD { entries.append(pollfd(fd: resizeFD, events: Int16(POLLIN), revents: 0)) }
         while true {
-            let result = poll(&entry, 1, Self.milliseconds(timeout))
-            if result > 0 { return true }
-            if result == 0 { return false }
+            let result = poll(&entries, nfds_t(entries.count), Self.milliseconds(timeout))
+            if result == 0 { return (false, false) }
+            if result > 0 { return (entries[0].revents != 0, entries.count > 1 && entries[1].revents != 0) }
+            // Interrupted (a SIGWINCH among others): its byte is in the pipe for the next poll.
             if errno == EINTR { continue }
             throw HALError.io(device: "terminal", operation: "poll", errno: errno)
         }
+    }
+
+    /// Empties the resize pipe (it is non-blocking) and asks for a redraw.
+    private func drainResizes() {
+        guard let resizeFD else { return }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while buffer.withUnsafeMutableBytes({ read(resizeFD, $0.baseAddress, $0.count) }) > 0 {}
+        redrawRequested = true
     }
 
     /// `timeout` in whole milliseconds for `poll`, rounded up so a wake-up is never early

@@ -1,8 +1,9 @@
 import GymTimerCore
 import GymTimerDrivers
 
-/// The simulated kiosk's front panel as a terminal screen (80×24 is enough): the display drawn
-/// large, the status LEDs as dots, the buzzer, the sound playing and the key legend.
+/// The simulated kiosk's front panel as a terminal screen: the display drawn large, the
+/// status LEDs as dots, the buzzer, the sound playing and the key legend, centred in the
+/// terminal, the digits scaled up where there is room (80×24 is enough for the smallest).
 /// Callers set the outputs as they change; `update()` gives the escape codes that rewrite only
 /// the lines that differ from what was last drawn, so nothing flickers.
 public final class KioskScreen {
@@ -12,52 +13,127 @@ public final class KioskScreen {
     public var sound: String?
     /// One line under the panel: what was recorded, a device fault.
     public var status = ""
+    /// The terminal's size; a change redraws the whole screen at the next `update()`.
+    public var size = TerminalSize.standard
     /// Colour codes on (a terminal) or off (tests, plain captures).
     public let colour: Bool
     /// The lines on the terminal now, nil before the first draw.
     private var shown: [String]?
+    /// The size they were laid out for.
+    private var shownSize: TerminalSize?
 
     public init(colour: Bool = true) {
         self.colour = colour
     }
 
-    static let indent = "  "
-    static let boxWidth = SegmentArt.width + 4
+    /// Columns left free on each side of the panel, at least.
+    static let margin = 2
+    /// The largest the digits are drawn: each cell 3×3.
+    static let maxScale = 3
 
-    /// The whole screen, top line first.
+    /// The smallest terminal the panel fits in.
+    public var minimumSize: TerminalSize { Self.size(of: panel(scale: 1)) }
+
+    /// The whole screen, top line first: the panel at the largest scale that fits, centred;
+    /// in a terminal smaller than `minimumSize`, a request to enlarge it.
     public func lines() -> [String] {
-        let indent = Self.indent
-        let rule = String(repeating: "─", count: Self.boxWidth)
-        let empty = String(repeating: " ", count: Self.boxWidth)
-        var lines = [indent + styled("GymTimer — simulated kiosk, real time", ANSI.bold), ""]
-        lines.append(indent + "┌" + rule + "┐")
-        lines.append(indent + "│" + empty + "│")
-        for art in SegmentArt.lines(for: frame, colour: colour) {
-            lines.append(indent + "│  " + art + "  │")
+        let panel = (1...Self.maxScale).reversed().lazy.map { self.panel(scale: $0) }
+            .first { self.size.fits(Self.size(of: $0)) }
+        guard let panel else { return tooSmall() }
+        let panelSize = Self.size(of: panel)
+        let left = String(repeating: " ", count: (size.columns - panelSize.columns) / 2 + Self.margin)
+        let top = Array(repeating: "", count: (size.rows - panelSize.rows) / 2)
+        return top + panel.map { $0.isEmpty ? $0 : left + $0 }
+    }
+
+    /// The panel, without margins, its digits drawn at `scale`.
+    func panel(scale: Int) -> [String] {
+        let boxWidth = SegmentArt.width * scale + 4
+        let rule = String(repeating: "─", count: boxWidth)
+        let empty = String(repeating: " ", count: boxWidth)
+        var lines = [styled("GymTimer — simulated kiosk, real time", ANSI.bold), ""]
+        lines.append("┌" + rule + "┐")
+        lines.append("│" + empty + "│")
+        for art in SegmentArt.lines(for: frame, colour: colour, scale: scale) {
+            lines.append("│  " + art + "  │")
         }
-        lines.append(indent + "│" + empty + "│")
-        lines.append(indent + "└" + rule + "┘")
+        lines.append("│" + empty + "│")
+        lines.append("└" + rule + "┘")
         lines.append("")
-        lines.append(indent + ledLine())
+        lines.append(ledLine())
         lines.append("")
-        lines.append(indent + "buzzer  " + (buzzer ? styled("BZZT", ANSI.colour(93, bold: true)) : styled("----", ANSI.dim))
+        lines.append("buzzer  " + (buzzer ? styled("BZZT", ANSI.colour(93, bold: true)) : styled("----", ANSI.dim))
             + "      sound  " + (sound.map { styled("♪ " + $0, ANSI.colour(96, bold: true)) } ?? styled("(silent)", ANSI.dim)))
-        lines.append(indent + status)
+        lines.append(status)
         lines.append("")
-        lines.append(indent + styled("s/space  start       S  hold start 2.2 s     ←/→ + -  knob", ANSI.dim))
-        lines.append(indent + styled("d/enter  dismiss     D  hold dismiss 2.2 s   q/Ctrl-C quit", ANSI.dim))
+        lines.append(styled("s/space  start       S  hold start 2.2 s     ←/→ + -  knob", ANSI.dim))
+        lines.append(styled("d/enter  dismiss     D  hold dismiss 2.2 s   q/Ctrl-C quit    Ctrl-L redraw", ANSI.dim))
         return lines
     }
 
-    /// Escape codes that bring the terminal up to date: a clear and every line the first time,
-    /// then only the lines that changed (empty when none did).
+    /// What a terminal too small for the panel shows: the size it needs, in lines that fit.
+    private func tooSmall() -> [String] {
+        let needed = minimumSize
+        let message = "GymTimer: enlarge the terminal to at least \(needed) (it is \(size)); q quits"
+        return Self.wrap(message, width: max(1, size.columns)).prefix(max(1, size.rows)).map { $0 }
+    }
+
+    /// The columns and rows `lines` take on a terminal, margins included.
+    static func size(of lines: [String]) -> TerminalSize {
+        TerminalSize(columns: (lines.map(visibleWidth).max() ?? 0) + 2 * margin, rows: lines.count)
+    }
+
+    /// How many columns `line` takes: its characters, less the escape sequences.
+    static func visibleWidth(_ line: String) -> Int {
+        var width = 0
+        var inEscape = false
+        for scalar in line.unicodeScalars {
+            if inEscape {
+                if (0x40...0x7E).contains(scalar.value) && scalar != "[" { inEscape = false }
+            } else if scalar == "\u{1B}" {
+                inEscape = true
+            } else {
+                width += 1
+            }
+        }
+        return width
+    }
+
+    /// `text` broken at spaces into lines of at most `width` columns (longer words cut).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            var word = Substring(word)
+            while word.count > width {
+                if !line.isEmpty { lines.append(line); line = "" }
+                lines.append(String(word.prefix(width)))
+                word = word.dropFirst(width)
+            }
+            if line.isEmpty { line = String(word) } else if line.count + 1 + word.count <= width { line += " " + word } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// Escape codes that bring the terminal up to date: a clear and every line the first time
+    /// (and after a resize or `invalidate()`), then only the lines that changed (empty when
+    /// none did).
     public func update() -> String {
+        if shownSize != size { shown = nil }
         let next = lines()
         var output = shown == nil ? ANSI.moveTo(row: 1) + ANSI.clearScreen : ""
         for (index, line) in next.enumerated() where shown.map({ index >= $0.count || $0[index] != line }) ?? true {
             output += ANSI.moveTo(row: index + 1) + line + ANSI.clearToEndOfLine
         }
+        if let shown, shown.count > next.count {
+            for row in next.count..<shown.count { output += ANSI.moveTo(row: row + 1) + ANSI.clearToEndOfLine }
+        }
         shown = next
+        shownSize = size
         return output
     }
 

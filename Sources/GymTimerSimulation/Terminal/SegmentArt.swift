@@ -47,28 +47,36 @@ public enum SegmentArt {
         }
     }
 
-    /// The drawing as text. Plain: lit segments `█`, dark ones blank. In colour: lit segments
-    /// bright red `█`, dark ones a dim `░` like an unlit LED, with a colour code only where the
-    /// kind of cell changes.
-    public static func lines(for frame: SegmentFrame, colour: Bool = false) -> [String] {
-        cells(for: frame).map { row in
-            guard colour else {
-                return String(row.map { $0 == .lit ? "█" : " " })
-            }
-            var line = ""
-            var current = Cell.blank
-            for cell in row {
-                switch cell {
-                case .blank:
-                    line += " "
-                case .lit, .dark:
-                    if cell != current { line += cell == .lit ? ANSI.litSegment : ANSI.darkSegment }
-                    current = cell
-                    line += cell == .lit ? "█" : "░"
-                }
-            }
-            return current == .blank ? line : line + ANSI.reset
+    /// The drawing as text, each cell repeated `scale` times across and down (a bigger
+    /// display for a bigger terminal). Plain: lit segments `█`, dark ones blank. In colour: lit
+    /// segments bright red `█`, dark ones a dim `░` like an unlit LED, with a colour code only
+    /// where the kind of cell changes.
+    public static func lines(for frame: SegmentFrame, colour: Bool = false, scale: Int = 1) -> [String] {
+        let scale = max(1, scale)
+        return cells(for: frame).flatMap { row -> [String] in
+            let wide = row.flatMap { Array(repeating: $0, count: scale) }
+            return Array(repeating: text(of: wide, colour: colour), count: scale)
         }
+    }
+
+    /// One row of cells as text.
+    private static func text(of row: [Cell], colour: Bool) -> String {
+        guard colour else {
+            return String(row.map { $0 == .lit ? "█" : " " })
+        }
+        var line = ""
+        var current = Cell.blank
+        for cell in row {
+            switch cell {
+            case .blank:
+                line += " "
+            case .lit, .dark:
+                if cell != current { line += cell == .lit ? ANSI.litSegment : ANSI.darkSegment }
+                current = cell
+                line += cell == .lit ? "█" : "░"
+            }
+        }
+        return current == .blank ? line : line + ANSI.reset
     }
 
     private static func segmentBit(_ letter: Character) -> Int? {

@@ -67,7 +67,8 @@ struct Simulate: ParsableCommand {
             throw CLIError.failed("cannot set up the terminal: \(error)")
         }
         let simulation = TerminalSimulation(
-            settings: configuration.kiosk, display: configuration.hardware.display.kind, write: { mode.write($0) })
+            settings: configuration.kiosk, display: configuration.hardware.display.kind,
+            resizeFD: mode.resizeDescriptor, size: { mode.size }, write: { mode.write($0) })
         do {
             try simulation.run()
         } catch {

@@ -3,16 +3,20 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GymTimerSimulation
 
 /// The terminal in the interactive simulator's mode: stdin raw (keys arrive one by one, no
 /// echo, Ctrl-C as a key), the alternate screen, no cursor. `restore()` puts everything back;
 /// so do SIGINT, SIGTERM, SIGHUP and SIGQUIT from outside (then the process dies of the
 /// signal as usual) and a crash (then the previous handler, e.g. Swift's backtracer, runs),
-/// so the shell is never left without echo.
+/// so the shell is never left without echo. A resize (SIGWINCH) writes a byte to
+/// `resizeDescriptor`, which the simulator polls beside the keys to redraw at the new `size`.
 final class TerminalMode {
     private let input: Int32
     private let output: Int32
     private var active = true
+    /// Readable after the terminal was resized; non-blocking, drained by the reader.
+    let resizeDescriptor: Int32
 
     /// Signals that end the process: restore, then die of the signal.
     private static let endSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
@@ -39,8 +43,30 @@ final class TerminalMode {
         terminalState.pointee.saved = saved
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { throw TerminalModeError(operation: "tcsetattr", errno: errno) }
         terminalState.pointee.raw = true
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            let code = errno
+            restoreTerminal()
+            throw TerminalModeError(operation: "pipe", errno: code)
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        resizeDescriptor = fds[0]
+        terminalState.pointee.resizePipe = fds[1]
         for signal in Self.endSignals + Self.crashSignals { install(signal) }
+        install(SIGWINCH)
         write(Self.enterSequence)
+    }
+
+    /// The terminal's size now, or `TerminalSize.standard` when it cannot be read.
+    var size: TerminalSize {
+        var window = winsize()
+        guard ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+            return .standard
+        }
+        return TerminalSize(columns: Int(window.ws_col), rows: Int(window.ws_row))
     }
 
     deinit { restore() }
@@ -56,7 +82,13 @@ final class TerminalMode {
         guard active else { return }
         active = false
         restoreTerminal()
-        for signal in Self.endSignals + Self.crashSignals { _ = sigaction(signal, terminalState.pointee.previous + Int(signal), nil) }
+        for signal in Self.endSignals + Self.crashSignals + [SIGWINCH] {
+            _ = sigaction(signal, terminalState.pointee.previous + Int(signal), nil)
+        }
+        let writeEnd = terminalState.pointee.resizePipe
+        terminalState.pointee.resizePipe = -1
+        close(writeEnd)
+        close(resizeDescriptor)
     }
 
     private static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
@@ -64,7 +96,8 @@ final class TerminalMode {
     private func install(_ signal: Int32) {
         var action = sigaction()
         sigemptyset(&action.sa_mask)
-        let handler: @convention(c) (Int32) -> Void = Self.crashSignals.contains(signal) ? handleCrash : handleEnd
+        let handler: @convention(c) (Int32) -> Void =
+            signal == SIGWINCH ? handleResize : Self.crashSignals.contains(signal) ? handleCrash : handleEnd
         #if os(Linux)
         action.__sigaction_handler.sa_handler = handler
         #else
@@ -89,6 +122,8 @@ private struct TerminalState {
     var output: Int32 = 1
     var saved = termios()
     var raw = false
+    /// The write end of the resize pipe, -1 when there is none.
+    var resizePipe: Int32 = -1
     /// The handler each signal had before ours, indexed by signal number.
     let previous: UnsafeMutablePointer<sigaction> = {
         let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
@@ -125,6 +160,14 @@ private func handleEnd(_ signal: Int32) {
     #endif
     _ = sigaction(signal, &action, nil)
     _ = raise(signal)
+}
+
+/// SIGWINCH: one byte into the resize pipe (a full pipe already says "resized").
+private func handleResize(_ signal: Int32) {
+    let saved = errno
+    var byte: UInt8 = 1
+    _ = write(terminalState.pointee.resizePipe, &byte, 1)
+    errno = saved
 }
 
 /// A crash: restore, put the previous handler back and return, so the fault happens again
