@@ -35,9 +35,10 @@ public final class ScriptedSimulation {
     /// as the config's `hardware.display.type` does: a TM1637, HT16K33 or MAX7219 is its real
     /// driver over the simulated chip (the trace shows what the chip decoded, one record per
     /// complete frame, so it is the same trace); `none` is the plain simulated display.
+    /// `audio` false plays every cue on the buzzer (see `SimulatedDevices`).
     public init(
         script: SimulationScript, settings: KioskSettings, display: DisplayHardware.Kind = .none,
-        dataDirectory: String? = nil,
+        audio: Bool = true, dataDirectory: String? = nil,
         write: @escaping (String) -> Void, log: @escaping (String) -> Void = { _ in }
     ) throws(SimulationSetupError) {
         if let dataDirectory {
@@ -52,7 +53,7 @@ public final class ScriptedSimulation {
         }
         self.script = script
         self.settings = settings
-        devices = SimulatedDevices(display: display)
+        devices = SimulatedDevices(display: display, audio: audio)
         faults = FaultLog(sink: log)
         // A run on a data directory an earlier (killed) run left state in carries on from where
         // that state was saved, as the world carries on after a crash: virtual time resumes

@@ -17,8 +17,11 @@ public final class SimulatedDevices {
 
     /// `display` picks the display as the config's `hardware.display.type` does: a TM1637,
     /// HT16K33 or MAX7219 is its real driver over the simulated chip (reporting what the chip
-    /// decoded, once per complete frame); `none` is the plain simulated display.
-    public init(display kind: DisplayHardware.Kind = .none) {
+    /// decoded, once per complete frame); `none` is the plain simulated display. With
+    /// `audio` false (`[audio] enabled = false`) the sound output is never available, so the
+    /// cues go to the buzzer as on a kiosk whose speaker is turned off.
+    public init(display kind: DisplayHardware.Kind = .none, audio: Bool = true) {
+        sound.isAvailable = audio
         switch kind {
         case .tm1637: display = SimulatedChipDisplay(chip: .tm1637)
         case .ht16k33: display = SimulatedChipDisplay(chip: .ht16k33)

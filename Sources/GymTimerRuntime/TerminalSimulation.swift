@@ -23,10 +23,11 @@ public final class TerminalSimulation {
     /// Reads keys from `fd` (a terminal in raw mode) and resizes from `resizeFD` (see
     /// `TerminalInputs`); `size` reads the terminal's size; `write` receives the screen updates.
     public init(
-        settings: KioskSettings, display: DisplayHardware.Kind = .none, fd: Int32 = 0, resizeFD: Int32? = nil,
+        settings: KioskSettings, display: DisplayHardware.Kind = .none, audio: Bool = true,
+        fd: Int32 = 0, resizeFD: Int32? = nil,
         size: @escaping () -> TerminalSize = { .standard }, colour: Bool = true, write: @escaping (String) -> Void
     ) {
-        devices = SimulatedDevices(display: display)
+        devices = SimulatedDevices(display: display, audio: audio)
         self.settings = settings
         self.write = write
         terminalSize = size

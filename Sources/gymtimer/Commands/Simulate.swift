@@ -42,7 +42,7 @@ struct Simulate: ParsableCommand {
         do {
             simulation = try ScriptedSimulation(
                 script: parsed, settings: configuration.kiosk, display: configuration.hardware.display.kind,
-                dataDirectory: dataDir, write: { output.writeLine($0) }, log: { StandardError.writeLine($0) })
+                audio: configuration.audio.enabled, dataDirectory: dataDir, write: { output.writeLine($0) }, log: { StandardError.writeLine($0) })
         } catch {
             throw CLIError.usage("\(error)")
         }
@@ -68,7 +68,7 @@ struct Simulate: ParsableCommand {
         }
         let simulation = TerminalSimulation(
             settings: configuration.kiosk, display: configuration.hardware.display.kind,
-            resizeFD: mode.resizeDescriptor, size: { mode.size }, write: { mode.write($0) })
+            audio: configuration.audio.enabled, resizeFD: mode.resizeDescriptor, size: { mode.size }, write: { mode.write($0) })
         do {
             try simulation.run()
         } catch {

@@ -10,7 +10,7 @@ import GymTimerHardware
 /// once, the buzzer carries the cues, and the card is tried again every 30 s.
 enum KioskAudio {
     static func player(_ audio: AudioSettings, kiosk: KioskSettings, log: @escaping @Sendable (String) -> Void) -> any SoundPlayer {
-        guard audio.enabled else { return SilentSoundPlayer(log: { _ in }) }
+        guard audio.enabled else { return SilentSoundPlayer() }
         let cache = ProcessInfo.processInfo.environment["GYMTIMER_CACHE_DIR"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-sounds")
         let library = SoundLibrary(
