@@ -7,29 +7,39 @@ import GymTimerSimulation
 /// `gymtimer simulate` without a script: the same event loop, core and drivers as the kiosk,
 /// on the simulated devices, in real time, with keys for hands and the terminal for a front
 /// panel. The loop blocks in `TerminalInputs.wait`; the screen is redrawn after a wake-up
-/// only where an output changed, and whole after a resize or Ctrl-L.
+/// only where an output changed, and whole after a resize or Ctrl-L. What happens (keys,
+/// beeps, cues, records, faults) is listed under the panel, so nothing is missed for being short.
 public final class TerminalSimulation {
     public let devices: SimulatedDevices
     public let inputs: TerminalInputs
     public let screen: KioskScreen
     public let history = InMemoryHistory()
+    /// What happened lately, shown under the panel.
+    public private(set) var events = TerminalEventLog()
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private let settings: KioskSettings
-    private let faults: FaultLog
+    private var faults: FaultLog!
     private let write: (String) -> Void
     private let terminalSize: () -> TerminalSize
+    private let bell: Bool
+    private var recordsShown = 0
+    /// A hold of dismiss in progress: when it is released, and how many records there were
+    /// before it, so a hold that ends a workout with nothing to record says so.
+    private var dismissHold: (releasedAt: Duration, records: Int)?
 
     /// Reads keys from `fd` (a terminal in raw mode) and resizes from `resizeFD` (see
     /// `TerminalInputs`); `size` reads the terminal's size; `write` receives the screen updates.
+    /// With `bell`, every beep also rings the terminal's bell.
     public init(
         settings: KioskSettings, display: DisplayHardware.Kind = .none, audio: Bool = true,
-        fd: Int32 = 0, resizeFD: Int32? = nil,
-        size: @escaping () -> TerminalSize = { .standard }, colour: Bool = true, write: @escaping (String) -> Void
+        fd: Int32 = 0, resizeFD: Int32? = nil, size: @escaping () -> TerminalSize = { .standard },
+        colour: Bool = true, bell: Bool = false, write: @escaping (String) -> Void
     ) {
         devices = SimulatedDevices(display: display, audio: audio)
         self.settings = settings
         self.write = write
+        self.bell = bell
         terminalSize = size
         let clock = self.clock
         let origin = clock.now
@@ -37,12 +47,12 @@ public final class TerminalSimulation {
         inputs = TerminalInputs(
             fd: fd, resizeFD: resizeFD, start: ControlButton.start.rawValue, dismiss: ControlButton.dismiss.rawValue,
             now: { origin.duration(to: clock.now) })
-        let screen = KioskScreen(colour: colour)
+        screen = KioskScreen(colour: colour)
         screen.size = size()
-        self.screen = screen
-        // A fault would scroll the panel away on stderr; it goes to the status line instead.
-        faults = FaultLog(sink: { screen.status = $0 })
+        // A fault would scroll the panel away on stderr; it goes to the event list instead.
+        faults = FaultLog(sink: { [unowned self] in self.events.note("fault: " + $0, at: self.now) })
         observeOutputs()
+        inputs.onCommand = { [unowned self] command, time in self.typed(command, at: time) }
     }
 
     /// Runs until `q`, Ctrl-C or the end of input.
@@ -62,30 +72,57 @@ public final class TerminalSimulation {
         }
     }
 
-    /// Every output change updates the screen's model; `draw` shows it.
+    /// The time on the kiosk's timeline.
+    private var now: Duration { origin.duration(to: clock.now) }
+
+    /// Every output change updates the screen's model and the event list; `draw` shows them.
     private func observeOutputs() {
         let screen = self.screen
         screen.frame = devices.display.frame
         devices.display.onFrame = { screen.frame = $0 }
         screen.buzzer = devices.buzzer.level
-        devices.buzzer.onChange = { screen.buzzer = $0 }
+        devices.buzzer.onChange = { [unowned self] on in
+            screen.buzzer = on
+            if self.events.buzzer(on, at: self.now), self.bell { self.write("\u{07}") }
+        }
         for (led, line) in devices.leds {
             screen.leds[led] = line.level
             line.onChange = { screen.leds[led] = $0 }
         }
         screen.sound = devices.sound.playing?.name
-        devices.sound.onChange = { screen.sound = $0 }
+        devices.sound.onChange = { [unowned self] name in
+            screen.sound = name
+            self.events.sound(name, at: self.now)
+        }
     }
 
-    private var recordsShown = 0
+    /// Logs what a key asked the hands to do.
+    private func typed(_ command: TerminalInputs.Command, at time: Duration) {
+        switch command {
+        case .click(let button): events.note("\(button) pressed", at: time)
+        case .hold(let button):
+            events.note("\(button) held 2 s", at: time)
+            if button == ControlButton.dismiss.rawValue {
+                dismissHold = (time + TerminalInputs.holdLength, history.records.count)
+            }
+        case .turn(let detents): events.knob(detents, at: time)
+        case .redraw, .quit: break
+        }
+    }
 
     /// Writes what changed since the last draw, if anything.
     private func draw() {
-        if history.records.count != recordsShown, let last = history.records.last {
+        if history.records.count != recordsShown {
+            for record in history.records[recordsShown...] {
+                events.note("recorded: \(record.kind.rawValue) workout, \(record.sets) set\(record.sets == 1 ? "" : "s")", at: now)
+            }
             recordsShown = history.records.count
-            screen.status = "recorded: \(last.kind.rawValue) workout, \(last.sets) set\(last.sets == 1 ? "" : "s")"
-                + " (\(recordsShown) this session)"
         }
+        if let hold = dismissHold, now >= hold.releasedAt {
+            if history.records.count == hold.records { events.note("workout ended: nothing recorded", at: hold.releasedAt) }
+            dismissHold = nil
+        }
+        screen.events = events.lines()
         let update = screen.update()
         if !update.isEmpty { write(update) }
     }

@@ -38,6 +38,8 @@ public final class TerminalInputs: SimulatedInputs {
     private let dismiss: String
     /// Bytes of an escape sequence whose end has not arrived yet.
     private var partial: [UInt8] = []
+    /// Told of every command as its key is read, with the time it was typed.
+    public var onCommand: ((Command, Duration) -> Void)?
     /// When the hands are free for the next gesture: keys typed faster than a gesture lasts
     /// queue up behind it, in the order typed, instead of overlapping or overtaking it.
     private var freeAt: Duration?
@@ -104,6 +106,7 @@ public final class TerminalInputs: SimulatedInputs {
     /// before it has finished. A button rests released for as long as a click before the next
     /// gesture, so the debouncer sees two presses of one button.
     func perform(_ command: Command, at time: Duration) {
+        onCommand?(command, time)
         let start = max(time, freeAt ?? time)
         switch command {
         case .click(let name):

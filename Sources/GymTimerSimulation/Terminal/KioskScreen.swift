@@ -2,8 +2,9 @@ import GymTimerCore
 import GymTimerDrivers
 
 /// The simulated kiosk's front panel as a terminal screen: the display drawn large, the
-/// status LEDs as dots, the buzzer, the sound playing and the key legend, centred in the
-/// terminal, the digits scaled up where there is room (80×24 is enough for the smallest).
+/// status LEDs as dots, the buzzer, the sound playing (with the words of a spoken cue), a
+/// status line, the key legend and the latest events, centred in the terminal, the digits
+/// scaled up where there is room (80×24 is enough for the smallest, with fewer events).
 /// Callers set the outputs as they change; `update()` gives the escape codes that rewrite only
 /// the lines that differ from what was last drawn, so nothing flickers.
 public final class KioskScreen {
@@ -11,8 +12,11 @@ public final class KioskScreen {
     public var leds: [StatusLED: Bool] = [:]
     public var buzzer = false
     public var sound: String?
-    /// One line under the panel: what was recorded, a device fault.
+    /// One line under the panel: what the kiosk is doing.
     public var status = ""
+    /// The latest events, oldest first (`TerminalEventLog.lines()`); the newest are shown
+    /// where the terminal has no room for all.
+    public var events: [String] = []
     /// The terminal's size; a change redraws the whole screen at the next `update()`.
     public var size = TerminalSize.standard
     /// Colour codes on (a terminal) or off (tests, plain captures).
@@ -37,8 +41,15 @@ public final class KioskScreen {
     /// The whole screen, top line first: the panel at the largest scale that fits, centred;
     /// in a terminal smaller than `minimumSize`, a request to enlarge it.
     public func lines() -> [String] {
-        let panel = (1...Self.maxScale).reversed().lazy.map { self.panel(scale: $0) }
-            .first { self.size.fits(Self.size(of: $0)) }
+        let eventLines = events.map { styled($0, ANSI.dim) }
+        let eventBlock = eventLines.isEmpty ? [] : [""] + eventLines
+        let scales = (1...Self.maxScale).reversed()
+        var panel = scales.lazy.map { self.panel(scale: $0) + eventBlock }.first { self.size.fits(Self.size(of: $0)) }
+        if panel == nil, let smaller = scales.lazy.map({ self.panel(scale: $0) }).first(where: { self.size.fits(Self.size(of: $0)) }) {
+            // No room for every event: as many of the newest as fit.
+            let room = size.rows - smaller.count
+            panel = smaller + (room >= 2 && !eventLines.isEmpty ? [""] + eventLines.suffix(room - 1) : [])
+        }
         guard let panel else { return tooSmall() }
         let panelSize = Self.size(of: panel)
         let left = String(repeating: " ", count: (size.columns - panelSize.columns) / 2 + Self.margin)
@@ -63,7 +74,8 @@ public final class KioskScreen {
         lines.append(ledLine())
         lines.append("")
         lines.append("buzzer  " + (buzzer ? styled("BZZT", ANSI.colour(93, bold: true)) : styled("----", ANSI.dim))
-            + "      sound  " + (sound.map { styled("♪ " + $0, ANSI.colour(96, bold: true)) } ?? styled("(silent)", ANSI.dim)))
+            + "      sound  " + (sound.map { styled("♪ " + TerminalEventLog.soundText($0), ANSI.colour(96, bold: true)) }
+                ?? styled("(silent)", ANSI.dim)))
         lines.append(status)
         lines.append("")
         lines.append(styled("s/space  start       S  hold start 2.2 s     ←/→ + -  knob", ANSI.dim))

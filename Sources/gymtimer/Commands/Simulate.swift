@@ -17,6 +17,9 @@ struct Simulate: ParsableCommand {
     @Option(name: .long, help: "Config file (TOML); the built-in defaults apply without it.")
     var config: String?
 
+    @Flag(name: .long, help: "Ring the terminal's bell on every beep (interactive only).")
+    var bell = false
+
     @Option(name: .customLong("data-dir"), help: "Keep what the controller stores here (default: a fresh temporary directory).")
     var dataDir: String?
 
@@ -68,7 +71,8 @@ struct Simulate: ParsableCommand {
         }
         let simulation = TerminalSimulation(
             settings: configuration.kiosk, display: configuration.hardware.display.kind,
-            audio: configuration.audio.enabled, resizeFD: mode.resizeDescriptor, size: { mode.size }, write: { mode.write($0) })
+            audio: configuration.audio.enabled, resizeFD: mode.resizeDescriptor, size: { mode.size }, bell: bell,
+            write: { mode.write($0) })
         do {
             try simulation.run()
         } catch {
