@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages GymTimer builds against, if any are missing.
-# Used by scripts/test.sh and scripts/kiosk.sh; safe to run again.
+# Used by scripts/kiosk.sh, and by scripts/test.sh with --tests (adds what only the tests use:
+# tmux, the terminal the interactive simulator is tested in); safe to run again.
 set -euo pipefail
 needed=(libgpiod-dev libasound2-dev libsqlite3-dev pkg-config python3 espeak-ng)
+[ "${1:-}" = --tests ] && needed+=(tmux)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

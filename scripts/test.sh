@@ -3,7 +3,7 @@
 # unit test, then every acceptance scenario (the shared ones and the project's own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --tests
 
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
@@ -16,6 +16,9 @@ shared="../shared"
 [ -d "$shared/scenarios" ] || { echo "missing $shared/scenarios: clone next to the shared/ folder"; exit 1; }
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/scenarios"
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
+
+echo "== the interactive simulator in a real terminal (tmux)"
+python3 Tests/terminal/terminal_test.py .build/debug/gymtimer
 
 echo "== systemd unit hardening (exposure must stay at 2.0 or lower)"
 if command -v systemd-analyze >/dev/null; then
