@@ -61,14 +61,14 @@ public final class TerminalSimulation {
             kiosk: Kiosk(settings: settings), clock: clock, origin: origin,
             devices: devices.kioskDevices(inputs: inputs), history: history, faults: faults)
         runtime.start()
-        draw()
+        draw(runtime.kiosk)
         while !inputs.quitRequested {
             try runtime.step()
             if inputs.takeRedrawRequest() {
                 screen.size = terminalSize()
                 screen.invalidate()
             }
-            draw()
+            draw(runtime.kiosk)
         }
     }
 
@@ -110,8 +110,15 @@ public final class TerminalSimulation {
         }
     }
 
+    /// What the kiosk is doing, in plain words, with the keys that act in the menu.
+    static func statusText(_ kiosk: Kiosk) -> String {
+        if case .menu = kiosk.mode { return kiosk.statusLine + " — knob (←/→) chooses, s picks, d leaves" }
+        return kiosk.statusLine
+    }
+
     /// Writes what changed since the last draw, if anything.
-    private func draw() {
+    private func draw(_ kiosk: Kiosk) {
+        screen.status = Self.statusText(kiosk)
         if history.records.count != recordsShown {
             for record in history.records[recordsShown...] {
                 events.note("recorded: \(record.kind.rawValue) workout, \(record.sets) set\(record.sets == 1 ? "" : "s")", at: now)
