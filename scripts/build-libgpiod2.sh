@@ -19,9 +19,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$ROOT/.build/libgpiod2
 PREFIX=$WORK/prefix
 FLAGS="--enable-static --disable-shared --enable-tools --disable-tests --disable-bindings-cxx --disable-bindings-python --disable-dbus"
+# What a cached build must have been built with (a change rebuilds it).
+STAMP="$FLAGS; -lgpiod-v2-static"
 log() { echo "build-libgpiod2: $*" >&2; }
 
-if [ -f "$PREFIX/.built" ] && [ "$(cat "$PREFIX/.built")" = "$FLAGS" ]; then
+if [ -f "$PREFIX/.built" ] && [ "$(cat "$PREFIX/.built")" = "$STAMP" ]; then
   echo "$PREFIX"; exit 0
 fi
 mkdir -p "$WORK/apt/sources" "$WORK/apt/lists/partial" "$WORK/apt/cache/archives/partial" "$WORK/src"
@@ -61,8 +63,13 @@ dir=libgpiod-${version%%-*}
 rm -rf "$dir" "$PREFIX"; tar -xJf "$orig"
 (cd "$dir" && ./configure --prefix="$PREFIX" $FLAGS >../configure.log 2>&1 && make -j"$(nproc)" >../make.log 2>&1 \
    && make install >>../make.log 2>&1) || { tail -20 configure.log make.log >&2; log "building libgpiod failed"; exit 1; }
+# The archive under a name of its own: the link puts -L/usr/lib/x86_64-linux-gnu (where Debian
+# 12's libgpiod v1 is) before this prefix, so -lgpiod would link v1; and SwiftPM drops a bare
+# archive path from pkg-config's Libs. -lgpiod-v2-static can only be this one.
+ln -sf libgpiod.a "$PREFIX/lib/libgpiod-v2-static.a"
+sed -i 's|^Libs: .*|Libs: -L${libdir} -lgpiod-v2-static|' "$PREFIX/lib/pkgconfig/libgpiod.pc"
 PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig pkg-config --modversion libgpiod >/dev/null || { log "no libgpiod.pc in $PREFIX"; exit 1; }
 rm -rf "$dir"
-echo "$FLAGS" > "$PREFIX/.built"
+echo "$STAMP" > "$PREFIX/.built"
 log "libgpiod $(PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig pkg-config --modversion libgpiod) ready (static, with tools)"
 echo "$PREFIX"
