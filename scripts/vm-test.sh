@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Tests under Debian's stock kernel in qemu (software emulation, no KVM), with the kernel's
 # simulated devices gpio-sim, i2c-stub and snd-aloop:
-#   scripts/vm-test.sh kernel    the real .build/debug/gymtimer driven against them (Tests/vm/)
+#   scripts/vm-test.sh kernel    the real gymtimer driven against them (Tests/vm/), twice: built
+#                                against Debian 12's libgpiod 1.6 (.build/debug) and against
+#                                libgpiod 2.2 from Debian 13's source (.build-gpiod2/debug)
 #   scripts/vm-test.sh install   deploy/install.sh on Debian 12 booted with systemd, checking
 #                                the service it makes, across a reboot (Tests/vm/systemd/)
 # Prints "vm tests: skipped (reason)" and exits 0 when this machine cannot run them (not root,
@@ -46,9 +48,31 @@ fi
 
 if [ "$stage" = kernel ]; then
   [ -x .build/debug/gymtimer ] || { echo "== vm tests: building gymtimer"; swift build --product gymtimer || exit 1; }
-  echo "== vm tests: booting (qemu TCG)"
-  Tests/vm/run.sh; rc=$?
-  log=.build/vm/console.log
+  echo "== vm tests: gymtimer against libgpiod 2.2 (Debian trixie's source package, static; .build-gpiod2)"
+  if ! prefix=$(scripts/build-libgpiod2.sh); then
+    ls .build/libgpiod2/src/libgpiod_*.orig.tar.* >/dev/null 2>&1 || skip "could not download libgpiod from Debian trixie"
+    echo "vm tests: FAIL (building libgpiod 2.2)"; exit 1
+  fi
+  if ! PKG_CONFIG_PATH=$prefix/lib/pkgconfig swift build --scratch-path .build-gpiod2 --product gymtimer \
+      -Xswiftc -warnings-as-errors >.build/vm/build-gpiod2.log 2>&1; then
+    grep -E "error|warning" .build/vm/build-gpiod2.log | head -20
+    echo "vm tests: FAIL (building gymtimer against libgpiod 2.2: .build/vm/build-gpiod2.log)"; exit 1
+  fi
+  tail -1 .build/vm/build-gpiod2.log
+  rc=0
+  # The same checks against each libgpiod API; the binary's own start-up line says which it uses.
+  for build in "1.6 .build/debug/gymtimer" "2.2 .build-gpiod2/debug/gymtimer"; do
+    set -- $build
+    echo "== vm tests: booting (qemu TCG) with $2, built against libgpiod $1"
+    t0=$(date +%s)
+    VM_BIN=$2 VM_LOG=.build/vm/console-libgpiod$1.log Tests/vm/run.sh; one=$?
+    if [ $one = 0 ] && ! grep -aq "GPIO on .* (libgpiod $1\." .build/vm/console-libgpiod$1.log; then
+      echo "vm tests: $2 did not say it runs on libgpiod $1"; one=1
+    fi
+    echo "vm tests (kernel, libgpiod $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s"
+    [ $one = 0 ] || rc=1
+  done
+  log=".build/vm/console-libgpiod{1.6,2.2}.log"
 else
   echo "== install test: the release binary, built as install.sh builds it on a Pi"
   binary=$(deploy/install.sh --build-only | sed -n 's/^  built //p')

@@ -4,6 +4,8 @@ real .build/debug/gymtimer binary against gpio-sim (buttons = simulated pulls, L
 buzzer read back from the simulated lines) and an HT16K33 on i2c-stub (display RAM read
 back with i2cget). Environment from init.sh: CHIP (gpiochipN), SIM (its sysfs dir), I2CBUS.
 Exit 0 iff every check passed."""
+import csv
+import io
 import math
 import os
 import re, signal, subprocess, sys, time, wave
@@ -12,6 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.environ.get("GYMTIMER_BIN", os.path.join(ROOT, ".build/debug/gymtimer"))
 CHIP, SIM, BUS = os.environ["CHIP"], os.environ["SIM"], os.environ["I2CBUS"]
 ADDR = 0x70
+DEBOUNCE_MS = 10
 # The Pi line names of deploy/config.example.toml; gpio-sim's lines carry the same names.
 LINE = {"start": 17, "dismiss": 27, "enc_a": 22, "enc_b": 23, "buzzer": 18,
         "ready": 5, "rest": 6, "alarm": 13, "low": 19, "high": 26}
@@ -72,10 +75,22 @@ def wait_for(predicate, timeout):
     return predicate()
 
 
-def press(line):
+def press(line, seconds=0.15):
     set_pull(line, "pull-down")  # buttons are active low: pressed = pulled to ground
-    time.sleep(0.15)
+    time.sleep(seconds)
     set_pull(line, "pull-up")
+
+
+def turn(detents):
+    """Turns the knob `detents` detents (negative: counter-clockwise) by pulling the encoder's
+    two simulated contacts through full quadrature cycles, A leading B clockwise, as
+    InputGestures.turn does in simulation. The contacts are active low like the buttons."""
+    lead, lag = (LINE["enc_a"], LINE["enc_b"]) if detents > 0 else (LINE["enc_b"], LINE["enc_a"])
+    for _ in range(abs(detents)):
+        for line, pull in ((lead, "pull-down"), (lag, "pull-down"), (lead, "pull-up"), (lag, "pull-up")):
+            set_pull(line, pull)
+            time.sleep(0.005)
+        time.sleep(0.04)
 
 
 def config(path, data, audio=False):
@@ -93,7 +108,7 @@ path = "{data}/history.sqlite"
 chip = "{CHIP}"
 buttons_active_low = true
 bias = "pull-up"
-debounce_ms = 10
+debounce_ms = {DEBOUNCE_MS}
 hold_ms = 2000
 [hardware.lines]
 start = "GPIO17"
@@ -149,12 +164,20 @@ def latency(proc):
         except ValueError:
             print(f"  gpiomon output not understood: {out!r}")
     fmt = lambda xs: " ".join(f"{x:.2f}" for x in xs)
-    print(f"LATENCY gymtimer start-press -> rest LED (ms): {fmt(samples)}; median {sorted(samples)[len(samples)//2]:.2f}")
-    if mon:
-        k = [m[0] for m in mon]; u = [m[1] for m in mon]
-        print(f"LATENCY gpiomon pull -> kernel event timestamp (ms): {fmt(k)}; median {sorted(k)[len(k)//2]:.2f}")
-        print(f"LATENCY gpiomon pull -> line printed (ms): {fmt(u)}; median {sorted(u)[len(u)//2]:.2f}")
+    median = lambda xs: sorted(xs)[len(xs) // 2]
+    print(f"LATENCY gymtimer start-press -> rest LED (ms): {fmt(samples)}; median {median(samples):.2f}")
+    if not check(len(mon) >= 3, f"gpiomon timed {len(mon)} of 5 edges"):
+        return
+    k = [m[0] for m in mon]; u = [m[1] for m in mon]
+    print(f"LATENCY gpiomon pull -> kernel event timestamp (ms): {fmt(k)}; median {median(k):.2f}")
+    print(f"LATENCY gpiomon pull -> line printed (ms): {fmt(u)}; median {median(u):.2f}")
     print("  (TCG emulation: absolute numbers are far slower than a Pi; compare the two)")
+    # gymtimer acts once a press has been stable for the debounce time (a deliberate wait
+    # gpiomon does not make); the rest is its own latency from edge to output.
+    own = median(samples) - DEBOUNCE_MS
+    check(own <= 1.5 * median(u),
+          f"LATENCY gymtimer press -> output minus the {DEBOUNCE_MS} ms debounce {own:.2f} ms"
+          f" is within 1.5 x gpiomon's pull -> printed {median(u):.2f} ms (limit {1.5 * median(u):.2f})")
 
 
 def alarm_audio(data):
@@ -181,6 +204,10 @@ def alarm_audio(data):
         check(wait_for(lambda: value("alarm") == 0, 5), "audio run: dismiss ends the alarm")
         _, err = rec.communicate(timeout=30)
         check(rec.returncode == 0, f"arecord captured from the loopback ({err.strip()})")
+        # Holding dismiss 2 s ends the workout: its one set goes into the history (not before).
+        check(history(cfg) == [], f"no workout in the history before the hold: {history(cfg)}")
+        press(LINE["dismiss"], 2.6)
+        time.sleep(1)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -189,6 +216,15 @@ def alarm_audio(data):
             proc.kill()
         log.close()
     check_alarm_recording(wav, "")
+    check(history(cfg) == [("rest", "1")], f"hold dismiss 2 s -> the workout (1 rest set) is in the history: {history(cfg)}")
+
+
+def history(cfg):
+    """(kind, sets) of each workout `gymtimer history --csv` lists, or its error."""
+    r = subprocess.run([BIN, "history", "--csv", "--config", cfg], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"exit {r.returncode}: {r.stderr.strip()}"
+    return [(row.get("kind"), row.get("sets")) for row in csv.DictReader(io.StringIO(r.stdout))]
 
 
 def check_alarm_recording(wav, who):
@@ -239,6 +275,11 @@ def main():
         print(f"  start-up to ready LED: {time.monotonic() - t0:.2f} s")
         check(wait_for(lambda: shown(ram()) == "01:30", 10), f"display RAM shows 01:30 (got '{shown(ram())}', {ram()})")
         check(value("rest") == 0 and value("alarm") == 0 and value("buzzer") == 0, "rest/alarm LEDs and buzzer off")
+        # The knob: 15 s a detent, clockwise up, shown at once while idle.
+        for detents, want in ((2, "02:00"), (-3, "01:15"), (1, "01:30")):
+            turn(detents)
+            check(wait_for(lambda: shown(ram()) == want, 5),
+                  f"encoder turned {detents:+d} detents (quadrature on GPIO22/23) -> display {want} (got '{shown(ram())}')")
         press(LINE["start"])
         check(wait_for(lambda: value("rest") == 1, 5), "start (pull on GPIO17) -> rest LED lit")
         check(value("ready") == 0, "ready LED off while resting")
