@@ -13,7 +13,8 @@
 # libgpiod v2 inside, so it runs in the kernel VM (chrooted into this Debian 12 host, which has no
 # libgpiod.so.3) without LD_LIBRARY_PATH, and on trixie without depending on its libgpiod3.
 # The v2 tools (gpiomon, gpioset, ...) are built too, for the VM's latency comparison.
-# Needs: apt, gcc, make, xz-utils, pkg-config (scripts/install-deps.sh and vm-test.sh install them).
+# Needs: apt, gcc, make, xz-utils, pkg-config (scripts/install-deps.sh and vm-test.sh install
+# them); no root: it runs as whoever builds, like `install.sh --build-only`.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$ROOT/.build/libgpiod2
@@ -35,7 +36,9 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
 APT=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$WORK/apt/sources"
-     -o "Dir::State::Lists=$WORK/apt/lists" -o "Dir::Cache=$WORK/apt/cache" -o APT::Sandbox::User=root)
+     -o "Dir::State::Lists=$WORK/apt/lists" -o "Dir::Cache=$WORK/apt/cache")
+# As root, apt would hand the download to its _apt user, who may not write into this checkout.
+[ "$(id -u)" != 0 ] || APT+=(-o APT::Sandbox::User=root)
 
 # Which 2.2.x trixie has, and the orig tarball's size and SHA-256 from its Sources index (whose
 # signature apt checked against Debian's archive key).

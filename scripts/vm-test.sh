@@ -4,8 +4,9 @@
 #   scripts/vm-test.sh kernel    the real gymtimer driven against them (Tests/vm/), twice: built
 #                                against Debian 12's libgpiod 1.6 (.build/debug) and against
 #                                libgpiod 2.2 from Debian 13's source (.build-gpiod2/debug)
-#   scripts/vm-test.sh install   deploy/install.sh on Debian 12 booted with systemd, checking
-#                                the service it makes, across a reboot (Tests/vm/systemd/)
+#   scripts/vm-test.sh install   deploy/install.sh on Debian 12 and on Debian 13 booted with
+#                                systemd, checking the service it makes, across a reboot, and
+#                                the other release's binary (Tests/vm/systemd/)
 # Prints "vm tests: skipped (reason)" and exits 0 when this machine cannot run them (not root,
 # not x86-64 Debian, apt unreachable); exits non-zero on a real failure. The kernel, gpio-sim
 # module, initramfs and Debian root filesystem are cached in .build/vm.
@@ -74,16 +75,30 @@ if [ "$stage" = kernel ]; then
   done
   log=".build/vm/console-libgpiod{1.6,2.2}.log"
 else
-  echo "== install test: the release binary, built as install.sh builds it on a Pi"
-  binary=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
-  [ -x "$binary" ] || { echo "install test: FAIL (deploy/install.sh --build-only)"; exit 1; }
-  echo "== install test: Debian 12 root filesystem (debootstrap, cached in .build/vm)"
-  if ! Tests/vm/systemd/build.sh "$binary"; then
-    ls -d .build/vm/debian-bookworm-* >/dev/null 2>&1 || skip "debootstrap could not download Debian"
-    echo "install test: FAIL (building the VM)"; exit 1
-  fi
-  echo "== install test: booting Debian with systemd (qemu TCG), installing, rebooting"
-  Tests/vm/systemd/run.sh; rc=$?
+  echo "== install test: the release binaries, built as install.sh builds them on a Pi"
+  bookworm=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
+  [ -x "$bookworm" ] || { echo "install test: FAIL (deploy/install.sh --build-only)"; exit 1; }
+  # For trixie: against libgpiod 2.2 from trixie's source (static: it needs no libgpiod.so).
+  prefix=$(scripts/build-libgpiod2.sh) || { echo "install test: FAIL (building libgpiod 2.2)"; exit 1; }
+  trixie=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig GYMTIMER_BUILD_DIR=.build-gpiod2 deploy/install.sh --build-only \
+           | sed -n 's/^  built //p')
+  [ -x "$trixie" ] || { echo "install test: FAIL (deploy/install.sh --build-only against libgpiod 2.2)"; exit 1; }
+  rc=0
+  # Each release installs its own binary, then is offered the other's: bookworm runs the
+  # static-libgpiod-2 one; trixie has no libgpiod.so.2, so install.sh must refuse bookworm's.
+  for setup in "bookworm 12 $bookworm $trixie works" "trixie 13 $trixie $bookworm refused"; do
+    set -- $setup
+    t0=$(date +%s)
+    echo "== install test: Debian $2 ($1) root filesystem (debootstrap, cached in .build/vm)"
+    if ! Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
+      ls -d .build/vm/debian-"$1"-* >/dev/null 2>&1 || skip "debootstrap could not download Debian $1"
+      echo "install test: FAIL (building the $1 VM)"; exit 1
+    fi
+    echo "== install test: booting Debian $2 with systemd (qemu TCG), installing, rebooting"
+    Tests/vm/systemd/run.sh "$1"; one=$?
+    echo "vm tests (install, Debian $2 $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s"
+    [ $one = 0 ] || rc=1
+  done
   log=".build/vm/install-console-*.log"
 fi
 echo "vm tests ($stage): $([ $rc = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - start )) s (console: $log)"
