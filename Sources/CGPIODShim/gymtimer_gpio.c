@@ -37,6 +37,9 @@ struct gymtimer_gpio_chip *gymtimer_gpio_chip_open(const char *path) {
     chip->chip = gpiod_chip_open(path);
     if (chip->chip == NULL) {
         int saved = errno;
+        /* Something that exists but is no GPIO chip: v1 and v2 check it in different orders and
+         * say ENOTTY, EINVAL, EISDIR or ENODEV for it; callers get ENODEV from both. */
+        if (saved == ENOTTY || saved == EINVAL || saved == EISDIR) saved = ENODEV;
         free(chip);
         errno = saved;
         return NULL;

@@ -52,7 +52,8 @@ int gymtimer_gpio_api(void);
 /// The linked libgpiod's own version string ("1.6.3", "2.2.1").
 const char *gymtimer_gpio_library_version(void);
 
-/// Opens the chip at `path`; NULL with errno (ENOENT, EACCES, ENODEV/ENOTTY for a non-chip).
+/// Opens the chip at `path`; NULL with errno: ENOENT (nothing there), EACCES (not allowed),
+/// ENODEV (a file, directory or device that is no GPIO chip), or another code.
 struct gymtimer_gpio_chip *gymtimer_gpio_chip_open(const char *path);
 /// Closes the chip. Its lines must have been released.
 void gymtimer_gpio_chip_close(struct gymtimer_gpio_chip *chip);

@@ -23,10 +23,8 @@ final class LibgpiodChip: GPIOChip {
     init(path: String) throws(HALError) {
         self.path = path
         guard let chip = gymtimer_gpio_chip_open(path) else {
-            var code = errno
-            // A path that exists but is no GPIO chip fails libgpiod's character-device checks.
-            if code == ENOTTY || code == EINVAL { code = ENODEV }
-            throw .lastError(code, device: path, operation: "open GPIO chip")
+            // ENODEV for a path that is no GPIO chip, whichever libgpiod said it how.
+            throw .lastError(errno, device: path, operation: "open GPIO chip")
         }
         handle = chip
         let count = gymtimer_gpio_chip_num_lines(chip)
