@@ -12,7 +12,8 @@
 # Linking: static only (--enable-static --disable-shared). A gymtimer built against it carries
 # libgpiod v2 inside, so it runs in the kernel VM (chrooted into this Debian 12 host, which has no
 # libgpiod.so.3) without LD_LIBRARY_PATH, and on trixie without depending on its libgpiod3.
-# The v2 tools (gpiomon, gpioset, ...) are built too, for the VM's latency comparison.
+# The v2 tools (gpioinfo, gpiomon, gpioset, ...) are built too, in PREFIX/bin, for looking at
+# a chip by hand the way a trixie owner would.
 # Needs: apt, gcc, make, xz-utils, pkg-config (scripts/install-deps.sh and vm-test.sh install
 # them); no root: it runs as whoever builds, like `install.sh --build-only`.
 set -euo pipefail
