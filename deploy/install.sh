@@ -81,7 +81,7 @@ else
   say "packages already installed"
 fi
 gpiod_version=$(pkg-config --modversion libgpiod)
-say "libgpiod $gpiod_version ($( [ "${gpiod_version%%.*}" -ge 2 ] && echo "v2 API" || echo "v1 API"))"
+say "libgpiod on this system: $gpiod_version ($( [ "${gpiod_version%%.*}" -ge 2 ] && echo "v2 API" || echo "v1 API"))"
 
 # 3. Build (unless given a binary) and install it; debug info stripped, symbols kept for backtraces.
 [ -n "$binary" ] || binary=$(build)
