@@ -87,8 +87,8 @@ say "libgpiod on this system: $gpiod_version ($( [ "${gpiod_version%%.*}" -ge 2 
 [ -n "$binary" ] || binary=$(build)
 # A binary built on the other release links the other libgpiod (libgpiod.so.2 is bookworm's
 # 1.6, libgpiod.so.3 trixie's 2.x): say so in one line, before touching the installed one.
-if missing=$(ldd "$binary" 2>/dev/null | awk '/=> not found/{print $1}' | paste -sd, -) && [ -n "$missing" ]; then
-  die "$binary cannot run on $PRETTY_NAME: it needs $missing, which this system does not have (built on another release: build it here, or with --build-only on a machine running $PRETTY_NAME)"
+if unresolved=$(ldd "$binary" 2>/dev/null | awk '/=> not found/{print $1}' | paste -sd, -) && [ -n "$unresolved" ]; then
+  die "$binary cannot run on $PRETTY_NAME: it needs $unresolved, which this system does not have (built on another release: build it here, or with --build-only on a machine running $PRETTY_NAME)"
 fi
 "$binary" --help >/dev/null 2>&1 || die "$binary does not run here (built for another OS or CPU?)"
 install -m 0755 "$binary" "$prefix/bin/gymtimer.new"
