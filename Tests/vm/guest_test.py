@@ -8,7 +8,7 @@ import csv
 import io
 import math
 import os
-import re, signal, subprocess, sys, time, wave
+import re, select, signal, subprocess, sys, time, wave
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("GYMTIMER_BIN", os.path.join(ROOT, ".build/debug/gymtimer"))
@@ -129,6 +129,17 @@ brightness = 80
 """)
 
 
+def gpioinfo_row(offset):
+    """gpioinfo's row for line `offset` of the chip (`line   4: "GPIO4" "gpiomon" input ...`)."""
+    r = subprocess.run(["gpioinfo", CHIP], capture_output=True, text=True)
+    return next((row for row in r.stdout.splitlines() if re.match(rf"\s*line\s+{offset}:", row)), "")
+
+
+def line_in_use(offset, consumer):
+    """Whether `consumer` holds line `offset` of the chip."""
+    return f'"{consumer}"' in gpioinfo_row(offset)
+
+
 def latency(proc):
     """Press start to the rest LED lighting, beside gpiomon's edge latency on a spare line."""
     samples = []
@@ -150,11 +161,18 @@ def latency(proc):
     for _ in range(5):
         g = subprocess.Popen(["gpiomon", "--num-events=1", "--rising-edge", "--format=%s %n", CHIP, str(spare)],
                              stdout=subprocess.PIPE, text=True)
-        time.sleep(0.5)  # gpiomon has requested the line
+        # Pull only once gpiomon holds the line (a loaded emulator may take seconds to start it),
+        # and never wait for its line forever: a missed edge is a failed sample, not a hang.
+        if not wait_for(lambda: line_in_use(spare, "gpiomon"), 30):
+            print(f"  gpiomon did not take line {spare} within 30 s: {gpioinfo_row(spare)!r}")
+            g.kill(); g.wait()
+            continue
         t0 = time.monotonic_ns()
         set_pull(spare, "pull-up")
-        out = g.stdout.readline()
+        ready, _, _ = select.select([g.stdout], [], [], 10)
+        out = g.stdout.readline() if ready else ""
         t_user = time.monotonic_ns()
+        g.kill()
         g.wait()
         set_pull(spare, "pull-down")
         try:
@@ -191,7 +209,7 @@ def alarm_audio(data):
                             env=dict(os.environ, GYMTIMER_CACHE_DIR=f"{data}/cache"))
     wav = f"{data}/alarm.wav"
     try:
-        if not check(wait_for(lambda: value("ready") == 1, 30), "audio run: ready LED lit"):
+        if not check(wait_for(lambda: value("ready") == 1, 120), "audio run: ready LED lit"):
             return
         rec = subprocess.Popen(["arecord", "-q", "-D", "hw:Loopback,1,0", "-f", "S16_LE", "-r", "48000", "-c", "1",
                                 "-d", "12", wav], stderr=subprocess.PIPE, text=True)
@@ -271,7 +289,8 @@ def main():
     proc = subprocess.Popen([BIN, "run", "--config", cfg], stdout=log, stderr=subprocess.STDOUT,
                             env=dict(os.environ, GYMTIMER_CACHE_DIR=f"{data}/cache"))
     try:
-        ok = check(wait_for(lambda: value("ready") == 1, 30), "ready LED lit")
+        # About 3 s on an idle machine; over 30 s seen when the emulator shares it with builds.
+        ok = check(wait_for(lambda: value("ready") == 1, 120), "ready LED lit")
         print(f"  start-up to ready LED: {time.monotonic() - t0:.2f} s")
         check(wait_for(lambda: shown(ram()) == "01:30", 10), f"display RAM shows 01:30 (got '{shown(ram())}', {ram()})")
         check(value("rest") == 0 and value("alarm") == 0 and value("buzzer") == 0, "rest/alarm LEDs and buzzer off")
