@@ -83,7 +83,7 @@ def phase1():
     api = {"bookworm": "1.6", "trixie": "2."}.get(release, "?")
     running = [line for line in journal() if "running:" in line]
     g.check(bool(running) and f"(libgpiod {api}" in running[-1],
-            f"the kiosk on {release} drives GPIO through libgpiod {api}x: {running[-1:]}")
+            f"the kiosk on {release} drives GPIO through its libgpiod ({api}*): {running[-1:]}")
     status = prop("StatusText")
     g.check(status.startswith("rest mode: idle, 90 s"), f"STATUS= from the kiosk: '{status}'")
     pid = int(prop("MainPID"))
