@@ -198,6 +198,26 @@ def latency(proc):
           f" is within 1.5 x gpiomon's pull -> printed {median(u):.2f} ms (limit {1.5 * median(u):.2f})")
 
 
+def busy_line(cfg):
+    """Another program (gpiomon) holds the start button's line: gymtimer run refuses in one
+    line naming it, exit status 2."""
+    holder = subprocess.Popen(["gpiomon", CHIP, str(LINE["start"])], stdout=subprocess.DEVNULL)
+    try:
+        if not check(wait_for(lambda: line_in_use(LINE["start"], "gpiomon"), 30), "gpiomon holds GPIO17"):
+            return
+        try:
+            r = subprocess.run([BIN, "run", "--config", cfg], capture_output=True, text=True, timeout=120,
+                               env=dict(os.environ, GYMTIMER_CACHE_DIR="/tmp/gymtimer-vm/cache"))
+            out = (r.stdout + r.stderr).strip()
+            check(r.returncode == 2 and "GPIO line 'GPIO17' on /dev/" in out and "already in use by 'gpiomon'" in out
+                  and len(out.splitlines()) == 1, f"line busy -> exit {r.returncode}, one line: {out}")
+        except subprocess.TimeoutExpired:
+            check(False, "line busy: gymtimer run did not give up within 120 s")
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def alarm_audio(data):
     """A 5 s rest with sound on snd-aloop: the alarm is captured from the loopback's other end,
     checked for its two tones (1175 and 880 Hz), and checked to stop after dismiss."""
@@ -212,12 +232,13 @@ def alarm_audio(data):
         if not check(wait_for(lambda: value("ready") == 1, 120), "audio run: ready LED lit"):
             return
         rec = subprocess.Popen(["arecord", "-q", "-D", "hw:Loopback,1,0", "-f", "S16_LE", "-r", "48000", "-c", "1",
-                                "-d", "12", wav], stderr=subprocess.PIPE, text=True)
+                                "-d", "14", wav], stderr=subprocess.PIPE, text=True)
         time.sleep(0.5)
         press(LINE["start"])
         alarm = wait_for(lambda: value("alarm") == 1, 15)
         check(alarm, "audio run: alarm LED lit after the 5 s rest")
-        time.sleep(2.5)
+        # 4 s of alarm: a starved emulator was seen to start the sound up to 2 s after the LED.
+        time.sleep(4)
         press(LINE["dismiss"])
         check(wait_for(lambda: value("alarm") == 0, 5), "audio run: dismiss ends the alarm")
         _, err = rec.communicate(timeout=30)
@@ -284,6 +305,7 @@ def main():
     check(os.access(BIN, os.X_OK), f"{BIN} is built")
     r = subprocess.run([BIN, "check-config", cfg], capture_output=True, text=True)
     check(r.returncode == 0, f"check-config: {r.stdout.strip()} {r.stderr.strip()}")
+    busy_line(cfg)
     log = open(f"{data}/run.log", "w")
     t0 = time.monotonic()
     proc = subprocess.Popen([BIN, "run", "--config", cfg], stdout=log, stderr=subprocess.STDOUT,
@@ -292,6 +314,7 @@ def main():
         # About 3 s on an idle machine; over 30 s seen when the emulator shares it with builds.
         ok = check(wait_for(lambda: value("ready") == 1, 120), "ready LED lit")
         print(f"  start-up to ready LED: {time.monotonic() - t0:.2f} s")
+        check(line_in_use(LINE["start"], "gymtimer"), f"gpioinfo names gymtimer as the consumer: {gpioinfo_row(LINE['start'])!r}")
         check(wait_for(lambda: shown(ram()) == "01:30", 10), f"display RAM shows 01:30 (got '{shown(ram())}', {ram()})")
         check(value("rest") == 0 and value("alarm") == 0 and value("buzzer") == 0, "rest/alarm LEDs and buzzer off")
         # The knob: 15 s a detent, clockwise up, shown at once while idle.
