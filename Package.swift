@@ -41,7 +41,9 @@ let package = Package(
             dependencies: ["GymTimerCore", "GymTimerDrivers", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
-        .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIOD", "CALSA"]),
+        // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
+        .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
+        .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIODShim", "CALSA"]),
         .target(
             name: "GymTimerRuntime",
             dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation", "GymTimerHistory"]

@@ -48,7 +48,7 @@ struct Run: ParsableCommand {
             kiosk: Kiosk.restoring(stored?.kiosk, settings: configuration.kiosk), clock: clock, origin: origin,
             devices: hardware.devices(wakeups: [signals], sound: sound),
             history: history, timing: timing, faults: faults, extraDrivers: extra, stateFile: stateFile)
-        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path)\(stored == nil ? "" : ", resumed")")
+        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(stored == nil ? "" : ", resumed")")
         runtime.start()
         var status = runtime.kiosk.statusLine
         systemd.ready(status: status)
