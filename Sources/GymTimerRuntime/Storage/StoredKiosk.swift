@@ -1,16 +1,48 @@
 import GymTimerCore
+import GymTimerDrivers
+import GymTimerHistory
 
-/// What the state file holds: the kiosk's running state and when it was saved. Two snapshots
-/// are the same when the kiosk state is, so the file is rewritten on changes, not as time passes.
+/// What the journal holds, all of it changing together: the kiosk's running state, the records
+/// it produced that have not reached the history yet, the presses still down, and when it was
+/// saved. Two snapshots are the same when everything but `savedAt` is, so the journal is
+/// rewritten on changes, not as time passes.
 public struct StoredKiosk: Codable, Equatable, Sendable {
     public var kiosk: Kiosk
     /// The moment of the save (wall-anchored on the kiosk, virtual in the simulator).
     public var savedAt: Moment
+    /// Records received but not yet in the history database, oldest first.
+    public var pending: [StoredWorkout]
+    /// Button presses accepted and still down, by line name.
+    public var held: [String: HeldPress]
+    /// Whether the run that saved it ended cleanly (the simulator's `end`), rather than being killed.
+    public var ended: Bool
 
-    public init(kiosk: Kiosk, savedAt: Moment) {
+    public init(
+        kiosk: Kiosk, savedAt: Moment, pending: [StoredWorkout] = [], held: [String: HeldPress] = [:], ended: Bool = false
+    ) {
         self.kiosk = kiosk
         self.savedAt = savedAt
+        self.pending = pending
+        self.held = held
+        self.ended = ended
     }
 
-    public static func == (a: StoredKiosk, b: StoredKiosk) -> Bool { a.kiosk == b.kiosk }
+    public static func == (a: StoredKiosk, b: StoredKiosk) -> Bool {
+        a.kiosk == b.kiosk && a.pending == b.pending && a.held == b.held && a.ended == b.ended
+    }
+
+    /// Whether its own moments are ones the kiosk can compute with: the save within ±100 years
+    /// of the origin, held presses near it. (The kiosk is checked against the config's settings
+    /// by `KioskRestore`.)
+    public var isPlausible: Bool {
+        let limit = Int64(100 * 365 * 86_400) * 1_000_000_000
+        guard savedAt.nanoseconds >= -limit, savedAt.nanoseconds <= limit else { return false }
+        return held.values.compactMap(\.holdPendingSince).allSatisfy { $0.isWithin(KioskRestore.window, of: savedAt) }
+    }
+
+    /// What a new run starts from after a clean end: the kiosk if it is idle with no workout
+    /// under way (its knob settings carried), else a fresh one; nothing tied to the old timeline.
+    public var restartingIdle: StoredKiosk {
+        StoredKiosk(kiosk: kiosk.idleCarriedOver ?? Kiosk(settings: kiosk.settings), savedAt: .origin, pending: pending)
+    }
 }

@@ -26,11 +26,22 @@ struct Run: ParsableCommand {
 
         let log: @Sendable (String) -> Void = { StandardError.writeLine(JournalLine.format($0)) }
         let faults = FaultLog(sink: log)
-        let history: HistoryStore
-        do { history = try HistoryStore(path: configuration.history.path, faults: faults) } catch { throw CLIError.usage("\(error)") }
-        let stateFile = StateFile<StoredKiosk>(path: (configuration.history.path as NSString).deletingLastPathComponent + "/state.json")
-        var stored: StoredKiosk?
-        do { stored = try stateFile.load() } catch { log("\(error)") }
+        // One controller per data directory: a second is refused, naming the first.
+        let directory = (configuration.history.path as NSString).deletingLastPathComponent
+        var lock: DataDirectoryLock?
+        do {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            lock = try DataDirectoryLock(directory: directory)
+        } catch let error where { if case .held = error { true } else { false } }() {
+            throw CLIError.usage("\(error)")
+        } catch {
+            log("\(error); running without the lock")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        // Never stops the start: a corrupt database is replaced, an unusable one waited for.
+        let history = HistoryStore.opening(path: configuration.history.path, faults: faults)
+        let store = KioskStore(directory: directory, history: history, faults: faults)
+        let stored = store.load()
         hardware.applyBrightness(faults)
 
         let clock = ContinuousClock()
@@ -45,9 +56,10 @@ struct Run: ParsableCommand {
         }
         let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
         let runtime = KioskRuntime(
-            kiosk: Kiosk.restoring(stored?.kiosk, settings: configuration.kiosk), clock: clock, origin: origin,
+            kiosk: store.restore(stored, settings: configuration.kiosk), clock: clock, origin: origin,
             devices: hardware.devices(wakeups: [signals], sound: sound),
-            history: history, timing: timing, faults: faults, extraDrivers: extra, stateFile: stateFile)
+            history: history, timing: timing, faults: faults, extraDrivers: extra, store: store,
+            held: stored?.held ?? [:])
         log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path)\(stored == nil ? "" : ", resumed")")
         runtime.start()
         var status = runtime.kiosk.statusLine
