@@ -17,6 +17,8 @@ public final class KioskStore {
     private let journal: KioskJournal<StoredKiosk>
     private let faults: FaultLog
     private var lastSaved: StoredKiosk?
+    /// Saved with every snapshot (see `StoredKiosk.runOrigin`).
+    public var runOrigin = Moment.origin
 
     public init(directory: String, history: HistoryStore, faults: FaultLog) {
         self.history = history
@@ -58,7 +60,7 @@ public final class KioskStore {
     /// Saves the running state with the records still waiting, if anything changed since the
     /// last save; a failure is logged once and the save retried on the next call.
     public func save(kiosk: Kiosk, held: [String: HeldPress], at now: Moment, ended: Bool = false) {
-        let snapshot = StoredKiosk(kiosk: kiosk, savedAt: now, pending: history.pending, held: held, ended: ended)
+        let snapshot = StoredKiosk(kiosk: kiosk, savedAt: now, pending: history.pending, held: held, ended: ended, runOrigin: runOrigin)
         guard snapshot != lastSaved else { return }
         do {
             try journal.save(snapshot)

@@ -16,10 +16,15 @@ public struct StoredKiosk: Codable, Equatable, Sendable {
     public var held: [String: HeldPress]
     /// Whether the run that saved it ended cleanly (the simulator's `end`), rather than being killed.
     public var ended: Bool
+    /// Where the saving run's time 0 lay on the kiosk's timeline (the simulator's runs after a
+    /// clean end go on from where the last one ended; zero for the kiosk itself).
+    public var runOrigin: Moment
 
     public init(
-        kiosk: Kiosk, savedAt: Moment, pending: [StoredWorkout] = [], held: [String: HeldPress] = [:], ended: Bool = false
+        kiosk: Kiosk, savedAt: Moment, pending: [StoredWorkout] = [], held: [String: HeldPress] = [:], ended: Bool = false,
+        runOrigin: Moment = .origin
     ) {
+        self.runOrigin = runOrigin
         self.kiosk = kiosk
         self.savedAt = savedAt
         self.pending = pending
@@ -28,7 +33,7 @@ public struct StoredKiosk: Codable, Equatable, Sendable {
     }
 
     public static func == (a: StoredKiosk, b: StoredKiosk) -> Bool {
-        a.kiosk == b.kiosk && a.pending == b.pending && a.held == b.held && a.ended == b.ended
+        a.kiosk == b.kiosk && a.pending == b.pending && a.held == b.held && a.ended == b.ended && a.runOrigin == b.runOrigin
     }
 
     /// Whether its own moments are ones the kiosk can compute with: the save within ±100 years
@@ -43,6 +48,6 @@ public struct StoredKiosk: Codable, Equatable, Sendable {
     /// What a new run starts from after a clean end: the kiosk if it is idle with no workout
     /// under way (its knob settings carried), else a fresh one; nothing tied to the old timeline.
     public var restartingIdle: StoredKiosk {
-        StoredKiosk(kiosk: kiosk.idleCarriedOver ?? Kiosk(settings: kiosk.settings), savedAt: .origin, pending: pending)
+        StoredKiosk(kiosk: kiosk.idleCarriedOver ?? Kiosk(settings: kiosk.settings), savedAt: savedAt, pending: pending, runOrigin: savedAt)
     }
 }

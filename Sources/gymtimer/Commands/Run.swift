@@ -16,8 +16,8 @@ import GymTimerRuntime
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the kiosk on the Raspberry Pi's GPIO, I2C or SPI devices.")
 
-    @Option(name: .long, help: "Config file (TOML).")
-    var config = "/etc/gymtimer/config.toml"
+    @Option(name: .long, help: "Config file (TOML; default /etc/gymtimer/config.toml, else the built-in defaults).")
+    var config: String?
 
     func run() throws {
         let session = try HardwareSession(configPath: config)
