@@ -30,14 +30,42 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Rest workouts (two sets, ended by a hold of dismiss) and interval workouts, switching
+    /// between the modes through the menu (a hold of start, the knob, start) three times, so a
+    /// kill can fall during any hold, any menu, any record.
+    static let mixedConfig = """
+        mode = "rest"
+        [rest]
+        default_seconds = 15
+        [interval]
+        phase_seconds = 5
+        sets = 2
+        """
+
+    static var mixedScript: String {
+        var lines: [String] = []
+        for cycle in 0..<3 {
+            let t = 1 + cycle * 80
+            lines += [
+                "\(t) click start", "\(t + 16) click dismiss", "\(t + 17) click start", "\(t + 33) click dismiss",
+                "\(t + 35) hold dismiss 2.5",
+                "\(t + 40) hold start 2.5", "\(t + 44) turn 1", "\(t + 45) click start",
+                "\(t + 46) click start", "\(t + 68) click dismiss",
+                "\(t + 70) hold start 2.5", "\(t + 74) turn -1", "\(t + 75) click start",
+            ]
+        }
+        lines.append("250 end")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Runs simulate on `dataDir`; with `killAfter`, SIGKILLs it once it has printed that many
     /// trace lines. Returns whether it ran to the end.
-    func simulate(dataDir: String, files: URL, killAfter: Int?) throws -> Bool {
+    func simulate(dataDir: String, files: URL, killAfter: Int?, script: String = "script.txt", config: String = "config.toml") throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = [
-            "simulate", "--script", files.appendingPathComponent("script.txt").path,
-            "--config", files.appendingPathComponent("config.toml").path, "--data-dir", dataDir,
+            "simulate", "--script", files.appendingPathComponent(script).path,
+            "--config", files.appendingPathComponent(config).path, "--data-dir", dataDir,
         ]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -63,6 +91,14 @@ import Testing
         return !killed && process.terminationStatus == 0
     }
 
+    /// Whether the run on `dataDir` got to its end before the kill landed (its output is
+    /// buffered, so it can be done before the reader has seen the lines the kill waited for):
+    /// then it is over, and another run would be a new run of the script.
+    func endedCleanly(_ dataDir: String) -> Bool {
+        let journal = KioskJournal<StoredKiosk>(path: dataDir + "/" + KioskStore.journalName)
+        return (try? journal.load())??.ended ?? false
+    }
+
     func records(in dataDir: String) throws -> [String] {
         let store = try HistoryStore.reading(path: dataDir + "/history.sqlite", faults: FaultLog { _ in })
         return try store.workouts(since: nil).map { "\($0.id) \($0.kind) sets=\($0.sets) \($0.durationMilliseconds)ms at \($0.completedAt)" }
@@ -85,14 +121,92 @@ import Testing
         for round in 0..<4 {
             let dir = files.appendingPathComponent("killed-\(round)").path
             var kills = 0
-            // Kill it again and again at random points, then let it finish.
-            while kills < 3 {
-                let finished = try simulate(dataDir: dir, files: files, killAfter: Int.random(in: 1...250, using: &rng))
-                if finished { break }
-                kills += 1
+            // Kill it again and again at random points, then let it finish (once: a run after
+            // a clean end would be a new run of the script).
+            var finished = false
+            while !finished && kills < 3 {
+                finished = try simulate(dataDir: dir, files: files, killAfter: Int.random(in: 1...250, using: &rng))
+                if !finished { kills += 1 }
+                finished = finished || endedCleanly(dir)
             }
-            while try !simulate(dataDir: dir, files: files, killAfter: nil) {}
+            while !finished { finished = try simulate(dataDir: dir, files: files, killAfter: nil) }
             #expect(try records(in: dir) == expected, "round \(round) after \(kills) kills")
         }
+    }
+
+    /// SIGKILL at 100 random points across mode switches (seeded: the seed is printed, and
+    /// GYMTIMER_KILL_SEED replays a failing run), each run then finished: every workout of an
+    /// uninterrupted run is stored exactly once.
+    @Test func killedAcrossModeSwitchesAHundredTimesLosesAndDuplicatesNothing() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-kill-mixed-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: files) }
+        try Self.mixedScript.write(to: files.appendingPathComponent("mixed.txt"), atomically: true, encoding: .utf8)
+        try Self.mixedConfig.write(to: files.appendingPathComponent("mixed.toml"), atomically: true, encoding: .utf8)
+
+        let clean = files.appendingPathComponent("clean").path
+        #expect(try simulate(dataDir: clean, files: files, killAfter: nil, script: "mixed.txt", config: "mixed.toml"))
+        let expected = try records(in: clean)
+        #expect(expected.filter { $0.contains("rest") }.count == 3 && expected.filter { $0.contains("interval") }.count == 3,
+                "the script's three rest and three interval workouts: \(expected)")
+
+        let seed = ProcessInfo.processInfo.environment["GYMTIMER_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+        print("killedAcrossModeSwitches: seed \(seed) (GYMTIMER_KILL_SEED=\(seed) replays it)")
+        // Rounds run four at a time (each waits mostly on fsync), each with its own generator.
+        let kills = KillCount()
+        var nextRound = 0
+        while kills.total < 100 {
+            let first = nextRound
+            nextRound += 4
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                let round = first + index
+                var rng = SeededGenerator(seed: seed &+ UInt64(round))
+                let dir = files.appendingPathComponent("killed-\(round)").path
+                var killsThisRound = 0
+                var finished = false
+                do {
+                    while !finished && killsThisRound < 4 {
+                        finished = try simulate(
+                            dataDir: dir, files: files, killAfter: Int.random(in: 1...330, using: &rng), script: "mixed.txt",
+                            config: "mixed.toml")
+                        if !finished { killsThisRound += 1 }
+                        finished = finished || endedCleanly(dir)
+                    }
+                    while !finished {
+                        finished = try simulate(dataDir: dir, files: files, killAfter: nil, script: "mixed.txt", config: "mixed.toml")
+                    }
+                    #expect(try records(in: dir) == expected, "seed \(seed), round \(round) after \(killsThisRound) kills")
+                } catch {
+                    Issue.record("seed \(seed), round \(round): \(error)")
+                }
+                kills.add(killsThisRound)
+            }
+        }
+    }
+}
+
+/// Kills counted from several rounds at once.
+final class KillCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var total: Int { lock.withLock { count } }
+
+    func add(_ kills: Int) { lock.withLock { count += kills } }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing kill sequence can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
