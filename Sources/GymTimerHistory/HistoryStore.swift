@@ -255,6 +255,8 @@ public final class HistoryStore: WorkoutHistory {
         AND typeof(duration_ms) = 'integer' AND duration_ms BETWEEN 0 AND 604800000
         AND typeof(calories) = 'integer' AND calories BETWEEN 0 AND 10000000
         AND typeof(completed_at) = 'text' AND julianday(completed_at) IS NOT NULL
+        AND typeof(local_day) = 'text' AND typeof(exercises) = 'text' AND json_valid(exercises)
+        AND kind IN (\(WorkoutRecord.Kind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")))
         """
 
     /// Rows the last `workouts(since:)` left out as malformed.

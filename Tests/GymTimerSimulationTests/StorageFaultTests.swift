@@ -132,6 +132,43 @@ import Testing
         #expect(run.stderr.contains("moved to"), "\(run.stderr)")
     }
 
+    // MARK: 3. Config edits
+
+    static let restConfig = "mode = \"rest\"\n[rest]\ndefault_seconds = 15\n"
+    /// A rest workout with one set counted and the second rest running at t=20, left as a
+    /// killed run leaves it.
+    func restWorkoutInProgress(_ data: String, in files: ScratchDirectory) throws {
+        #expect(try simulate("1 click start\n17 click dismiss\n18 click start\n20 end\n", config: Self.restConfig, dataDir: data, in: files).status == 0)
+        try JournalEditor.edit(data) { $0.replacingOccurrences(of: "\"ended\":true", with: "\"ended\":false") }
+    }
+
+    /// An edit that leaves rest mode's settings alone keeps the rest workout going: its set
+    /// counts, and the workout ended later has both sets.
+    @Test func aConfigEditOutsideTheRunningModeKeepsTheWorkout() throws {
+        let files = try ScratchDirectory()
+        let data = files.path + "/data"
+        try restWorkoutInProgress(data, in: files)
+        let edited = Self.restConfig + "[interval]\nphase_seconds = 10\n"
+        let run = try simulate("40 click dismiss\n41 hold dismiss 2.5\n50 end\n", config: edited, dataDir: data, in: files)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("the rest workout in progress continues"), "logged: \(run.stderr)")
+        let workouts = try HistoryStore.reading(path: data + "/history.sqlite").workouts()
+        #expect(workouts.map(\.sets) == [2], "one workout with both sets")
+    }
+
+    /// An edit of the running mode's own settings records the sets already counted, and says so.
+    @Test func aConfigEditOfTheRunningModeRecordsTheCountedSets() throws {
+        let files = try ScratchDirectory()
+        let data = files.path + "/data"
+        try restWorkoutInProgress(data, in: files)
+        let edited = "mode = \"rest\"\n[rest]\ndefault_seconds = 30\n"
+        let run = try simulate("30 end\n", config: edited, dataDir: data, in: files)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("was recorded and ended"), "logged: \(run.stderr)")
+        let workouts = try HistoryStore.reading(path: data + "/history.sqlite").workouts()
+        #expect(workouts.map(\.sets) == [1], "the counted set is kept")
+    }
+
     // MARK: 6. Planted symlink
 
     /// A symlink planted at the journal's name (or the old temporary name) is never followed:
