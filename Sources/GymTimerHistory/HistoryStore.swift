@@ -11,10 +11,11 @@ import GymTimerDrivers
 /// The timer calls `record(_:)` from its event loop; it never throws and blocks at most about
 /// the busy timeout. The core's records carry monotonic moments only, so the store stamps each
 /// with the wall-clock time (`now`) and local day (`timeZone`) at which it receives it. A record
-/// that cannot be written (database locked, read-only, disk full) stays in memory, in order, and
-/// is written with the next record or on `retryPending()`; the fault is logged once through
-/// `FaultLog` as `history`, and the recovery once. Inserts are idempotent on `WorkoutRecord.id`,
-/// so a record replayed after a crash is stored once.
+/// that cannot be written (database locked, read-only, disk full, not open) stays in `pending`,
+/// in order, and is written with the next record or on `retryPending()`; the kiosk keeps
+/// `pending` in its journal so it survives a restart (`restore(_:)` hands it back). The fault is
+/// logged once through `FaultLog` as `history`, and the recovery once. Inserts are idempotent on
+/// `WorkoutRecord.id`, so a record replayed after a crash is stored once.
 public final class HistoryStore: WorkoutHistory {
     /// Where the kiosk keeps its history unless the config says otherwise.
     public static let defaultPath = "/var/lib/gymtimer/history.sqlite"

@@ -5,7 +5,9 @@ import GymTimerHistory
 /// The built `gymtimer` binary, run as a real process on real files, for the fault tests.
 enum GymtimerBinary {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let path = root.appendingPathComponent(".build/debug/gymtimer").path
+    /// The binary under test: `GYMTIMER_BINARY` if set (to run these tests against another
+    /// build, e.g. to see them fail on one without the fixes), else this package's debug build.
+    static let path = ProcessInfo.processInfo.environment["GYMTIMER_BINARY"] ?? root.appendingPathComponent(".build/debug/gymtimer").path
     static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
     /// What one run printed and how it ended.

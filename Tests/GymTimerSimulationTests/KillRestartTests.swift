@@ -10,7 +10,7 @@ import Testing
 /// never interrupted: no record lost, none written twice.
 @Suite struct KillRestartTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = root.appendingPathComponent(".build/debug/gymtimer").path
+    static let binary = GymtimerBinary.path
 
     /// Interval workouts end (and are recorded) by themselves, so a kill at any moment has a
     /// record in flight somewhere.
