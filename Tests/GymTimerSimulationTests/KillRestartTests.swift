@@ -58,8 +58,9 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Runs simulate on `dataDir`; with `killAfter`, SIGKILLs it once it has printed that many
-    /// trace lines. Returns whether it ran to the end.
+    /// Runs simulate on `dataDir`; with `killAfter`, SIGKILLs it once it has saved its running
+    /// state that many more times (watched on disk, so the kill lands mid-run: its trace is
+    /// buffered and only written at the end). Returns whether it ran to the end.
     func simulate(dataDir: String, files: URL, killAfter: Int?, script: String = "script.txt", config: String = "config.toml") throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
@@ -67,33 +68,53 @@ import Testing
             "simulate", "--script", files.appendingPathComponent(script).path,
             "--config", files.appendingPathComponent(config).path, "--data-dir", dataDir,
         ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        var last = Self.saveSignature(dataDir)
         try process.run()
-        var killed = false
         if let killAfter {
-            var seen = 0
-            var buffer = Data()
-            while seen < killAfter {
-                let chunk = pipe.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                seen = buffer.reduce(0) { $1 == 10 ? $0 + 1 : $0 }
+            var saves = 0
+            while saves < killAfter && process.isRunning {
+                let now = Self.saveSignature(dataDir)
+                if now != last {
+                    saves += 1
+                    last = now
+                }
+                sched_yield()
             }
-            if seen >= killAfter {
-                kill(process.processIdentifier, SIGKILL)
-                killed = true
-            }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
-        _ = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return !killed && process.terminationStatus == 0
+        return process.terminationReason == .exit && process.terminationStatus == 0
     }
 
-    /// Whether the run on `dataDir` got to its end before the kill landed (its output is
-    /// buffered, so it can be done before the reader has seen the lines the kill waited for):
-    /// then it is over, and another run would be a new run of the script.
+    /// What changes with every save of the running state: the journal's newest sequence number
+    /// (or, for a build from before the journal, `state.json`'s inode, new with each rename).
+    static func saveSignature(_ dataDir: String) -> UInt64 {
+        let slotSize = KioskJournal<StoredKiosk>(path: "").slotSize
+        let fd = open(dataDir + "/" + KioskStore.journalName, O_RDONLY)
+        if fd >= 0 {
+            defer { close(fd) }
+            var newest: UInt64 = 0
+            for slot in 0..<2 {
+                var sequence: UInt64 = 0
+                if pread(fd, &sequence, 8, off_t(slot * slotSize + 8)) == 8 { newest = max(newest, UInt64(littleEndian: sequence)) }
+            }
+            return newest
+        }
+        var info = stat()
+        return stat(dataDir + "/state.json", &info) == 0 ? UInt64(info.st_ino) : 0
+    }
+
+    /// How many times a clean run of a script saved its state (its journal's last sequence),
+    /// the range the kills are drawn from.
+    static func saves(ofCleanRun dataDir: String) -> Int {
+        let saves = Int(saveSignature(dataDir))
+        return FileManager.default.fileExists(atPath: dataDir + "/" + KioskStore.journalName) && saves > 1 ? saves : 100
+    }
+
+    /// Whether the run on `dataDir` got to its end before the kill landed: then it is over, and
+    /// another run would be a new run of the script.
     func endedCleanly(_ dataDir: String) -> Bool {
         let journal = KioskJournal<StoredKiosk>(path: dataDir + "/" + KioskStore.journalName)
         return (try? journal.load())??.ended ?? false
@@ -115,6 +136,7 @@ import Testing
         let clean = files.appendingPathComponent("clean").path
         #expect(try simulate(dataDir: clean, files: files, killAfter: nil))
         let expected = try records(in: clean)
+        let saves = Self.saves(ofCleanRun: clean)
         #expect(expected.count == 12, "every workout of the script is recorded once")
 
         var rng = SystemRandomNumberGenerator()
@@ -125,7 +147,7 @@ import Testing
             // a clean end would be a new run of the script).
             var finished = false
             while !finished && kills < 3 {
-                finished = try simulate(dataDir: dir, files: files, killAfter: Int.random(in: 1...250, using: &rng))
+                finished = try simulate(dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng))
                 if !finished { kills += 1 }
                 finished = finished || endedCleanly(dir)
             }
@@ -148,13 +170,14 @@ import Testing
         let clean = files.appendingPathComponent("clean").path
         #expect(try simulate(dataDir: clean, files: files, killAfter: nil, script: "mixed.txt", config: "mixed.toml"))
         let expected = try records(in: clean)
+        let saves = Self.saves(ofCleanRun: clean)
         #expect(expected.filter { $0.contains("rest") }.count == 3 && expected.filter { $0.contains("interval") }.count == 3,
                 "the script's three rest and three interval workouts: \(expected)")
 
         let seed = ProcessInfo.processInfo.environment["GYMTIMER_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         print("killedAcrossModeSwitches: seed \(seed) (GYMTIMER_KILL_SEED=\(seed) replays it)")
         // Rounds run four at a time (each waits mostly on fsync), each with its own generator.
-        let kills = KillCount()
+        let kills = KillRounds()
         var nextRound = 0
         while kills.total < 100 {
             let first = nextRound
@@ -168,7 +191,7 @@ import Testing
                 do {
                     while !finished && killsThisRound < 4 {
                         finished = try simulate(
-                            dataDir: dir, files: files, killAfter: Int.random(in: 1...330, using: &rng), script: "mixed.txt",
+                            dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng), script: "mixed.txt",
                             config: "mixed.toml")
                         if !finished { killsThisRound += 1 }
                         finished = finished || endedCleanly(dir)
@@ -176,24 +199,32 @@ import Testing
                     while !finished {
                         finished = try simulate(dataDir: dir, files: files, killAfter: nil, script: "mixed.txt", config: "mixed.toml")
                     }
-                    #expect(try records(in: dir) == expected, "seed \(seed), round \(round) after \(killsThisRound) kills")
+                    let stored = try records(in: dir)
+                    if stored != expected {
+                        kills.fail("round \(round) after \(killsThisRound) kills stored \(stored)")
+                    }
                 } catch {
-                    Issue.record("seed \(seed), round \(round): \(error)")
+                    kills.fail("round \(round): \(error)")
                 }
                 kills.add(killsThisRound)
             }
         }
+        // Reported here, on the test's own thread.
+        #expect(kills.failures.isEmpty, "seed \(seed), \(kills.total) kills: \(kills.failures.joined(separator: "; "))")
     }
 }
 
-/// Kills counted from several rounds at once.
-final class KillCount: @unchecked Sendable {
+/// Kills and failures counted from several rounds at once.
+final class KillRounds: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
+    private var failed: [String] = []
 
     var total: Int { lock.withLock { count } }
+    var failures: [String] { lock.withLock { failed } }
 
     func add(_ kills: Int) { lock.withLock { count += kills } }
+    func fail(_ message: String) { lock.withLock { failed.append(message) } }
 }
 
 /// A small deterministic generator (SplitMix64), so a failing kill sequence can be replayed.

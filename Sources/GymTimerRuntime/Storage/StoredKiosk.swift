@@ -36,12 +36,12 @@ public struct StoredKiosk: Codable, Equatable, Sendable {
         a.kiosk == b.kiosk && a.pending == b.pending && a.held == b.held && a.ended == b.ended && a.runOrigin == b.runOrigin
     }
 
-    /// Whether its own moments are ones the kiosk can compute with: the save within ±100 years
-    /// of the origin, held presses near it. (The kiosk is checked against the config's settings
+    /// Whether its own moments are ones the kiosk can compute with: the save and the run's
+    /// origin within ±100 years of the timeline's origin, held presses near the save. (The kiosk is checked against the config's settings
     /// by `KioskRestore`.)
     public var isPlausible: Bool {
         let limit = Int64(100 * 365 * 86_400) * 1_000_000_000
-        guard savedAt.nanoseconds >= -limit, savedAt.nanoseconds <= limit else { return false }
+        for moment in [savedAt, runOrigin] where moment.nanoseconds < -limit || moment.nanoseconds > limit { return false }
         return held.values.compactMap(\.holdPendingSince).allSatisfy { $0.isWithin(KioskRestore.window, of: savedAt) }
     }
 
