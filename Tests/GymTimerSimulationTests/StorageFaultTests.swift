@@ -27,7 +27,7 @@ import Testing
         let files = try ScratchDirectory()
         let mountPoint = files.path + "/disk"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        try #require(try Shell.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]) == 0, "mount a tmpfs")
+        try #require(try Shell.run("/bin/mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mountPoint]) == 0, "mount a tmpfs")
         defer { _ = try? Shell.run("/bin/umount", [mountPoint]) }
         let data = mountPoint + "/data"
         // The kiosk has run before: its journal and database exist.

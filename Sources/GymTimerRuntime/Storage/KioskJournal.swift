@@ -20,7 +20,7 @@ public final class KioskJournal<Content: Codable> {
     static var headerSize: Int { 24 }
     private static var magic: [UInt8] { Array("GYMTJRN1".utf8) }
 
-    public init(path: String, slotSize: Int = 256 * 1024) {
+    public init(path: String, slotSize: Int = 1 << 20) {
         self.path = path
         self.slotSize = slotSize
     }
