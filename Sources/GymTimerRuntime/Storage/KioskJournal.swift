@@ -74,7 +74,7 @@ public final class KioskJournal<Content: Codable> {
         encoder.outputFormatting = [.sortedKeys]
         guard let payload = (try? encoder.encode(content)).map(Array.init) else { throw .unwritable(path: path, reason: "cannot encode the state") }
         guard payload.count <= slotSize - Self.headerSize else {
-            throw .unwritable(path: path, reason: "\(payload.count) bytes do not fit in the journal's \(slotSize)-byte slot")
+            throw .tooLarge(path: path, bytes: payload.count, capacity: slotSize - Self.headerSize)
         }
         if descriptor < 0 {
             // Another instance (an earlier controller) may have made it: write into that one,
@@ -150,6 +150,8 @@ public enum KioskJournalError: Error, CustomStringConvertible {
     case unreadable(path: String, movedTo: String, reason: String)
     case unusable(path: String, reason: String)
     case unwritable(path: String, reason: String)
+    /// The content does not fit in a slot; nothing was written.
+    case tooLarge(path: String, bytes: Int, capacity: Int)
 
     public var description: String {
         switch self {
@@ -159,6 +161,8 @@ public enum KioskJournalError: Error, CustomStringConvertible {
             return "cannot read the stored state \(path): \(reason)"
         case .unwritable(let path, let reason):
             return "cannot save the running state to \(path): \(reason)"
+        case .tooLarge(let path, let bytes, let capacity):
+            return "cannot save the running state to \(path): \(bytes) bytes do not fit in its \(capacity)"
         }
     }
 }

@@ -20,10 +20,11 @@ public final class KioskStore {
     /// Saved with every snapshot (see `StoredKiosk.runOrigin`).
     public var runOrigin = Moment.origin
 
-    public init(directory: String, history: HistoryStore, faults: FaultLog) {
+    /// `slotSize`: the journal's bytes per save (see `KioskJournal`); smaller only in tests.
+    public init(directory: String, history: HistoryStore, faults: FaultLog, slotSize: Int = 1 << 20) {
         self.history = history
         self.faults = faults
-        journal = KioskJournal(path: directory + "/" + Self.journalName)
+        journal = KioskJournal(path: directory + "/" + Self.journalName, slotSize: slotSize)
     }
 
     public var journalPath: String { journal.path }
@@ -66,9 +67,28 @@ public final class KioskStore {
             try journal.save(snapshot)
             lastSaved = snapshot
             faults.succeeded("state journal")
+        } catch .tooLarge {
+            saveTrimmed(snapshot)
         } catch {
             faults.failed("state journal", error)
         }
+    }
+
+    /// Saves the state with as many of the oldest waiting records as fit, when all of them do
+    /// not (thousands, after a long full disk): the state goes on being saved, and the newest
+    /// records wait in memory only until the database drains them; logged once.
+    private func saveTrimmed(_ snapshot: StoredKiosk) {
+        var trimmed = snapshot
+        while !trimmed.pending.isEmpty {
+            trimmed.pending.removeLast(max(1, trimmed.pending.count / 8))
+            if (try? journal.save(trimmed)) != nil {
+                lastSaved = snapshot
+                faults.failed("state journal", KioskJournalError.unwritable(
+                    path: journal.path, reason: "full: \(snapshot.pending.count - trimmed.pending.count) newest waiting workouts kept in memory only"))
+                return
+            }
+        }
+        faults.failed("state journal", KioskJournalError.tooLarge(path: journal.path, bytes: 0, capacity: journal.slotSize))
     }
 
     /// Whether records are waiting for the database.

@@ -1,0 +1,47 @@
+import Foundation
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHistory
+import GymTimerRuntime
+import Testing
+
+/// The journal with the records waiting for a database that cannot be opened (a directory in
+/// its place), on real files.
+@Suite struct KioskStoreTests {
+    func waiting(_ count: Int, in directory: String, log: @escaping (String) -> Void) -> HistoryStore {
+        try? FileManager.default.createDirectory(atPath: directory + "/history.sqlite", withIntermediateDirectories: true)
+        let history = HistoryStore.opening(path: directory + "/history.sqlite", faults: FaultLog(sink: log))
+        for k in 0..<count {
+            history.record(WorkoutRecord(kind: .rest, sets: 2, duration: .seconds(60), endedAt: Moment(.seconds(100 * k + 60))))
+        }
+        return history
+    }
+
+    @Test func waitingRecordsAndTheStateAreSavedTogetherAndComeBack() throws {
+        let files = try ScratchDirectory()
+        let history = waiting(3, in: files.path) { _ in }
+        let store = KioskStore(directory: files.path, history: history, faults: FaultLog { _ in })
+        store.save(kiosk: Kiosk(settings: KioskSettings()), held: [:], at: Moment(.seconds(400)))
+
+        let later = KioskStore(directory: files.path, history: waiting(0, in: files.path) { _ in }, faults: FaultLog { _ in })
+        let stored = try #require(later.load())
+        #expect(stored.pending.map(\.id) == history.pending.map(\.id))
+        #expect(later.history.pending.count == 3, "handed back to the history")
+    }
+
+    /// More waiting records than a slot holds: the state is still saved, with the oldest
+    /// records that fit, and the log says how many wait in memory only.
+    @Test func aFullJournalStillSavesTheStateWithTheOldestRecords() throws {
+        let files = try ScratchDirectory()
+        var lines: [String] = []
+        let history = waiting(60, in: files.path) { _ in }
+        let store = KioskStore(directory: files.path, history: history, faults: FaultLog { lines.append($0) }, slotSize: 8192)
+        store.save(kiosk: Kiosk(settings: KioskSettings()), held: [:], at: Moment(.seconds(7000)))
+        #expect(lines.count == 1 && lines[0].contains("kept in memory only"), "\(lines)")
+
+        let later = KioskStore(directory: files.path, history: waiting(0, in: files.path) { _ in }, faults: FaultLog { _ in }, slotSize: 8192)
+        let stored = try #require(later.load())
+        #expect(stored.pending.count > 10 && stored.pending.count < 60)
+        #expect(stored.pending.map(\.id) == Array(history.pending.prefix(stored.pending.count)).map(\.id), "the oldest ones")
+    }
+}
