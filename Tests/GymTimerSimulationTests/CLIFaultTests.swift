@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerRuntime
 import Testing
 
 /// The command line facing a bad config or none (issue #12, item 11).
@@ -39,5 +40,21 @@ import Testing
         let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
         #expect(stderr.contains("no config file at /etc/gymtimer/config.toml: running on the built-in defaults"), "\(stderr)")
         #expect(!stderr.contains("no such file"), "\(stderr)")
+    }
+
+    /// A second `gymtimer run` on a data directory another process holds is refused with one
+    /// line naming the holder, before it opens (or fails on) any device.
+    @Test func aSecondKioskIsRefusedNamingTheFirst() throws {
+        try #require(GymtimerBinary.isBuilt, "build first: swift build")
+        let files = try ScratchDirectory()
+        let data = files.path + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let config = files.path + "/config.toml"
+        try "[history]\npath = \"\(data)/history.sqlite\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let holder = try DataDirectoryLock(directory: data)
+        let outcome = try GymtimerBinary.run(["run", "--config", config])
+        withExtendedLifetime(holder) {}
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "gymtimer: \(data) is in use by gymtimer process \(getpid()); stop it first (only one controller may use a data directory)\n")
     }
 }

@@ -20,26 +20,36 @@ struct Run: ParsableCommand {
     var config: String?
 
     func run() throws {
-        let session = try HardwareSession(configPath: config)
+        let log: @Sendable (String) -> Void = { StandardError.writeLine(JournalLine.format($0)) }
+        // One controller per data directory: a second is refused, naming the first, before any
+        // device is opened (so not by a busy GPIO line). A directory that does not exist yet is
+        // locked once the history has made it.
+        var lock: DataDirectoryLock?
+        var directory = "."
+        var lockTried = false
+        func takeLock() throws {
+            lockTried = true
+            do {
+                lock = try DataDirectoryLock(directory: directory)
+            } catch {
+                if case .held = error { throw CLIError.usage("\(error)") }
+                // An unusable directory must not keep the timer dark: it runs, and the faults are logged.
+                log("\(error); running without the lock")
+            }
+        }
+        let session = try HardwareSession(configPath: config) { configuration in
+            let parent = (configuration.history.path as NSString).deletingLastPathComponent
+            directory = parent.isEmpty ? "." : parent
+            if FileManager.default.fileExists(atPath: directory) { try takeLock() }
+        }
+        defer { withExtendedLifetime(lock) {} }
         let (configuration, signals, hardware) = (session.configuration, session.signals, session.hardware)
         defer { hardware.shutDown() }
 
-        let log: @Sendable (String) -> Void = { StandardError.writeLine(JournalLine.format($0)) }
         let faults = FaultLog(sink: log)
-        // One controller per data directory: a second is refused, naming the first.
-        let directory = (configuration.history.path as NSString).deletingLastPathComponent
-        var lock: DataDirectoryLock?
-        do {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            lock = try DataDirectoryLock(directory: directory)
-        } catch let error where { if case .held = error { true } else { false } }() {
-            throw CLIError.usage("\(error)")
-        } catch {
-            log("\(error); running without the lock")
-        }
-        defer { withExtendedLifetime(lock) {} }
         // Never stops the start: a corrupt database is replaced, an unusable one waited for.
         let history = HistoryStore.opening(path: configuration.history.path, faults: faults)
+        if !lockTried && FileManager.default.fileExists(atPath: directory) { try takeLock() }
         let store = KioskStore(directory: directory, history: history, faults: faults)
         let stored = store.load()
         hardware.applyBrightness(faults)

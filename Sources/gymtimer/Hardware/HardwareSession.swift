@@ -14,7 +14,9 @@ struct HardwareSession {
 
     /// `configPath` nil: the default file if it exists, else the built-in defaults (every key
     /// is optional, so a kiosk without a config file starts, and says so).
-    init(configPath: String?) throws {
+    /// `prepare` runs with the config before any device is opened (the data directory's lock,
+    /// so a second kiosk is refused by name rather than by a busy GPIO line).
+    init(configPath: String?, prepare: (GymTimerConfiguration) throws -> Void = { _ in }) throws {
         if let configPath {
             configuration = try loadConfiguration(configPath)
         } else if FileManager.default.fileExists(atPath: Self.defaultConfigPath) {
@@ -23,6 +25,7 @@ struct HardwareSession {
             StandardError.writeLine("no config file at \(Self.defaultConfigPath): running on the built-in defaults")
             configuration = .defaults
         }
+        try prepare(configuration)
         do { signals = try StopSignals() } catch { throw CLIError.failed("\(error)") }
         do { hardware = try HardwareKiosk(settings: configuration.hardware) } catch { throw CLIError.usage("\(error)") }
     }
