@@ -44,4 +44,24 @@ import Testing
         #expect(stored.pending.count > 10 && stored.pending.count < 60)
         #expect(stored.pending.map(\.id) == Array(history.pending.prefix(stored.pending.count)).map(\.id), "the oldest ones")
     }
+
+    /// A journal whose kiosk another version wrote (a shape this one cannot read): the kiosk
+    /// starts fresh, and the workouts waiting beside it are kept.
+    @Test func anUnreadableKioskKeepsItsWaitingRecords() throws {
+        struct OtherVersion: Codable {
+            var kiosk = ["mode": "something new"]
+            var savedAt = Moment(.seconds(5))
+            var pending: [StoredWorkout]
+        }
+        let files = try ScratchDirectory()
+        let history = waiting(2, in: files.path) { _ in }
+        try KioskJournal<OtherVersion>(path: files.path + "/" + KioskStore.journalName).save(OtherVersion(pending: history.pending))
+        var lines: [String] = []
+        let later = KioskStore(directory: files.path, history: waiting(0, in: files.path) { _ in }, faults: FaultLog { lines.append($0) })
+        let stored = try #require(later.load())
+        #expect(stored.kiosk == nil)
+        #expect(later.history.pending.map(\.id) == history.pending.map(\.id))
+        #expect(lines.contains { $0.contains("2 waiting workout(s) kept") }, "\(lines)")
+        #expect(later.restore(stored, settings: KioskSettings()) == Kiosk(settings: KioskSettings()))
+    }
 }

@@ -41,6 +41,9 @@ public final class KioskStore {
         }
         guard let stored else { return nil }
         history.restore(stored.pending)
+        if stored.kiosk == nil {
+            faults.note("state: the stored running state is unreadable (another version's, or damaged); starting fresh, \(stored.pending.count) waiting workout(s) kept")
+        }
         guard stored.isPlausible else {
             faults.note("\(journal.setAside("its save time or a held press is out of range"))")
             return nil

@@ -7,7 +7,9 @@ import GymTimerHistory
 /// saved. Two snapshots are the same when everything but `savedAt` is, so the journal is
 /// rewritten on changes, not as time passes.
 public struct StoredKiosk: Codable, Equatable, Sendable {
-    public var kiosk: Kiosk
+    /// The running state; nil when the journal's could not be read (another version's, or
+    /// damaged), so the waiting records beside it are still kept.
+    public var kiosk: Kiosk?
     /// The moment of the save (wall-anchored on the kiosk, virtual in the simulator).
     public var savedAt: Moment
     /// Records received but not yet in the history database, oldest first.
@@ -21,7 +23,7 @@ public struct StoredKiosk: Codable, Equatable, Sendable {
     public var runOrigin: Moment
 
     public init(
-        kiosk: Kiosk, savedAt: Moment, pending: [StoredWorkout] = [], held: [String: HeldPress] = [:], ended: Bool = false,
+        kiosk: Kiosk?, savedAt: Moment, pending: [StoredWorkout] = [], held: [String: HeldPress] = [:], ended: Bool = false,
         runOrigin: Moment = .origin
     ) {
         self.runOrigin = runOrigin
@@ -30,6 +32,18 @@ public struct StoredKiosk: Codable, Equatable, Sendable {
         self.pending = pending
         self.held = held
         self.ended = ended
+    }
+
+    /// Reads what it can: only the save time is required; a kiosk that does not decode is
+    /// nil and missing fields take their defaults, so no waiting record is lost to a format change.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kiosk = try? container.decodeIfPresent(Kiosk.self, forKey: .kiosk)
+        savedAt = try container.decode(Moment.self, forKey: .savedAt)
+        pending = try container.decodeIfPresent([StoredWorkout].self, forKey: .pending) ?? []
+        held = (try? container.decodeIfPresent([String: HeldPress].self, forKey: .held)) ?? [:]
+        ended = (try? container.decodeIfPresent(Bool.self, forKey: .ended)) ?? false
+        runOrigin = (try? container.decodeIfPresent(Moment.self, forKey: .runOrigin)) ?? .origin
     }
 
     public static func == (a: StoredKiosk, b: StoredKiosk) -> Bool {
@@ -48,6 +62,6 @@ public struct StoredKiosk: Codable, Equatable, Sendable {
     /// What a new run starts from after a clean end: the kiosk if it is idle with no workout
     /// under way (its knob settings carried), else a fresh one; nothing tied to the old timeline.
     public var restartingIdle: StoredKiosk {
-        StoredKiosk(kiosk: kiosk.idleCarriedOver ?? Kiosk(settings: kiosk.settings), savedAt: savedAt, pending: pending, runOrigin: savedAt)
+        StoredKiosk(kiosk: kiosk?.idleCarriedOver, savedAt: savedAt, pending: pending, runOrigin: savedAt)
     }
 }
