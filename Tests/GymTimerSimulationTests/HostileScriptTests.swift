@@ -23,6 +23,13 @@ import Testing
         }
     }
 
+    @Test func manyTurnsAtOnceAreBoundedInAll() throws {
+        let lines = String(repeating: "0 turn 10000\n", count: 11)
+        #expect(throws: ScriptError(line: 11, "the script turns the knob more than 100000 detents in all")) {
+            try parser.parse(lines + "1 end\n")
+        }
+    }
+
     @Test func theLargestTurnParses() throws {
         #expect(try parser.parse("1 turn -10000\n2 end\n").steps.map(\.action) == [.turn(-10000)])
     }
@@ -59,9 +66,10 @@ import Testing
         try #require(GymtimerBinary.isBuilt, "build first: swift build")
         let files = try ScratchDirectory()
         let path = files.path + "/script.txt"
-        try ("1 " + String(repeating: "y", count: 3_000_000) + " start\n2 end\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try ("1 " + String(repeating: "y", count: 900_000) + " start\n2 end\n").write(toFile: path, atomically: true, encoding: .utf8)
         let outcome = try GymtimerBinary.run(["simulate", "--script", path])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.utf8.count < 300, "\(outcome.stderr.prefix(300))")
+        #expect(outcome.stderr.contains("(900000 bytes)"), "the parser's message, cut")
     }
 }

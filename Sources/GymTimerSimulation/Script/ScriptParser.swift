@@ -7,6 +7,9 @@ public struct ScriptParser: Sendable {
     /// The most detents one `turn` line may ask for (200 s of turning): a bound on the edges
     /// one line makes, so no line can hang the simulator or exhaust its memory.
     public static let maxDetents = 10_000
+    /// The most detents a whole script may turn, so many `turn` lines at one time cannot build
+    /// more edges than memory holds either.
+    public static let maxTotalDetents = 100_000
 
     public init(buttons: Set<String> = ["start", "dismiss"]) {
         self.buttons = buttons
@@ -16,6 +19,7 @@ public struct ScriptParser: Sendable {
         var steps: [SimulationScript.Step] = []
         var last = Duration.zero
         var end: Duration?
+        var totalDetents = 0
         // "\r\n" is one Character in Swift, so CRLF line ends are split on explicitly.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         for (index, rawLine) in lines.enumerated() {
@@ -47,6 +51,10 @@ public struct ScriptParser: Sendable {
                     throw ScriptError(
                         line: number,
                         "'\(Self.shown(args[0]))' is not a whole number of detents from -\(Self.maxDetents) to \(Self.maxDetents)")
+                }
+                totalDetents += Int(detents.magnitude)
+                guard totalDetents <= Self.maxTotalDetents else {
+                    throw ScriptError(line: number, "the script turns the knob more than \(Self.maxTotalDetents) detents in all")
                 }
                 action = .turn(detents)
             case "restart":

@@ -50,7 +50,7 @@ struct Simulate: ParsableCommand {
     }
 
     /// The most a script file may hold: far more than any script needs, little enough to read whole.
-    static let maxScriptBytes = 4 << 20
+    static let maxScriptBytes = 1 << 20
 
     /// The text of the script at `path`: a regular file of at most `maxScriptBytes`, so a
     /// device (`/dev/zero`), a FIFO or a directory is one clear line instead of a hang or a
