@@ -3,6 +3,7 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSimulation
 import Testing
 
 /// The journal with the records waiting for a database that cannot be opened (a directory in
@@ -63,5 +64,36 @@ import Testing
         #expect(later.history.pending.map(\.id) == history.pending.map(\.id))
         #expect(lines.contains { $0.contains("2 waiting workout(s) kept") }, "\(lines)")
         #expect(later.restore(stored, settings: KioskSettings()) == Kiosk(settings: KioskSettings()))
+    }
+
+    /// A database that becomes usable while the kiosk runs gets the waiting workouts within
+    /// `KioskStore.retryInterval`, without a restart or another record.
+    @Test func waitingRecordsAreRetriedInTheBackground() throws {
+        let files = try ScratchDirectory()
+        let data = files.path + "/data"
+        try FileManager.default.createDirectory(atPath: data + "/history.sqlite", withIntermediateDirectories: true)
+        var settings = KioskSettings()
+        settings.startMode = .interval
+        settings.interval.phaseSeconds = 5
+        settings.interval.sets = 1
+        // One 10 s workout, recorded at 11.01 while the database cannot be made; a press at
+        // 40 frees its path (seen through the trace); then nothing happens but the retry.
+        let script = try ScriptParser().parse("1 click start\n40 click dismiss\n80 end\n")
+        var freed = false
+        var recordsAt40: Int?
+        var simulation: ScriptedSimulation?
+        simulation = try ScriptedSimulation(
+            script: script, settings: settings, dataDirectory: data,
+            write: { line in
+                guard !freed, line.hasPrefix("{\"t\":40.") else { return }
+                freed = true
+                recordsAt40 = simulation?.store.pending.count
+                try? FileManager.default.removeItem(atPath: data + "/history.sqlite")
+            })
+        try simulation?.run()
+        #expect(freed && recordsAt40 == 1, "the workout waited until the press at 40")
+        #expect(simulation?.store.pending.isEmpty == true)
+        #expect(try HistoryStore.reading(path: data + "/history.sqlite").workouts().count == 1, "written by the retry")
+        simulation = nil
     }
 }
