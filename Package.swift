@@ -58,7 +58,7 @@ let package = Package(
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally
         // they replay the files named on the command line.
         .target(name: "FuzzSupport"),
-        .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation"]),
+        .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation", "GymTimerRuntime"]),
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),

@@ -28,6 +28,11 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
     /// error stops parsing, so it is the only problem reported.
     public static func parse(_ toml: String) throws(ConfigError) -> GymTimerConfiguration {
         if let problem = TableHeaderCheck.firstProblem(in: toml) { throw ConfigError(problem) }
+        // The TOML parser hands strings over as C strings, cut at a NUL: refuse one up front.
+        let lines = toml.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        if let index = lines.firstIndex(where: { $0.contains("\0") || $0.contains("\\u0000") || $0.contains("\\U00000000") }) {
+            throw ConfigError("line \(index + 1): a NUL character (\\u0000) is not allowed: paths and line names would be cut there")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: toml)

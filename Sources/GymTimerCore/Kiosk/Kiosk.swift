@@ -29,15 +29,15 @@ public struct Kiosk: Hashable, Sendable, Codable {
     public static let holdUndoWindow: Duration = .seconds(5)
 
     public let settings: KioskSettings
-    public private(set) var mode: Mode
+    public internal(set) var mode: Mode
     /// What the display was last told to show.
     public private(set) var shownDisplay: DisplayContent?
     /// Which LEDs were last told to be lit.
     public private(set) var shownLEDs: Set<StatusLED>?
     /// The idle mode as it was before the latest press of start, and when that press came,
     /// while a hold of that press could still open the menu.
-    public private(set) var beforeStartPress: Mode?
-    public private(set) var startPressedAt: Moment?
+    public internal(set) var beforeStartPress: Mode?
+    public internal(set) var startPressedAt: Moment?
 
     public init(settings: KioskSettings) {
         self.settings = settings
@@ -59,13 +59,6 @@ public struct Kiosk: Hashable, Sendable, Codable {
         return copy
     }
 
-    /// `stored` if it was saved with these settings; a fresh kiosk when the config changed
-    /// since (the owner edited it and restarted: the new settings win).
-    public static func restoring(_ stored: Kiosk?, settings: KioskSettings) -> Kiosk {
-        guard let stored, stored.settings == settings else { return Kiosk(settings: settings) }
-        return stored
-    }
-
     public var isIdle: Bool {
         switch mode {
         case .rest(let rest): return rest.isIdle
@@ -78,12 +71,11 @@ public struct Kiosk: Hashable, Sendable, Codable {
     /// The outputs to show at start-up or after being rebuilt from stored state. A kiosk rebuilt
     /// after a restart first catches up with the clock (see the modes' deadline handling): the
     /// outputs are those of where it should be now, plus any cue still fresh and any record of a
-    /// workout that ended while it was down.
+    /// workout that ended while it was down. A press of start it remembers stays remembered, so
+    /// a hold of that press still opens the menu when a restart fell in the middle of it.
     public mutating func start(at now: Moment) -> [Effect] {
         shownDisplay = nil
         shownLEDs = nil
-        beforeStartPress = nil
-        startPressedAt = nil
         var caughtUp: [Effect] = []
         if let due = nextDeadline(after: now), due <= now { caughtUp = dispatch(.deadline, at: now) }
         let outputs = currentOutputs(at: now)

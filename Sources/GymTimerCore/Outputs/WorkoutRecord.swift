@@ -1,7 +1,7 @@
 /// One finished workout, as the history stores it.
 public struct WorkoutRecord: Hashable, Sendable, Codable {
     /// What kind of workout it was.
-    public enum Kind: String, Hashable, Sendable, Codable { case rest, interval, workout }
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable { case rest, interval, workout }
 
     public var kind: Kind
     /// Sets completed (rests finished in rest mode, sets in interval mode, exercises in a session).

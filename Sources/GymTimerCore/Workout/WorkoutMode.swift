@@ -73,6 +73,23 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
         return segments
     }
 
+    /// The run of a session of the selected preset: where each segment ends and the warning
+    /// before each one ends (when that is inside the segment).
+    public func schedule() -> (segmentEnds: [Duration], cues: [SegmentRun.Cue]) {
+        var ends: [Duration] = []
+        var cues: [SegmentRun.Cue] = []
+        var offset = Duration.zero
+        for segment in Self.segments(of: preset) {
+            let seconds = length(of: segment)
+            offset += .seconds(seconds)
+            ends.append(offset)
+            if warningSeconds > 0 && warningSeconds < seconds {
+                cues.append(.init(at: offset - .seconds(warningSeconds), sound: .warning))
+            }
+        }
+        return (ends, cues)
+    }
+
     /// The same mode with preset `index` selected (only changes anything in idle).
     public func selecting(preset index: Int) -> WorkoutMode {
         var copy = self
@@ -115,18 +132,7 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
         case (.deadline, _):
             effects += advance(to: now)
         case (.pressed(.start), .idle):
-            let segments = Self.segments(of: preset)
-            var ends: [Duration] = []
-            var cues: [SegmentRun.Cue] = []
-            var offset = Duration.zero
-            for segment in segments {
-                let seconds = length(of: segment)
-                offset += .seconds(seconds)
-                ends.append(offset)
-                if warningSeconds > 0 && warningSeconds < seconds {
-                    cues.append(.init(at: offset - .seconds(warningSeconds), sound: .warning))
-                }
-            }
+            let (ends, cues) = schedule()
             state = .running(SegmentRun(segmentEnds: ends, cues: cues, startingAt: now))
             effects += currentOutputs(at: now)
         case (.pressed(.start), .running(var run)) where run.isPaused:

@@ -143,7 +143,7 @@ def phase1():
     st = os.stat(STATE)
     g.check(st.st_mode & 0o777 == 0o750 and sh("stat", "-c", "%U", STATE)[1].strip() == "gymtimer",
             f"{STATE} belongs to gymtimer, mode {oct(st.st_mode & 0o777)}")
-    g.check(os.path.exists(f"{STATE}/history.sqlite") and os.path.exists(f"{STATE}/state.json"),
+    g.check(os.path.exists(f"{STATE}/history.sqlite") and os.path.exists(f"{STATE}/state.journal"),
             f"history and running state are kept in {STATE}: {sorted(os.listdir(STATE))}")
 
     # 5. A hung event loop: systemd's watchdog kills and restarts it.
