@@ -146,7 +146,7 @@ public struct IntervalMode: Hashable, Sendable, Codable {
         state = .running(run)
         var effects: [Effect] = [.display(run.display(at: now))]
         if step.segmentChanged { effects.append(.leds([led(ofPhase: run.segment)])) }
-        effects += step.cues.map { .sound($0) }
+        effects += step.cueEffects
         return effects
     }
 }

@@ -188,18 +188,11 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
         let page = max(0, (now - since).nanoseconds / Self.summaryPage.nanoseconds) % 3
         switch page {
         case 0: return .time(seconds: Int(total.nanoseconds / 1_000_000_000))
-        case 1: return Self.tagged("E", exercises)
-        default: return Self.tagged("C", preset.calories)
+        case 1: return DisplayContent.tagged("E", exercises)
+        default: return DisplayContent.tagged("C", preset.calories)
         }
     }
 
-    /// A letter then a number right-aligned in three digits (`E  8`, `C150`); a number too long
-    /// for three digits is shown alone.
-    private static func tagged(_ letter: String, _ value: Int) -> DisplayContent {
-        let number = String(max(0, value))
-        guard number.count <= 3 else { return .number(value) }
-        return DisplayContent(text: letter + String(repeating: " ", count: 3 - number.count) + number)
-    }
 
     private mutating func advance(to now: Moment) -> [Effect] {
         switch state {
@@ -227,7 +220,7 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
             state = .running(run)
             var effects: [Effect] = [.display(run.display(at: now))]
             if step.segmentChanged { effects.append(.leds(leds(for: run))) }
-            effects += step.cues.map { .sound($0) }
+            effects += step.cueEffects
             return effects
         }
     }

@@ -1,0 +1,229 @@
+/// The one program engine: runs a `ProgramPlan` from its start to its result. running ⇄ paused →
+/// finished; the mode that owns it goes back to idle when it says so.
+///
+/// The intervals and their cues are one `SegmentRun`, so the time shown, the interval and every
+/// call are read off one monotonic deadline, and a run stored at any instant resumes where the
+/// clock says (it is `Codable`). What differs between formats is in the plan, not in here.
+///
+/// Decisions where programs.md is silent:
+/// * in the lead-in either button pauses (a round cannot be counted before the start);
+/// * in amrap, dismiss pauses; in for-time it is "done" and there is no pause;
+/// * a round counted or corrected shows `r  N` for a second, then the time again;
+/// * the knob and start count rounds only while running, not paused;
+/// * "done" and the hold of dismiss that may follow: the press records (its `complete` is heard at
+///   once), the hold then only returns to idle.
+public struct ProgramRun: Hashable, Sendable, Codable {
+    public enum Phase: Hashable, Sendable, Codable {
+        /// Running or paused (see `SegmentRun.isPaused`); segment k is `plan.intervals[k]`.
+        case running(SegmentRun)
+        /// Ended at `since`; the display cycles `pages`, one a second, until a press.
+        case finished(since: Moment, pages: [DisplayContent])
+    }
+
+    /// What the owner does after an event.
+    public enum Outcome: Hashable, Sendable {
+        case stays
+        /// Back to idle (abandoned, or the result dismissed).
+        case resets
+    }
+
+    /// How long a counted round and an interval's banner are shown.
+    public static let bannerLength: Duration = .seconds(1)
+    /// How long each page of the result stays on.
+    public static let pageLength: Duration = .seconds(1)
+
+    public let plan: ProgramPlan
+    public private(set) var phase: Phase
+    /// Rounds counted with start and the knob (amrap, for-time); never negative.
+    public private(set) var rounds = 0
+    /// Until when a counted round is shown.
+    public private(set) var flashUntil: Moment?
+    /// When the first interval after the lead-in started (nil while in the lead-in).
+    public private(set) var workStartedAt: Moment?
+
+    private init(plan: ProgramPlan, at now: Moment) {
+        self.plan = plan
+        self.phase = .running(SegmentRun(segmentEnds: plan.intervalEnds, cues: plan.cues, startingAt: now))
+    }
+
+    /// Starts `plan` at `now`: the run and the effects of its first instant.
+    public static func start(_ plan: ProgramPlan, at now: Moment) -> (ProgramRun, [Effect]) {
+        var run = ProgramRun(plan: plan, at: now)
+        let effects = run.currentOutputs(at: now) + run.advance(to: now)
+        return (run, effects)
+    }
+
+    public var isFinished: Bool {
+        if case .finished = phase { return true }
+        return false
+    }
+
+    public var isPaused: Bool {
+        if case .running(let run) = phase { return run.isPaused }
+        return false
+    }
+
+    /// Whether the lead-in is on.
+    public var inLeadIn: Bool {
+        if case .running(let run) = phase { return run.segment < plan.leadInCount }
+        return false
+    }
+
+    /// The round in progress (1-based) for formats with planned rounds; the rounds counted otherwise.
+    public var round: Int {
+        guard case .planned = plan.scoring else { return rounds }
+        guard case .running(let run) = phase else { return plannedRounds }
+        let intervals = plan.intervals[..<min(run.segment + 1, plan.intervals.count)]
+        return max(1, intervals.dropFirst(plan.leadInCount).filter { $0.leds == [.high] }.count)
+    }
+
+    /// The rounds of a format with planned rounds; 0 otherwise.
+    public var plannedRounds: Int {
+        if case .planned(let rounds) = plan.scoring { return rounds }
+        return 0
+    }
+
+    /// The outputs of the current state, for start-up and for returning to the mode.
+    public func currentOutputs(at now: Moment) -> [Effect] {
+        [.display(display(at: now)), .leds(leds), .buzzer(.off), .sound(nil)]
+    }
+
+    /// What the display shows at `now`.
+    public func display(at now: Moment) -> DisplayContent {
+        switch phase {
+        case .finished(let since, let pages):
+            let page = max(0, (now - since).nanoseconds / Self.pageLength.nanoseconds)
+            return pages[Int(page) % pages.count]
+        case .running(let run):
+            let interval = plan.intervals[run.segment]
+            let intoInterval = run.elapsed(at: now) - start(of: run.segment)
+            let seconds = interval.countsUp ? Int(intoInterval.nanoseconds / 1_000_000_000) : run.displayedSeconds(at: now)
+            if run.isPaused { return .time(seconds: seconds, blink: .colon) }
+            if let until = flashUntil, now < until { return .tagged("r", rounds) }
+            if let banner = interval.banner, intoInterval < Self.bannerLength { return banner }
+            return .time(seconds: seconds)
+        }
+    }
+
+    /// The LEDs of the current state: the interval's, or `ready` once finished.
+    public var leds: Set<StatusLED> {
+        switch phase {
+        case .running(let run): return plan.intervals[run.segment].leds
+        case .finished: return [.ready]
+        }
+    }
+
+    /// The next moment the run must be woken at, or nil when it waits for input only.
+    public func nextDeadline(after now: Moment) -> Moment? {
+        switch phase {
+        case .running(let run):
+            guard let next = run.nextDeadline(after: now) else { return nil }
+            return flashUntil.map { min($0, next) } ?? next
+        case .finished(let since, let pages):
+            guard pages.count > 1 else { return nil }
+            let page = Self.pageLength.nanoseconds
+            let passed = max(0, (now - since).nanoseconds / page)
+            return since + .nanoseconds((passed + 1) * page)
+        }
+    }
+
+    /// Reacts to one event at `now`.
+    public mutating func handle(_ event: ControlEvent, at now: Moment) -> (effects: [Effect], outcome: Outcome) {
+        // Anything already due is handled first, so an input never reorders cues.
+        let overdue = event != .deadline && nextDeadline(after: now).map { $0 <= now } == true
+        var effects = overdue ? advance(to: now) : []
+        switch (event, phase) {
+        case (.deadline, _):
+            effects += advance(to: now)
+        case (.held(.dismiss), _), (.pressed, .finished):
+            return (effects, .resets)
+        case (.pressed(.start), .running(var run)) where run.isPaused:
+            run.resume(at: now)
+            phase = .running(run)
+            effects.append(.display(display(at: now)))
+        case (.pressed(.dismiss), .running(let run)) where run.isPaused:
+            return (effects, .resets)
+        case (.pressed(let button), .running(var run)):
+            switch inLeadIn ? .pause : (button == .start ? plan.start : plan.dismiss) {
+            case .pause:
+                run.pause(at: now)
+                phase = .running(run)
+                flashUntil = nil
+                effects += [.display(display(at: now)), .sound(nil)]
+            case .countRound:
+                effects += count(1, at: now)
+            case .finish:
+                effects += finish(at: now, end: now, capped: false)
+            }
+        case (.turned(let detents), .running(let run)) where plan.knobCountsRounds && !run.isPaused && !inLeadIn:
+            effects += count(detents, at: now)
+        default:
+            break
+        }
+        return (effects, .stays)
+    }
+
+    /// Active time from the start to the beginning of interval `index`.
+    private func start(of index: Int) -> Duration {
+        index == 0 ? .zero : plan.intervalEnds[index - 1]
+    }
+
+    /// Adds `delta` to the rounds counted (never below 0) and shows the count for a second.
+    private mutating func count(_ delta: Int, at now: Moment) -> [Effect] {
+        rounds = max(0, rounds + delta)
+        flashUntil = now + Self.bannerLength
+        return [.display(display(at: now))]
+    }
+
+    private mutating func advance(to now: Moment) -> [Effect] {
+        guard case .running(var run) = phase else { return [.display(display(at: now))] }
+        if let until = flashUntil, now >= until { flashUntil = nil }
+        let step = run.advance(to: now)
+        if workStartedAt == nil, let end = run.end, run.elapsed(at: now) >= .seconds(plan.leadInSeconds) {
+            workStartedAt = end - (run.total - .seconds(plan.leadInSeconds))
+        }
+        phase = .running(run)
+        if let end = step.finishedAt {
+            return step.cueEffects + finish(at: now, end: end, capped: plan.endSound == .timeCap)
+        }
+        var effects: [Effect] = [.display(display(at: now))]
+        if step.segmentChanged { effects.append(.leds(leds)) }
+        return effects + step.cueEffects
+    }
+
+    /// Ends the run at `end` (now, or when the clock ran out): the result, its call and its record.
+    private mutating func finish(at now: Moment, end: Moment, capped: Bool) -> [Effect] {
+        guard case .running(let run) = phase else { return [] }
+        let active = run.elapsed(at: end) - .seconds(plan.leadInSeconds)
+        let score: ProgramScore
+        let pages: [DisplayContent]
+        switch plan.scoring {
+        case .planned(let planned):
+            score = ProgramScore(rounds: planned)
+            pages = [.time(seconds: 0)]
+        case .counted:
+            score = ProgramScore(rounds: rounds)
+            pages = [.time(seconds: 0), .tagged("r", rounds)]
+        case .timed where capped:
+            score = ProgramScore(rounds: rounds, capped: true)
+            pages = [DisplayContent(text: "CAP "), .tagged("r", rounds)]
+        case .timed:
+            score = ProgramScore(rounds: rounds, time: active)
+            pages = [.time(seconds: Int(active.nanoseconds / 1_000_000_000))]
+        }
+        let startedAt = workStartedAt ?? end
+        phase = .finished(since: end, pages: pages)
+        flashUntil = nil
+        var effects: [Effect] = [.display(display(at: now)), .leds(leds)]
+        // A program that ended long ago (the controller was down) is recorded silently.
+        if now - end <= SegmentRun.cueGrace {
+            effects += [.sound(capped ? plan.endSound : .complete), .buzzer(.longBeep)]
+        } else {
+            effects += [.sound(nil), .buzzer(.off)]
+        }
+        effects.append(.record(WorkoutRecord(
+            kind: .program, sets: score.rounds, duration: end - startedAt, preset: plan.name, score: score,
+            endedAt: end)))
+        return effects
+    }
+}
