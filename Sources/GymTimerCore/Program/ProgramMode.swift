@@ -56,14 +56,8 @@ public struct ProgramMode: Hashable, Sendable, Codable {
             }
         }
         let (effects, outcome) = running.handle(event, at: now)
-        switch outcome {
-        case .stays:
-            run = running
-            return effects
-        case .resets:
-            run = nil
-            return effects + currentOutputs(at: now)
-        }
+        run = running
+        return outcome == .resets ? effects + reset(at: now) : effects
     }
 
     /// Back to idle, abandoning any program in progress (nothing is recorded).

@@ -11,12 +11,17 @@ public struct ProgramPlan: Hashable, Sendable, Codable {
         public var countsUp: Bool
         /// Shown instead of the time during the interval's first second (`r  2`).
         public var banner: DisplayContent?
+        /// A rest that dismiss skips (guided workouts).
+        public var isRest: Bool
 
-        public init(seconds: Int, leds: Set<StatusLED>, countsUp: Bool = false, banner: DisplayContent? = nil) {
+        public init(
+            seconds: Int, leds: Set<StatusLED>, countsUp: Bool = false, banner: DisplayContent? = nil, isRest: Bool = false
+        ) {
             self.seconds = seconds
             self.leds = leds
             self.countsUp = countsUp
             self.banner = banner
+            self.isRest = isRest
         }
     }
 
@@ -28,16 +33,23 @@ public struct ProgramPlan: Hashable, Sendable, Codable {
         case countRound
         /// Finish now and record (for-time's "done").
         case finish
+        /// Skip the rest in progress (and its cues); pause during anything else.
+        case skipRest
     }
 
-    /// How the score and the result display are made.
-    public enum Scoring: Hashable, Sendable, Codable {
-        /// A fixed number of rounds, all done when the program ends (intervals, emom).
+    /// What the run leaves behind: the record, its score, and what the display shows after.
+    public enum Result: Hashable, Sendable, Codable {
+        /// A program of a fixed number of rounds, all done when it ends (intervals, emom): `00:00`.
         case planned(rounds: Int)
-        /// The rounds counted with start and the knob; the result alternates `00:00` and them (amrap).
+        /// A program scored by the rounds counted with start and the knob (amrap): the display
+        /// alternates `00:00` and the rounds.
         case counted
-        /// The time and the rounds counted, or capped (for-time).
+        /// A program scored by its time and rounds, or capped (for-time).
         case timed
+        /// An interval-mode workout of `sets` sets: `00:00`, no score.
+        case intervalWorkout(sets: Int)
+        /// A guided session of `preset`: the display cycles total time, exercises and calories.
+        case session(WorkoutPreset)
     }
 
     public var name: String
@@ -50,7 +62,7 @@ public struct ProgramPlan: Hashable, Sendable, Codable {
     public var dismiss: Press
     /// Whether the knob corrects the round count while running.
     public var knobCountsRounds: Bool
-    public var scoring: Scoring
+    public var result: Result
     /// The call at the natural end of the run (`complete`, or `time-cap` when the end is a cap).
     public var endSound: Sound
 
@@ -73,6 +85,7 @@ extension ProgramPlan {
     public init(program: Program, warningSeconds: Int) {
         let leadIn = max(0, program.leadInSeconds)
         var builder = Builder(leadInSeconds: leadIn)
+        builder.cues.append(.init(at: .seconds(leadIn), sound: .go))
         switch program.format {
         case .intervals(let rounds, let work, let rest):
             builder.addIntervals(rounds: rounds, work: work, rest: rest, warningSeconds: warningSeconds)
@@ -93,7 +106,7 @@ extension ProgramPlan {
         var cues: [SegmentRun.Cue] = []
         var offset = Duration.zero
         var start = Press.pause, dismiss = Press.pause, knobCountsRounds = false
-        var scoring = Scoring.counted
+        var result = Result.counted
         var endSound = Sound.complete
 
         init(leadInSeconds: Int) {
@@ -101,13 +114,18 @@ extension ProgramPlan {
             if leadInSeconds > 0 {
                 append(Interval(seconds: leadInSeconds, leds: []), beeps: ProgramPlan.leadInBeeps)
             }
-            cues.append(.init(at: offset, sound: .go))
         }
 
-        /// Adds an interval, with `beeps` 100 ms beeps at 3, 2, 1 s before its end (those inside it).
-        mutating func append(_ interval: Interval, beeps: Int = 0, startSound: Sound? = nil) {
+        /// Adds an interval, with `beeps` 100 ms beeps at 3, 2, 1 s before its end (those inside
+        /// it), a sound at its start, and a sound `early` before its end (inside it).
+        mutating func append(
+            _ interval: Interval, beeps: Int = 0, startSound: Sound? = nil, endCall: (early: Int, sound: Sound)? = nil
+        ) {
             let seconds = max(1, interval.seconds)
             if let startSound { cues.append(.init(at: offset, sound: startSound)) }
+            if let endCall, endCall.early > 0 && endCall.early < seconds {
+                cues.append(.init(at: offset + .seconds(seconds - endCall.early), sound: endCall.sound))
+            }
             let end = offset + .seconds(seconds)
             for left in stride(from: min(beeps, seconds - 1), through: 1, by: -1) {
                 cues.append(.init(at: end - .seconds(left), buzzer: .warningBeep))
@@ -128,7 +146,7 @@ extension ProgramPlan {
                     append(Interval(seconds: rest, leds: [.low]), beeps: warningSeconds, startSound: .rest)
                 }
             }
-            scoring = .planned(rounds: rounds)
+            result = .planned(rounds: rounds)
         }
 
         mutating func addEMOM(rounds: Int, every: Int, warningSeconds: Int) {
@@ -138,7 +156,7 @@ extension ProgramPlan {
                 append(Interval(seconds: every, leds: [.high], banner: banner), beeps: warningSeconds,
                        startSound: round > 1 ? .round(round) : nil)
             }
-            scoring = .planned(rounds: rounds)
+            result = .planned(rounds: rounds)
         }
 
         mutating func addAMRAP(time: Int) {
@@ -148,7 +166,7 @@ extension ProgramPlan {
             if time > 120 { cues.append(.init(at: start + .seconds(time - 60), sound: .lastMinute)) }
             self.start = .countRound
             knobCountsRounds = true
-            scoring = .counted
+            result = .counted
         }
 
         mutating func addForTime(cap: Int) {
@@ -157,14 +175,14 @@ extension ProgramPlan {
             start = .countRound
             dismiss = .finish
             knobCountsRounds = true
-            scoring = .timed
+            result = .timed
             endSound = .timeCap
         }
 
         func plan(name: String) -> ProgramPlan {
             ProgramPlan(
                 name: name, leadInSeconds: leadInSeconds, intervals: intervals, cues: cues, start: start,
-                dismiss: dismiss, knobCountsRounds: knobCountsRounds, scoring: scoring, endSound: endSound)
+                dismiss: dismiss, knobCountsRounds: knobCountsRounds, result: result, endSound: endSound)
         }
     }
 }

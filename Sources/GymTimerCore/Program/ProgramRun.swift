@@ -16,8 +16,9 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     public enum Phase: Hashable, Sendable, Codable {
         /// Running or paused (see `SegmentRun.isPaused`); segment k is `plan.intervals[k]`.
         case running(SegmentRun)
-        /// Ended at `since`; the display cycles `pages`, one a second, until a press.
-        case finished(since: Moment, pages: [DisplayContent])
+        /// Ended at `since` after `duration` (the record's); the display cycles `pages`, each
+        /// `pageLength`, until a press.
+        case finished(since: Moment, duration: Duration, pages: [DisplayContent], pageLength: Duration)
     }
 
     /// What the owner does after an event.
@@ -29,8 +30,6 @@ public struct ProgramRun: Hashable, Sendable, Codable {
 
     /// How long a counted round and an interval's banner are shown.
     public static let bannerLength: Duration = .seconds(1)
-    /// How long each page of the result stays on.
-    public static let pageLength: Duration = .seconds(1)
 
     public let plan: ProgramPlan
     public private(set) var phase: Phase
@@ -49,8 +48,14 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     /// Starts `plan` at `now`: the run and the effects of its first instant.
     public static func start(_ plan: ProgramPlan, at now: Moment) -> (ProgramRun, [Effect]) {
         var run = ProgramRun(plan: plan, at: now)
-        let effects = run.currentOutputs(at: now) + run.advance(to: now)
-        return (run, effects)
+        // The first advance only gives the cues due at the start: the outputs are already shown.
+        let cues = run.advance(to: now).filter { effect in
+            switch effect {
+            case .display, .leds: return false
+            default: return true
+            }
+        }
+        return (run, run.currentOutputs(at: now) + cues)
     }
 
     public var isFinished: Bool {
@@ -71,7 +76,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
 
     /// The round in progress (1-based) for formats with planned rounds; the rounds counted otherwise.
     public var round: Int {
-        guard case .planned = plan.scoring else { return rounds }
+        guard case .planned = plan.result else { return rounds }
         guard case .running(let run) = phase else { return plannedRounds }
         let intervals = plan.intervals[..<min(run.segment + 1, plan.intervals.count)]
         return max(1, intervals.dropFirst(plan.leadInCount).filter { $0.leds == [.high] }.count)
@@ -79,7 +84,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
 
     /// The rounds of a format with planned rounds; 0 otherwise.
     public var plannedRounds: Int {
-        if case .planned(let rounds) = plan.scoring { return rounds }
+        if case .planned(let rounds) = plan.result { return rounds }
         return 0
     }
 
@@ -91,8 +96,8 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     /// What the display shows at `now`.
     public func display(at now: Moment) -> DisplayContent {
         switch phase {
-        case .finished(let since, let pages):
-            let page = max(0, (now - since).nanoseconds / Self.pageLength.nanoseconds)
+        case .finished(let since, _, let pages, let pageLength):
+            let page = max(0, (now - since).nanoseconds / pageLength.nanoseconds)
             return pages[Int(page) % pages.count]
         case .running(let run):
             let interval = plan.intervals[run.segment]
@@ -105,11 +110,13 @@ public struct ProgramRun: Hashable, Sendable, Codable {
         }
     }
 
-    /// The LEDs of the current state: the interval's, or `ready` once finished.
+    /// The LEDs of the current state: the interval's; once finished, `ready` for a program and
+    /// none for the interval and workout modes (as they always did).
     public var leds: Set<StatusLED> {
-        switch phase {
-        case .running(let run): return plan.intervals[run.segment].leds
-        case .finished: return [.ready]
+        switch (phase, plan.result) {
+        case (.running(let run), _): return plan.intervals[run.segment].leds
+        case (.finished, .intervalWorkout), (.finished, .session): return []
+        case (.finished, _): return [.ready]
         }
     }
 
@@ -119,9 +126,9 @@ public struct ProgramRun: Hashable, Sendable, Codable {
         case .running(let run):
             guard let next = run.nextDeadline(after: now) else { return nil }
             return flashUntil.map { min($0, next) } ?? next
-        case .finished(let since, let pages):
+        case .finished(let since, _, let pages, let pageLength):
             guard pages.count > 1 else { return nil }
-            let page = Self.pageLength.nanoseconds
+            let page = pageLength.nanoseconds
             let passed = max(0, (now - since).nanoseconds / page)
             return since + .nanoseconds((passed + 1) * page)
         }
@@ -154,6 +161,15 @@ public struct ProgramRun: Hashable, Sendable, Codable {
                 effects += count(1, at: now)
             case .finish:
                 effects += finish(at: now, end: now, capped: false)
+            case .skipRest where plan.intervals[run.segment].isRest:
+                run.skipSegment(at: now)
+                phase = .running(run)
+                effects += [.display(display(at: now)), .leds(leds), .sound(nil)]
+            case .skipRest:
+                run.pause(at: now)
+                phase = .running(run)
+                flashUntil = nil
+                effects += [.display(display(at: now)), .sound(nil)]
             }
         case (.turned(let detents), .running(let run)) where plan.knobCountsRounds && !run.isPaused && !inLeadIn:
             effects += count(detents, at: now)
@@ -184,7 +200,8 @@ public struct ProgramRun: Hashable, Sendable, Codable {
         }
         phase = .running(run)
         if let end = step.finishedAt {
-            return step.cueEffects + finish(at: now, end: end, capped: plan.endSound == .timeCap)
+            // The end's own call supersedes any cue due with it.
+            return finish(at: now, end: end, capped: plan.endSound == .timeCap)
         }
         var effects: [Effect] = [.display(display(at: now))]
         if step.segmentChanged { effects.append(.leds(leds)) }
@@ -195,35 +212,42 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     private mutating func finish(at now: Moment, end: Moment, capped: Bool) -> [Effect] {
         guard case .running(let run) = phase else { return [] }
         let active = run.elapsed(at: end) - .seconds(plan.leadInSeconds)
-        let score: ProgramScore
-        let pages: [DisplayContent]
-        switch plan.scoring {
+        let duration = end - (workStartedAt ?? end)
+        var record = WorkoutRecord(kind: .program, sets: rounds, duration: duration, preset: plan.name, endedAt: end)
+        var pages: [DisplayContent] = [.time(seconds: 0)]
+        var pageLength: Duration = .seconds(1)
+        switch plan.result {
         case .planned(let planned):
-            score = ProgramScore(rounds: planned)
-            pages = [.time(seconds: 0)]
+            record.sets = planned
+            record.score = ProgramScore(rounds: planned)
         case .counted:
-            score = ProgramScore(rounds: rounds)
+            record.score = ProgramScore(rounds: rounds)
             pages = [.time(seconds: 0), .tagged("r", rounds)]
         case .timed where capped:
-            score = ProgramScore(rounds: rounds, capped: true)
+            record.score = ProgramScore(rounds: rounds, capped: true)
             pages = [DisplayContent(text: "CAP "), .tagged("r", rounds)]
         case .timed:
-            score = ProgramScore(rounds: rounds, time: active)
+            record.score = ProgramScore(rounds: rounds, time: active)
             pages = [.time(seconds: Int(active.nanoseconds / 1_000_000_000))]
+        case .intervalWorkout(let sets):
+            record = WorkoutRecord(kind: .interval, sets: sets, duration: duration, endedAt: end)
+        case .session(let preset):
+            record = WorkoutRecord(
+                kind: .workout, sets: preset.exercises.count, duration: duration, calories: preset.calories,
+                exercises: preset.exercises, preset: preset.name, endedAt: end)
+            pages = [.time(seconds: Int(duration.nanoseconds / 1_000_000_000)),
+                     .tagged("E", preset.exercises.count), .tagged("C", preset.calories)]
+            pageLength = .seconds(2)
         }
-        let startedAt = workStartedAt ?? end
-        phase = .finished(since: end, pages: pages)
+        phase = .finished(since: end, duration: duration, pages: pages, pageLength: pageLength)
         flashUntil = nil
         var effects: [Effect] = [.display(display(at: now)), .leds(leds)]
-        // A program that ended long ago (the controller was down) is recorded silently.
+        // A run that ended long ago (the controller was down) is recorded silently.
         if now - end <= SegmentRun.cueGrace {
             effects += [.sound(capped ? plan.endSound : .complete), .buzzer(.longBeep)]
         } else {
             effects += [.sound(nil), .buzzer(.off)]
         }
-        effects.append(.record(WorkoutRecord(
-            kind: .program, sets: score.rounds, duration: end - startedAt, preset: plan.name, score: score,
-            endedAt: end)))
-        return effects
+        return effects + [.record(record)]
     }
 }
