@@ -14,7 +14,7 @@
 /// * a warning or announcement that would fall at or before the start of its phase or set is left out;
 /// * pausing stops any cue that is playing; resuming does not replay it;
 /// * complete lights no LED; holding dismiss resets to idle (no record) like paused+dismiss.
-public struct IntervalMode: Hashable, Sendable, Codable {
+public struct IntervalMode: ProgramHost, Hashable, Sendable, Codable {
     /// The state as the table in behaviour.md names it, read off the engine.
     public enum State: Hashable, Sendable, Codable {
         /// Waiting for start; the display shows the phase duration.
@@ -31,7 +31,7 @@ public struct IntervalMode: Hashable, Sendable, Codable {
 
     public let settings: IntervalSettings
     /// The workout on the program engine; nil in idle.
-    public private(set) var run: ProgramRun?
+    public var run: ProgramRun?
     /// The length of each phase of the next workout, set with the knob.
     public private(set) var phaseSeconds: Int
 
@@ -87,41 +87,14 @@ public struct IntervalMode: Hashable, Sendable, Codable {
             result: .intervalWorkout(sets: sets), endSound: .complete)
     }
 
-    /// The outputs of the current state, for start-up and for returning to this mode.
-    public func currentOutputs(at now: Moment) -> [Effect] {
-        if let run { return run.currentOutputs(at: now) }
-        return [.display(.time(seconds: phaseSeconds)), .leds([.ready]), .buzzer(.off), .sound(nil)]
+    public func idleOutputs() -> [Effect] {
+        [.display(.time(seconds: phaseSeconds)), .leds([.ready]), .buzzer(.off), .sound(nil)]
     }
 
-    public var isIdle: Bool { run == nil }
-
-    /// The next moment this mode must be woken at, or nil when it waits for input only.
-    public func nextDeadline(after now: Moment) -> Moment? { run?.nextDeadline(after: now) }
-
-    /// Reacts to one event at `now`.
-    public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
-        guard var running = run else {
-            switch event {
-            case .pressed(.start):
-                let (started, effects) = ProgramRun.start(plan(), at: now)
-                run = started
-                return effects
-            case .turned(let detents):
-                let range = Self.phaseRange
-                phaseSeconds = min(max(phaseSeconds + detents * Self.knobStepSeconds, range.lowerBound), range.upperBound)
-                return [.display(.time(seconds: phaseSeconds))]
-            default:
-                return []
-            }
-        }
-        let (effects, outcome) = running.handle(event, at: now)
-        run = running
-        return outcome == .resets ? effects + reset(at: now) : effects
-    }
-
-    /// Back to idle, dropping any workout in progress (nothing is recorded).
-    public mutating func reset(at now: Moment) -> [Effect] {
-        run = nil
-        return currentOutputs(at: now)
+    /// Changes the phase length by `knobStepSeconds` a detent, within `phaseRange`.
+    public mutating func turnInIdle(_ detents: Int) -> [Effect] {
+        let range = Self.phaseRange
+        phaseSeconds = min(max(phaseSeconds + detents * Self.knobStepSeconds, range.lowerBound), range.upperBound)
+        return [.display(.time(seconds: phaseSeconds))]
     }
 }

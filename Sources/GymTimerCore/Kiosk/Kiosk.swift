@@ -142,18 +142,9 @@ public struct Kiosk: Hashable, Sendable, Codable {
             let effects = rest.handle(event, at: now)
             mode = .rest(rest)
             return effects
-        case .interval(var interval):
-            let effects = interval.handle(event, at: now)
-            mode = .interval(interval)
-            return effects
-        case .workout(var workout):
-            let effects = workout.handle(event, at: now)
-            mode = .workout(workout)
-            return effects
-        case .program(var program):
-            let effects = program.handle(event, at: now)
-            mode = .program(program)
-            return effects
+        case .interval(let interval): return host(interval, event, at: now, as: Mode.interval)
+        case .workout(let workout): return host(workout, event, at: now, as: Mode.workout)
+        case .program(let program): return host(program, event, at: now, as: Mode.program)
         case .menu(var menu, let previous):
             switch event {
             case .turned(let detents):
@@ -172,6 +163,16 @@ public struct Kiosk: Hashable, Sendable, Codable {
                 return []
             }
         }
+    }
+
+    /// Hands `event` to a mode on the program engine and keeps it as `mode` afterwards.
+    private mutating func host<Host: ProgramHost>(
+        _ host: Host, _ event: ControlEvent, at now: Moment, as wrap: (Host) -> Mode
+    ) -> [Effect] {
+        var host = host
+        let effects = host.handle(event, at: now)
+        mode = wrap(host)
+        return effects
     }
 
     private mutating func openMenu(at now: Moment) -> [Effect] {

@@ -3,14 +3,14 @@
 ///
 /// Decisions where programs.md is silent: the knob in idle moves between the programs (like the
 /// workout presets), without wrapping.
-public struct ProgramMode: Hashable, Sendable, Codable {
+public struct ProgramMode: ProgramHost, Hashable, Sendable, Codable {
     public let programs: [Program]
     /// The kiosk's 3-2-1 beeps before each interval ends (`[interval] warning_seconds`).
     public let warningSeconds: Int
     /// The index in `programs` of the program a start runs.
     public private(set) var selected: Int
     /// The program running, paused or showing its result; nil in idle.
-    public private(set) var run: ProgramRun?
+    public var run: ProgramRun?
 
     public init(settings: ProgramSettings, warningSeconds: Int) {
         programs = settings.programs.isEmpty ? Program.builtIns : settings.programs
@@ -19,8 +19,6 @@ public struct ProgramMode: Hashable, Sendable, Codable {
     }
 
     public var program: Program { programs[selected] }
-
-    public var isIdle: Bool { run == nil }
 
     /// How program `index` of `programs` is shown: its label.
     public static func label(of program: Program) -> DisplayContent { DisplayContent(text: program.label) }
@@ -32,38 +30,16 @@ public struct ProgramMode: Hashable, Sendable, Codable {
         return copy
     }
 
-    /// The outputs of the current state, for start-up and for returning to this mode.
-    public func currentOutputs(at now: Moment) -> [Effect] {
-        if let run { return run.currentOutputs(at: now) }
-        return [.display(Self.label(of: program)), .leds([.ready]), .buzzer(.off), .sound(nil)]
+    public func plan() -> ProgramPlan { ProgramPlan(program: program, warningSeconds: warningSeconds) }
+
+    public func idleOutputs() -> [Effect] {
+        [.display(Self.label(of: program)), .leds([.ready]), .buzzer(.off), .sound(nil)]
     }
 
-    public func nextDeadline(after now: Moment) -> Moment? { run?.nextDeadline(after: now) }
-
-    /// Reacts to one event at `now`.
-    public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
-        guard var running = run else {
-            switch event {
-            case .pressed(.start):
-                let (started, effects) = ProgramRun.start(ProgramPlan(program: program, warningSeconds: warningSeconds), at: now)
-                run = started
-                return effects
-            case .turned(let detents):
-                selected = min(max(selected + detents, 0), programs.count - 1)
-                return [.display(Self.label(of: program))]
-            default:
-                return []
-            }
-        }
-        let (effects, outcome) = running.handle(event, at: now)
-        run = running
-        return outcome == .resets ? effects + reset(at: now) : effects
-    }
-
-    /// Back to idle, abandoning any program in progress (nothing is recorded).
-    public mutating func reset(at now: Moment) -> [Effect] {
-        run = nil
-        return currentOutputs(at: now)
+    /// Moves between the programs, without wrapping.
+    public mutating func turnInIdle(_ detents: Int) -> [Effect] {
+        selected = min(max(selected + detents, 0), programs.count - 1)
+        return [.display(Self.label(of: program))]
     }
 }
 

@@ -17,7 +17,7 @@
 ///   included; a skipped rest shortens them;
 /// * complete cycles `MM:SS` total, `E  8` (exercises done), `C150` (calories) every 2 s until
 ///   start or dismiss returns to idle.
-public struct WorkoutMode: Hashable, Sendable, Codable {
+public struct WorkoutMode: ProgramHost, Hashable, Sendable, Codable {
     /// The state as the table in behaviour.md names it, read off the engine.
     public enum State: Hashable, Sendable, Codable {
         /// Waiting for start; the display shows the selected preset.
@@ -42,7 +42,7 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
     /// The index in `presets` of the preset a start runs.
     public private(set) var presetIndex: Int
     /// The session on the program engine; nil in idle.
-    public private(set) var run: ProgramRun?
+    public var run: ProgramRun?
 
     public init(presets: [WorkoutPreset], presetIndex: Int = 0, warningSeconds: Int = 3) {
         self.presets = presets.isEmpty ? [.fullBody] : presets
@@ -57,8 +57,6 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
     }
 
     public var preset: WorkoutPreset { presets[presetIndex] }
-
-    public var isIdle: Bool { run == nil }
 
     public var state: State {
         switch run?.phase {
@@ -112,39 +110,14 @@ public struct WorkoutMode: Hashable, Sendable, Codable {
         return copy
     }
 
-    /// The outputs of the current state, for start-up and for returning to this mode.
-    public func currentOutputs(at now: Moment) -> [Effect] {
-        if let run { return run.currentOutputs(at: now) }
-        return [.display(Self.label(forPreset: presetIndex)), .leds([.ready]), .buzzer(.off), .sound(nil)]
+    public func idleOutputs() -> [Effect] {
+        [.display(Self.label(forPreset: presetIndex)), .leds([.ready]), .buzzer(.off), .sound(nil)]
     }
 
-    /// The next moment this mode must be woken at, or nil when it waits for input only.
-    public func nextDeadline(after now: Moment) -> Moment? { run?.nextDeadline(after: now) }
-
-    /// Reacts to one event at `now`.
-    public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
-        guard var running = run else {
-            switch event {
-            case .pressed(.start):
-                let (started, effects) = ProgramRun.start(plan(), at: now)
-                run = started
-                return effects
-            case .turned(let detents):
-                presetIndex = min(max(presetIndex + detents, 0), presets.count - 1)
-                return [.display(Self.label(forPreset: presetIndex))]
-            default:
-                return []
-            }
-        }
-        let (effects, outcome) = running.handle(event, at: now)
-        run = running
-        return outcome == .resets ? effects + reset(at: now) : effects
-    }
-
-    /// Back to idle, abandoning any session in progress (nothing is recorded).
-    public mutating func reset(at now: Moment) -> [Effect] {
-        run = nil
-        return currentOutputs(at: now)
+    /// Moves between the presets, without wrapping.
+    public mutating func turnInIdle(_ detents: Int) -> [Effect] {
+        presetIndex = min(max(presetIndex + detents, 0), presets.count - 1)
+        return [.display(Self.label(forPreset: presetIndex))]
     }
 
     /// The segment the run is in.
