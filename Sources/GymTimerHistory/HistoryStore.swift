@@ -90,7 +90,8 @@ public final class HistoryStore: WorkoutHistory {
         let complete: Bool
         do {
             complete = try database.read { db in
-                try migrator.hasCompletedMigrations(db) && !migrator.hasBeenSuperseded(db)
+                // A file the kiosk has not migrated yet reads too (a missing column reads as NULL).
+                try migrator.appliedIdentifiers(db).contains("v1") && !migrator.hasBeenSuperseded(db)
             }
         } catch {
             throw .notAHistory(path: path, reason: HistoryError.reason(error))
@@ -145,12 +146,12 @@ public final class HistoryStore: WorkoutHistory {
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO workouts
-                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day, score)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 workout.id, workout.kind.rawValue, workout.sets, workout.durationMilliseconds, workout.calories,
-                exercises, workout.preset, workout.completedAt, workout.localDay.description,
+                exercises, workout.preset, workout.completedAt, workout.localDay.description, workout.score,
             ])
         guard db.changesCount > 0 else { return }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM workouts") ?? 0
@@ -226,7 +227,7 @@ public final class HistoryStore: WorkoutHistory {
         return StoredWorkout(
             id: row["id"], kind: kind, sets: row["sets"], durationMilliseconds: row["duration_ms"],
             calories: row["calories"], exercises: exercises, preset: row["preset"],
-            completedAt: row["completed_at"], localDay: day)
+            completedAt: row["completed_at"], localDay: day, score: row["score"])
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {
