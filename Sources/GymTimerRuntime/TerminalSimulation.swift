@@ -46,10 +46,10 @@ public final class TerminalSimulation {
             kiosk: Kiosk(settings: settings), clock: clock, origin: origin,
             devices: devices.kioskDevices(inputs: inputs), history: history, faults: faults)
         runtime.start()
-        draw()
+        draw(runtime.kiosk)
         while !inputs.quitRequested {
             try runtime.step()
-            draw()
+            draw(runtime.kiosk)
         }
     }
 
@@ -71,11 +71,13 @@ public final class TerminalSimulation {
     private var recordsShown = 0
 
     /// Writes what changed since the last draw, if anything.
-    private func draw() {
+    private func draw(_ kiosk: Kiosk) {
+        screen.mode = kiosk.statusLine
         if history.records.count != recordsShown, let last = history.records.last {
             recordsShown = history.records.count
-            screen.status = "recorded: \(last.kind.rawValue) workout, \(last.sets) set\(last.sets == 1 ? "" : "s")"
-                + " (\(recordsShown) this session)"
+            let what = last.score.map { "program \(last.preset ?? ""), \($0)" }
+                ?? "\(last.kind.rawValue) workout, \(last.sets) set\(last.sets == 1 ? "" : "s")"
+            screen.status = "recorded: \(what) (\(recordsShown) this session)"
         }
         let update = screen.update()
         if !update.isEmpty { write(update) }

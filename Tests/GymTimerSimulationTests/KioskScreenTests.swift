@@ -56,5 +56,7 @@ import Testing
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(lines.contains("  ● ready    ○ rest    ○ alarm    ○ low    ○ high"))
         #expect(lines.contains("  buzzer  ----      sound  ♪ alarm"))
+        screen.mode = "program Tabata: round 3 of 8"
+        #expect(screen.lines()[1] == "  program Tabata: round 3 of 8", "the mode line sits under the title")
     }
 }

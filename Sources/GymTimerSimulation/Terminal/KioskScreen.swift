@@ -12,6 +12,9 @@ public final class KioskScreen {
     public var sound: String?
     /// One line under the panel: what was recorded, a device fault.
     public var status = ""
+    /// One line under the title: the mode and what it is doing (a program's name, its round and
+    /// score so far: `program Tabata: round 3 of 8`).
+    public var mode = ""
     /// Colour codes on (a terminal) or off (tests, plain captures).
     public let colour: Bool
     /// The lines on the terminal now, nil before the first draw.
@@ -29,7 +32,7 @@ public final class KioskScreen {
         let indent = Self.indent
         let rule = String(repeating: "─", count: Self.boxWidth)
         let empty = String(repeating: " ", count: Self.boxWidth)
-        var lines = [indent + styled("GymTimer — simulated kiosk, real time", ANSI.bold), ""]
+        var lines = [indent + styled("GymTimer — simulated kiosk, real time", ANSI.bold), indent + mode]
         lines.append(indent + "┌" + rule + "┐")
         lines.append(indent + "│" + empty + "│")
         for art in SegmentArt.lines(for: frame, colour: colour) {
