@@ -112,14 +112,17 @@ extension ProgramPlan {
         init(leadInSeconds: Int) {
             self.leadInSeconds = leadInSeconds
             if leadInSeconds > 0 {
-                append(Interval(seconds: leadInSeconds, leds: []), beeps: ProgramPlan.leadInBeeps)
+                // A 3 s lead-in beeps on the press too: "3, 2, 1, go".
+                append(Interval(seconds: leadInSeconds, leds: []), beeps: ProgramPlan.leadInBeeps, beepAtStart: true)
             }
         }
 
-        /// Adds an interval, with `beeps` 100 ms beeps at 3, 2, 1 s before its end (those inside
-        /// it), a sound at its start, and a sound `early` before its end (inside it).
+        /// Adds an interval, with `beeps` 100 ms beeps at 3, 2, 1 s before its end (those after its
+        /// start, or at it with `beepAtStart`), a sound at its start, and a sound `early` before its
+        /// end (after its start).
         mutating func append(
-            _ interval: Interval, beeps: Int = 0, startSound: Sound? = nil, endCall: (early: Int, sound: Sound)? = nil
+            _ interval: Interval, beeps: Int = 0, beepAtStart: Bool = false, startSound: Sound? = nil,
+            endCall: (early: Int, sound: Sound)? = nil
         ) {
             let seconds = max(1, interval.seconds)
             if let startSound { cues.append(.init(at: offset, sound: startSound)) }
@@ -127,7 +130,7 @@ extension ProgramPlan {
                 cues.append(.init(at: offset + .seconds(seconds - endCall.early), sound: endCall.sound))
             }
             let end = offset + .seconds(seconds)
-            for left in stride(from: min(beeps, seconds - 1), through: 1, by: -1) {
+            for left in stride(from: min(beeps, beepAtStart ? seconds : seconds - 1), through: 1, by: -1) {
                 cues.append(.init(at: end - .seconds(left), buzzer: .warningBeep))
             }
             var kept = interval
