@@ -305,3 +305,19 @@ extension ProgramMode: DrivenMachine {}
         #expect(tabataPlan.intervalEnds.last == .seconds(240))
     }
 }
+
+@Suite struct ProgramStorageTests {
+    /// A rest in progress stored before programs existed (no `programs` in its settings) is
+    /// restored, not thrown away, after the upgrade.
+    @Test func aStateStoredBeforeProgramsExistedStillRestores() throws {
+        var kiosk = Kiosk(settings: KioskSettings())
+        _ = kiosk.start(at: at(0))
+        _ = kiosk.handle(.pressed(.start), at: at(1))
+        var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(kiosk.stored)) as! [String: Any]
+        var settings = json["settings"] as! [String: Any]
+        settings.removeValue(forKey: "programs")
+        json["settings"] = settings
+        let old = try JSONDecoder().decode(Kiosk.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(Kiosk.restoring(old, settings: KioskSettings()) == kiosk.stored)
+    }
+}
