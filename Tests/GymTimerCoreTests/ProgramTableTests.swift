@@ -298,6 +298,28 @@ extension ProgramMode: DrivenMachine {}
         #expect(driver.records.first?.endedAt == at(5999))
     }
 
+    @Test func theStatusNamesTheRoundAndTheScoreSoFar() {
+        var intervals = driver(tabata)
+        #expect(intervals.machine.statusDetail == "idle")
+        intervals.send(.pressed(.start), at: at(0))
+        #expect(intervals.machine.statusDetail == "lead-in")
+        intervals.run(to: at(35))
+        #expect(intervals.machine.statusDetail == "round 1 of 8", "a rest belongs to the round before it")
+        intervals.send(.pressed(.start), at: at(36))
+        #expect(intervals.machine.statusDetail == "round 1 of 8, paused")
+        var counted = driver(amrap)
+        counted.send(.pressed(.start), at: at(0))
+        counted.send(.pressed(.start), at: at(5))
+        #expect(counted.machine.statusDetail == "1 round")
+        counted.send(.turned(2), at: at(6))
+        #expect(counted.machine.statusDetail == "3 rounds")
+        var kiosk = Kiosk(settings: KioskSettings(startMode: .program))
+        #expect(kiosk.statusLine == "program Tabata: idle")
+        _ = kiosk.handle(.pressed(.start), at: at(0))
+        _ = kiosk.handle(.deadline, at: at(41))
+        #expect(kiosk.statusLine == "program Tabata: round 2 of 8")
+    }
+
     @Test func theBuiltInsAreTheFourFormats() {
         #expect(Program.builtIns.map(\.name) == ["Tabata", "EMOM 10", "AMRAP 12", "For Time"])
         #expect(Program.builtIns.allSatisfy { DisplayContent.canDraw($0.label) })

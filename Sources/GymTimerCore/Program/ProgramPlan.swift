@@ -13,10 +13,14 @@ public struct ProgramPlan: Hashable, Sendable, Codable {
         public var banner: DisplayContent?
         /// A rest that dismiss skips (guided workouts).
         public var isRest: Bool
+        /// The round it belongs to (1-based; 0 in the lead-in and where rounds are counted by hand).
+        public var round: Int
 
         public init(
-            seconds: Int, leds: Set<StatusLED>, countsUp: Bool = false, banner: DisplayContent? = nil, isRest: Bool = false
+            seconds: Int, leds: Set<StatusLED>, countsUp: Bool = false, banner: DisplayContent? = nil,
+            isRest: Bool = false, round: Int = 0
         ) {
+            self.round = round
             self.seconds = seconds
             self.leds = leds
             self.countsUp = countsUp
@@ -143,10 +147,10 @@ extension ProgramPlan {
             let rounds = max(1, rounds)
             for round in 1...rounds {
                 let banner = round > 1 ? DisplayContent.tagged("r", round) : nil
-                append(Interval(seconds: work, leds: [.high], banner: banner), beeps: warningSeconds,
+                append(Interval(seconds: work, leds: [.high], banner: banner, round: round), beeps: warningSeconds,
                        startSound: round > 1 && rest > 0 ? .work : nil)
                 if round < rounds && rest > 0 {
-                    append(Interval(seconds: rest, leds: [.low]), beeps: warningSeconds, startSound: .rest)
+                    append(Interval(seconds: rest, leds: [.low], round: round), beeps: warningSeconds, startSound: .rest)
                 }
             }
             result = .planned(rounds: rounds)
@@ -156,7 +160,7 @@ extension ProgramPlan {
             let rounds = max(1, rounds)
             for round in 1...rounds {
                 let banner = round > 1 ? DisplayContent.tagged("r", round) : nil
-                append(Interval(seconds: every, leds: [.high], banner: banner), beeps: warningSeconds,
+                append(Interval(seconds: every, leds: [.high], banner: banner, round: round), beeps: warningSeconds,
                        startSound: round > 1 ? .round(round) : nil)
             }
             result = .planned(rounds: rounds)

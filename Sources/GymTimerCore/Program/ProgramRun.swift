@@ -78,8 +78,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     public var round: Int {
         guard case .planned = plan.result else { return rounds }
         guard case .running(let run) = phase else { return plannedRounds }
-        let intervals = plan.intervals[..<min(run.segment + 1, plan.intervals.count)]
-        return max(1, intervals.dropFirst(plan.leadInCount).filter { $0.leds == [.high] }.count)
+        return max(1, plan.intervals[run.segment].round)
     }
 
     /// The rounds of a format with planned rounds; 0 otherwise.
