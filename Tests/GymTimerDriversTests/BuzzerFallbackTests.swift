@@ -15,14 +15,4 @@ import Testing
         #expect(BuzzerFallback.pattern(for: .timeCap) == nil)
         #expect(BuzzerFallback.pattern(for: .complete) == nil)
     }
-
-    /// The labels the config accepts are exactly those the font draws.
-    @Test func theDrawableCharactersAreTheFontsCharacters() {
-        for character in DisplayContent.drawable where character != " " {
-            #expect(SevenSegmentFont.segments(for: character) != 0, "\(character) draws")
-        }
-        #expect(!DisplayContent.canDraw("MWXK"))
-        #expect(DisplayContent.canDraw("tAbA"))
-        #expect(!DisplayContent.canDraw("tAbAt"), "five characters do not fit")
-    }
 }

@@ -46,9 +46,10 @@ public struct DisplayContent: Hashable, Sendable, Codable, CustomStringConvertib
 
     /// Whether the display can draw `text`: at most four characters, each in `drawable`.
     public static func canDraw(_ text: String) -> Bool {
-        text.count <= 4 && text.allSatisfy { char in
-            drawable.contains(char) || drawable.contains(Character(char.lowercased()))
-                || drawable.contains(Character(char.uppercased()))
+        // Case mapping may give several characters (`ß` → `SS`): only a single one can match.
+        func drawn(_ variant: String) -> Bool { variant.count == 1 && drawable.contains(Character(variant)) }
+        return text.count <= 4 && text.allSatisfy { char in
+            drawable.contains(char) || drawn(char.lowercased()) || drawn(char.uppercased())
         }
     }
 
