@@ -40,7 +40,7 @@ import Testing
         var mode = ProgramMode(settings: ProgramSettings(programs: [program]), warningSeconds: Int(rng.next() % 5))
         var now = Moment.origin
         var shown: (segment: Int, seconds: Int)?
-        var finished = 0, records = 0
+        var finished = 0, records = 0, dropped = 0
         for _ in 0..<400 {
             // Mostly short gaps, with the odd long one (a pause, a walk-away).
             let gap: UInt64 = rng.next() % 10 == 0 ? 60_000 : 2_500
@@ -75,22 +75,29 @@ import Testing
                 shown = nil
             }
 
-            if let b = before, !b.isFinished, after?.isFinished == true {
-                finished += 1
+            let finishing = before.map { !$0.isFinished } == true && after?.isFinished == true
+            let confirming = before?.pendingRecord != nil && after?.pendingRecord == nil
+            if finishing { finished += 1 }
+            if confirming && event == .held(.dismiss) {
+                dropped += 1
+                GymTimerCoreTests.check(recorded.isEmpty, "holding dismiss after done abandons it (seed \(seed))")
+            } else if (finishing && after?.pendingRecord == nil) || confirming {
                 GymTimerCoreTests.check(recorded.count == 1, "one record per finished program (seed \(seed))")
-                if let record = recorded.first {
-                    let expected = b.plannedRounds > 0 ? b.plannedRounds : b.rounds
-                    GymTimerCoreTests.check(record.score?.rounds == expected, "the score is the rounds counted (seed \(seed))")
-                    GymTimerCoreTests.check(record.sets == expected)
-                    GymTimerCoreTests.check(record.kind == .program && record.preset == "p")
-                    GymTimerCoreTests.check(record.duration >= .zero, "the lead-in is left out, never more (seed \(seed))")
-                }
             } else {
                 GymTimerCoreTests.check(recorded.isEmpty, "records only when a program finishes (seed \(seed))")
             }
+            if let b = before, let record = recorded.first {
+                let expected = b.plannedRounds > 0 ? b.plannedRounds : b.rounds
+                GymTimerCoreTests.check(record.score?.rounds == expected, "the score is the rounds counted (seed \(seed))")
+                GymTimerCoreTests.check(record.sets == expected)
+                GymTimerCoreTests.check(record.kind == .program && record.preset == "p")
+                GymTimerCoreTests.check(record.duration >= .zero, "the lead-in is left out, never more (seed \(seed))")
+            }
             records += recorded.count
         }
-        GymTimerCoreTests.check(records == finished, "exactly one record per finished program (seed \(seed))")
+        let waiting = mode.run?.pendingRecord != nil ? 1 : 0
+        GymTimerCoreTests.check(
+            records + dropped + waiting == finished, "exactly one record per finished program not abandoned (seed \(seed))")
         return finished
     }
 }

@@ -276,6 +276,34 @@ extension ProgramMode: DrivenMachine {}
         #expect(driver.records.first?.score?.description == "0:26, 2 rounds")
     }
 
+    @Test func doneIsRecordedOnTheReleaseAndAHoldOfDismissAbandonsIt() {
+        var click = driver(forTime)
+        click.send(.pressed(.start), at: at(0))
+        #expect(!click.send(.pressed(.dismiss), at: at(20)).contains { if case .record = $0 { true } else { false } })
+        #expect(click.send(.released(.dismiss), at: at(20.08)).count == 1)
+        #expect(click.records.map(\.score) == [ProgramScore(rounds: 0, time: .seconds(17))])
+
+        var hold = driver(forTime)
+        hold.send(.pressed(.start), at: at(0))
+        hold.send(.pressed(.dismiss), at: at(20))
+        hold.send(.held(.dismiss), at: at(22))
+        #expect(hold.machine.isIdle)
+        hold.run(to: at(100))
+        #expect(hold.records.isEmpty, "abandoned: nothing recorded")
+    }
+
+    @Test func aDoneWhoseReleaseNeverComesIsRecordedAfterTheHoldTime() throws {
+        var driver = driver(forTime)
+        driver.send(.pressed(.start), at: at(0))
+        driver.send(.pressed(.dismiss), at: at(20))
+        // The controller restarts before the release arrives.
+        var rebuilt = try JSONDecoder().decode(ProgramMode.self, from: JSONEncoder().encode(driver.machine))
+        #expect(rebuilt.nextDeadline(after: at(21)) == at(22.5))
+        let effects = rebuilt.handle(.deadline, at: at(40))
+        #expect(effects.contains { if case .record = $0 { true } else { false } })
+        #expect(rebuilt.handle(.pressed(.start), at: at(41)).allSatisfy { if case .record = $0 { false } else { true } })
+    }
+
     @Test func reachingTheCapCallsTimeCapAndShowsCapThenTheRounds() {
         var driver = driver(forTime)
         driver.send(.pressed(.start), at: at(0))

@@ -10,8 +10,9 @@
 /// * in amrap, dismiss pauses; in for-time it is "done" and there is no pause;
 /// * a round counted or corrected shows `r  N` for a second, then the time again;
 /// * the knob and start count rounds only while running, not paused;
-/// * "done" and the hold of dismiss that may follow: the press records (its `complete` is heard at
-///   once), the hold then only returns to idle.
+/// * "done" is a press of dismiss, and so is the start of its hold, which abandons: the press
+///   ends the program at once (time, `complete`), but its record waits for the release; the hold
+///   drops it. A release that never comes (a restart) records it `doneConfirmation` later.
 public struct ProgramRun: Hashable, Sendable, Codable {
     public enum Phase: Hashable, Sendable, Codable {
         /// Running or paused (see `SegmentRun.isPaused`); segment k is `plan.intervals[k]`.
@@ -30,6 +31,8 @@ public struct ProgramRun: Hashable, Sendable, Codable {
 
     /// How long a counted round and an interval's banner are shown.
     public static let bannerLength: Duration = .seconds(1)
+    /// How long after "done" its record is kept without a release: longer than the 2 s hold.
+    public static let doneConfirmation: Duration = .milliseconds(2500)
 
     public let plan: ProgramPlan
     public private(set) var phase: Phase
@@ -39,6 +42,8 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     public private(set) var flashUntil: Moment?
     /// When the first interval after the lead-in started (nil while in the lead-in).
     public private(set) var workStartedAt: Moment?
+    /// The record of a "done" waiting for dismiss to be released (see the decisions above).
+    public private(set) var pendingRecord: WorkoutRecord?
 
     private init(plan: ProgramPlan, at now: Moment) {
         self.plan = plan
@@ -126,10 +131,12 @@ public struct ProgramRun: Hashable, Sendable, Codable {
             guard let next = run.nextDeadline(after: now) else { return nil }
             return flashUntil.map { min($0, next) } ?? next
         case .finished(let since, _, let pages, let pageLength):
-            guard pages.count > 1 else { return nil }
+            let confirmation = pendingRecord.map { _ in since + Self.doneConfirmation }
+            guard pages.count > 1 else { return confirmation }
             let page = pageLength.nanoseconds
             let passed = max(0, (now - since).nanoseconds / page)
-            return since + .nanoseconds((passed + 1) * page)
+            let next = since + .nanoseconds((passed + 1) * page)
+            return confirmation.map { min($0, next) } ?? next
         }
     }
 
@@ -139,10 +146,16 @@ public struct ProgramRun: Hashable, Sendable, Codable {
         let overdue = event != .deadline && nextDeadline(after: now).map { $0 <= now } == true
         var effects = overdue ? advance(to: now) : []
         switch (event, phase) {
+        case (.deadline, .finished(let since, _, _, _)) where now >= since + Self.doneConfirmation:
+            effects += advance(to: now) + confirmDone()
         case (.deadline, _):
             effects += advance(to: now)
-        case (.held(.dismiss), _), (.pressed, .finished):
+        case (.held(.dismiss), _):
             return (effects, .resets)
+        case (.pressed, .finished):
+            return (effects + confirmDone(), .resets)
+        case (.released(.dismiss), .finished):
+            effects += confirmDone()
         case (.pressed(.start), .running(var run)) where run.isPaused:
             run.resume(at: now)
             phase = .running(run)
@@ -159,7 +172,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
             case .countRound:
                 effects += count(1, at: now)
             case .finish:
-                effects += finish(at: now, end: now, capped: false)
+                effects += finish(at: now, end: now, capped: false, pending: true)
             case .skipRest where plan.intervals[run.segment].isRest:
                 run.skipSegment(at: now)
                 phase = .running(run)
@@ -181,6 +194,13 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     /// Active time from the start to the beginning of interval `index`.
     private func start(of index: Int) -> Duration {
         index == 0 ? .zero : plan.intervalEnds[index - 1]
+    }
+
+    /// The record of a "done", once it is sure not to be the start of a hold.
+    private mutating func confirmDone() -> [Effect] {
+        guard let record = pendingRecord else { return [] }
+        pendingRecord = nil
+        return [.record(record)]
     }
 
     /// Adds `delta` to the rounds counted (never below 0) and shows the count for a second.
@@ -208,7 +228,8 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     }
 
     /// Ends the run at `end` (now, or when the clock ran out): the result, its call and its record.
-    private mutating func finish(at now: Moment, end: Moment, capped: Bool) -> [Effect] {
+    /// A `pending` record waits in `pendingRecord` instead (a "done").
+    private mutating func finish(at now: Moment, end: Moment, capped: Bool, pending: Bool = false) -> [Effect] {
         guard case .running(let run) = phase else { return [] }
         let active = run.elapsed(at: end) - .seconds(plan.leadInSeconds)
         let duration = end - (workStartedAt ?? end)
@@ -246,6 +267,10 @@ public struct ProgramRun: Hashable, Sendable, Codable {
             effects += [.sound(capped ? plan.endSound : .complete), .buzzer(.longBeep)]
         } else {
             effects += [.sound(nil), .buzzer(.off)]
+        }
+        if pending {
+            pendingRecord = record
+            return effects
         }
         return effects + [.record(record)]
     }
