@@ -172,7 +172,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
             case .countRound:
                 effects += count(1, at: now)
             case .finish:
-                effects += finish(at: now, end: now, capped: false, pending: true)
+                effects += finish(at: now, end: now, ranOut: false, pending: true)
             case .skipRest where plan.intervals[run.segment].isRest:
                 run.skipSegment(at: now)
                 phase = .running(run)
@@ -220,7 +220,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
         phase = .running(run)
         if let end = step.finishedAt {
             // The end's own call supersedes any cue due with it.
-            return finish(at: now, end: end, capped: plan.endSound == .timeCap)
+            return finish(at: now, end: end, ranOut: true)
         }
         var effects: [Effect] = [.display(display(at: now))]
         if step.segmentChanged { effects.append(.leds(leds)) }
@@ -229,7 +229,9 @@ public struct ProgramRun: Hashable, Sendable, Codable {
 
     /// Ends the run at `end` (now, or when the clock ran out): the result, its call and its record.
     /// A `pending` record waits in `pendingRecord` instead (a "done").
-    private mutating func finish(at now: Moment, end: Moment, capped: Bool, pending: Bool = false) -> [Effect] {
+    /// `ranOut`: the clock reached the plan's end (for-time: its cap) rather than a press of done.
+    private mutating func finish(at now: Moment, end: Moment, ranOut: Bool, pending: Bool = false) -> [Effect] {
+        let capped = ranOut && plan.result == .timed
         guard case .running(let run) = phase else { return [] }
         let active = run.elapsed(at: end) - .seconds(plan.leadInSeconds)
         let duration = end - (workStartedAt ?? end)
@@ -264,7 +266,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
         var effects: [Effect] = [.display(display(at: now)), .leds(leds)]
         // A run that ended long ago (the controller was down) is recorded silently.
         if now - end <= SegmentRun.cueGrace {
-            effects += [.sound(capped ? plan.endSound : .complete), .buzzer(.longBeep)]
+            effects += [.sound(ranOut ? plan.endSound : .complete), .buzzer(.longBeep)]
         } else {
             effects += [.sound(nil), .buzzer(.off)]
         }
