@@ -48,8 +48,10 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
             let rest = root.table("rest") { RestSettings.read(from: $0) }
             let interval = root.table("interval") { IntervalSettings.read(from: $0) }
             let workout = root.table("workout") { WorkoutSettings.read(from: $0) }
+            let programs = ProgramSettings.read(from: root)
             return GymTimerConfiguration(
-                kiosk: KioskSettings(rest: rest, startMode: startMode, interval: interval, workout: workout),
+                kiosk: KioskSettings(
+                    rest: rest, startMode: startMode, interval: interval, workout: workout, programs: programs),
                 audio: root.table("audio") { AudioSettings.read(from: $0) },
                 history: root.table("history") { HistorySettings.read(from: $0) },
                 hardware: root.table("hardware") { HardwareSettings.read(from: $0) }

@@ -149,7 +149,8 @@ public final class HistoryStore: WorkoutHistory {
         let complete: Bool
         do {
             complete = try database.read { db in
-                try migrator.hasCompletedMigrations(db) && !migrator.hasBeenSuperseded(db)
+                // A file the kiosk has not migrated yet reads too (a missing column reads as NULL).
+                try migrator.appliedIdentifiers(db).contains("v1") && !migrator.hasBeenSuperseded(db)
             }
         } catch {
             throw .notAHistory(path: path, reason: HistoryError.reason(error))
@@ -228,12 +229,12 @@ public final class HistoryStore: WorkoutHistory {
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO workouts
-                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day, score)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 workout.id, workout.kind.rawValue, workout.sets, workout.durationMilliseconds, workout.calories,
-                exercises, workout.preset, workout.completedAt, workout.localDay.description,
+                exercises, workout.preset, workout.completedAt, workout.localDay.description, workout.score,
             ])
         guard db.changesCount > 0 else { return }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM workouts") ?? 0
@@ -334,7 +335,8 @@ public final class HistoryStore: WorkoutHistory {
         let preset = row["preset"] as DatabaseValue
         return StoredWorkout(
             id: id, kind: kind, sets: sets, durationMilliseconds: duration, calories: calories, exercises: exercises,
-            preset: preset.isNull ? nil : String.fromDatabaseValue(preset), completedAt: completedAt, localDay: day)
+            preset: preset.isNull ? nil : String.fromDatabaseValue(preset), completedAt: completedAt, localDay: day,
+            score: String.fromDatabaseValue(row["score"] as DatabaseValue))
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {

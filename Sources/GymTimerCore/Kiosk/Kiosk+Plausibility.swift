@@ -22,8 +22,14 @@ extension Kiosk {
         case .workout(let workout):
             return workout.presets == settings.workout.presets && workout.warningSeconds == settings.interval.warningSeconds
                 && workout.isPlausible(check)
+        case .program(let program):
+            let expected = Self.freshProgram(settings)
+            return program.programs == expected.programs && program.warningSeconds == expected.warningSeconds
+                && program.isPlausible(check)
         case .menu(let menu, let previous):
-            let expected = ModeMenu(presetCount: settings.workout.presets.count, current: .rest, at: menu.touchedAt)
+            let expected = ModeMenu(
+                presetCount: settings.workout.presets.count,
+                programLabels: Self.freshProgram(settings).programs.map(\.label), current: .rest, at: menu.touchedAt)
             return !inMenu && menu.entries == expected.entries && menu.selected >= 0 && menu.selected < menu.entries.count
                 && check.near(menu.touchedAt) && isPlausible(previous, check, inMenu: true)
         }
@@ -66,25 +72,42 @@ extension RestMode {
     }
 }
 
+extension ProgramHost {
+    /// Whether the run on the engine, if any, is the one the host's current choice makes, at a
+    /// valid point of it.
+    func isRunPlausible(_ check: PlausibilityCheck) -> Bool {
+        guard let run else { return true }
+        guard run.plan == plan(), check.count(run.rounds, atMost: 100_000), check.near(run.flashUntil),
+              check.near(run.workStartedAt),
+              run.pendingRecord.map({ $0.duration >= .zero && $0.duration <= check.window }) ?? true
+        else { return false }
+        switch run.phase {
+        case .running(let segments):
+            return check.run(segments, (segmentEnds: run.plan.intervalEnds, cues: run.plan.cues))
+        case .finished(let since, let duration, let pages, let pageLength):
+            return check.near(since) && duration >= .zero && duration <= check.window
+                && !pages.isEmpty && pages.count <= 16 && pageLength > .zero && pageLength <= .seconds(60)
+        }
+    }
+}
+
 extension IntervalMode {
     func isPlausible(_ check: PlausibilityCheck) -> Bool {
         guard phaseSeconds == max(1, settings.phaseSeconds) || Self.phaseRange.contains(phaseSeconds) else { return false }
-        switch state {
-        case .idle, .complete: return true
-        case .running(let run): return check.run(run, schedule())
-        }
+        return isRunPlausible(check)
     }
 }
 
 extension WorkoutMode {
     func isPlausible(_ check: PlausibilityCheck) -> Bool {
         guard presetIndex >= 0, presetIndex < presets.count else { return false }
-        switch state {
-        case .idle: return true
-        case .running(let run): return check.run(run, schedule())
-        case .complete(let since, let total, let exercises):
-            return check.near(since) && total >= .zero && total <= check.window
-                && check.count(exercises, atMost: preset.exercises.count)
-        }
+        return isRunPlausible(check)
+    }
+}
+
+extension ProgramMode {
+    func isPlausible(_ check: PlausibilityCheck) -> Bool {
+        guard selected >= 0, selected < programs.count else { return false }
+        return isRunPlausible(check)
     }
 }

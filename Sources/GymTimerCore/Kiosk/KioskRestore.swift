@@ -62,6 +62,9 @@ public struct KioskRestore: Sendable {
         case .interval(let interval): interval.settings == settings.interval
         case .workout(let workout):
             workout.presets == settings.workout.presets && workout.warningSeconds == settings.interval.warningSeconds
+        case .program(let program):
+            program.programs == Kiosk.freshProgram(settings).programs
+                && program.warningSeconds == Kiosk.freshProgram(settings).warningSeconds
         case .menu: false
         }
     }
@@ -71,6 +74,7 @@ public struct KioskRestore: Sendable {
         case .rest: "rest workout"
         case .interval: "interval workout"
         case .workout: "guided workout"
+        case .program(let program): "program \(program.program.name)"
         case .menu: "mode menu"
         }
     }
