@@ -23,6 +23,10 @@ echo "== acceptance scenarios"
 shared="../shared"
 [ -d "$shared/scenarios" ] || { echo "missing $shared/scenarios: clone next to the shared/ folder"; exit 1; }
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/scenarios"
+# Programs are built: their scenarios run from upcoming/ until they move into scenarios/.
+if [ -d "$shared/upcoming/programs" ]; then
+  python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/upcoming/programs"
+fi
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
 
 echo "== the interactive simulator in a real terminal (tmux)"

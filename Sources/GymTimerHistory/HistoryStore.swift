@@ -336,7 +336,8 @@ public final class HistoryStore: WorkoutHistory {
         return StoredWorkout(
             id: id, kind: kind, sets: sets, durationMilliseconds: duration, calories: calories, exercises: exercises,
             preset: preset.isNull ? nil : String.fromDatabaseValue(preset), completedAt: completedAt, localDay: day,
-            score: String.fromDatabaseValue(row["score"] as DatabaseValue))
+            // A database the kiosk has not migrated yet (read-only, schema v1) has no score column.
+            score: row.hasColumn("score") ? String.fromDatabaseValue(row["score"] as DatabaseValue) : nil)
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {
