@@ -90,7 +90,8 @@ public final class ScriptedSimulation {
             resumedAt = .zero
         }
         clock.advance(to: .init(offset: resumedAt))
-        inputs = ScriptedInputs(clock: clock, buttons: SimulatedDevices.buttonNames, edges: ScriptedInputs.edges(for: script))
+        inputs = ScriptedInputs(clock: clock, buttons: SimulatedDevices.buttonNames)
+        inputs.schedule(ScriptedInputs.gestures(for: script))
         if resumedAt > .zero { inputs.skip(through: resumedAt) }
         inputs.limit = script.end
         trace = TraceRecorder(now: { clock.now.offset }, write: write)

@@ -67,7 +67,7 @@ import Testing
             .init(time: .seconds(15), line: "dismiss", active: false),
         ]
         let script = try ScriptParser().parse("20 turn 2\n21 turn -1\n25 end")
-        edges += ScriptedInputs.edges(for: script)
+        edges += ScriptedInputs.gestures(for: script).flatMap { $0 }
         let (selfTest, clock) = makeSelfTest(edges: edges, end: .seconds(25), log: log)
         try selfTest.run(shouldStop: { clock.now.offset >= .seconds(25) })
         let inputs = log.entries.drop { !$0.contains("Ctrl-C") }.dropFirst()

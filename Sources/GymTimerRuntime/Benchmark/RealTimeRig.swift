@@ -49,7 +49,7 @@ final class RealTimeRig {
 
     /// A press of `button` at `time`, released `length` later.
     func press(_ button: ControlButton, at time: Duration, for length: Duration) {
-        inputs.schedule(InputGestures.hold(button.rawValue, at: time, for: length))
+        inputs.schedule([InputGestures.hold(button.rawValue, at: time, for: length)])
     }
 
     private func observe() {

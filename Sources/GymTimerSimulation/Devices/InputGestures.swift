@@ -15,28 +15,31 @@ public enum InputGestures {
     public static let detentInterval = Duration.milliseconds(20)
 
     /// Button `name` goes active at `time`.
-    public static func press(_ name: String, at time: Duration) -> [ScheduledEdge] {
-        [ScheduledEdge(time: time, line: name, active: true)]
+    public static func press(_ name: String, at time: Duration) -> EdgeRun {
+        EdgeRun([ScheduledEdge(time: time, line: name, active: true)])
     }
 
     /// Button `name` goes inactive at `time`.
-    public static func release(_ name: String, at time: Duration) -> [ScheduledEdge] {
-        [ScheduledEdge(time: time, line: name, active: false)]
+    public static func release(_ name: String, at time: Duration) -> EdgeRun {
+        EdgeRun([ScheduledEdge(time: time, line: name, active: false)])
     }
 
     /// Press at `time`, release `length` later.
-    public static func hold(_ name: String, at time: Duration, for length: Duration) -> [ScheduledEdge] {
-        press(name, at: time) + release(name, at: time + length)
+    public static func hold(_ name: String, at time: Duration, for length: Duration) -> EdgeRun {
+        EdgeRun([
+            ScheduledEdge(time: time, line: name, active: true),
+            ScheduledEdge(time: time + max(length, .zero), line: name, active: false),
+        ])
     }
 
     /// Press at `time`, release `clickLength` later.
-    public static func click(_ name: String, at time: Duration) -> [ScheduledEdge] {
+    public static func click(_ name: String, at time: Duration) -> EdgeRun {
         hold(name, at: time, for: clickLength)
     }
 
     /// A click whose contacts chatter: five toggles `bounceInterval` apart on press and again
     /// on release, each burst ending at the settled level.
-    public static func bounce(_ name: String, at time: Duration) -> [ScheduledEdge] {
+    public static func bounce(_ name: String, at time: Duration) -> EdgeRun {
         var edges: [ScheduledEdge] = []
         for (start, settled) in [(time, true), (time + clickLength, false)] {
             for i in 0..<5 {
@@ -44,21 +47,22 @@ public enum InputGestures {
                     time: start + bounceInterval * i, line: name, active: i % 2 == 0 ? settled : !settled))
             }
         }
-        return edges
+        return EdgeRun(edges)
     }
 
     /// `detents` knob detents from `time` (negative: counter-clockwise), each a full quadrature
-    /// cycle of 4 edges `edgeInterval` apart; A leads B when turning clockwise.
-    public static func turn(_ detents: Int, at time: Duration) -> [ScheduledEdge] {
+    /// cycle of 4 edges `edgeInterval` apart; A leads B when turning clockwise. The edges are
+    /// made as the queue reaches them, so any number of detents costs nothing up front.
+    public static func turn(_ detents: Int, at time: Duration) -> EdgeRun {
         let (lead, lag) = detents >= 0 ? (encoderA, encoderB) : (encoderB, encoderA)
-        var edges: [ScheduledEdge] = []
-        for k in 0..<abs(detents) {
-            let start = time + detentInterval * k
-            edges.append(ScheduledEdge(time: start, line: lead, active: true))
-            edges.append(ScheduledEdge(time: start + edgeInterval, line: lag, active: true))
-            edges.append(ScheduledEdge(time: start + edgeInterval * 2, line: lead, active: false))
-            edges.append(ScheduledEdge(time: start + edgeInterval * 3, line: lag, active: false))
+        // Four edges per detent; a count past Int.max / 4 detents would take ages to turn anyway.
+        let count = Int(min(detents.magnitude, UInt(Int.max / 4))) * 4
+        let cycle: [(line: String, active: Bool)] = [(lead, true), (lag, true), (lead, false), (lag, false)]
+        return EdgeRun(count: count) { index in
+            let (detent, phase) = index.quotientAndRemainder(dividingBy: 4)
+            return ScheduledEdge(
+                time: time + detentInterval * detent + edgeInterval * phase,
+                line: cycle[phase].line, active: cycle[phase].active)
         }
-        return edges
     }
 }

@@ -31,6 +31,9 @@ public final class RealTimeInputs: SimulatedInputs {
     /// Adds edges to those still to come.
     public func schedule(_ edges: [ScheduledEdge]) { queue.schedule(edges) }
 
+    /// Adds gestures to those still to come.
+    public func schedule(_ gestures: [EdgeRun]) { queue.schedule(gestures) }
+
     public func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
         let deadline = timeout.map { now() + max($0, .zero) }
         while true {

@@ -25,9 +25,10 @@ public final class ScriptedInputs: SimulatedInputs {
     /// The input lines by name: the buttons, `encoder-a` and `encoder-b`.
     public var lines: [String: SimulatedLine] { queue.lines }
 
-    /// The edges a script's actions make, in time order; `restart` makes none.
-    public static func edges(for script: SimulationScript) -> [ScheduledEdge] {
-        script.steps.flatMap { step -> [ScheduledEdge] in
+    /// The gestures a script's actions make, in time order; `restart` makes none. Their edges
+    /// are made as they come due, so a long `turn` costs nothing until it is reached.
+    public static func gestures(for script: SimulationScript) -> [EdgeRun] {
+        script.steps.map { step -> EdgeRun in
             let t = step.time
             switch step.action {
             case .press(let name): return InputGestures.press(name, at: t)
@@ -36,7 +37,7 @@ public final class ScriptedInputs: SimulatedInputs {
             case .hold(let name, let length): return InputGestures.hold(name, at: t, for: length)
             case .bounce(let name): return InputGestures.bounce(name, at: t)
             case .turn(let detents): return InputGestures.turn(detents, at: t)
-            case .restart: return []
+            case .restart: return EdgeRun([])
             }
         }
     }
@@ -44,6 +45,9 @@ public final class ScriptedInputs: SimulatedInputs {
     /// Adds edges to those still to come (for tests that need edges no script verb makes);
     /// a stable sort keeps the script's order for edges at the same instant.
     public func schedule(_ edges: [ScheduledEdge]) { queue.schedule(edges) }
+
+    /// Adds gestures to those still to come.
+    public func schedule(_ gestures: [EdgeRun]) { queue.schedule(gestures) }
 
     /// Puts the lines where the edges up to `time` leave them, without delivering those edges:
     /// a run resumed at `time` finds the world's hands as they are then.
