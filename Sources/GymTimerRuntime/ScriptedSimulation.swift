@@ -141,7 +141,7 @@ public final class ScriptedSimulation {
             store: kioskStore, held: stored?.held ?? [:])
     }
 
-    private static func makeDirectory(_ path: String) -> Bool {
+    static func makeDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory.boolValue && access(path, W_OK) == 0 }
         return (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil

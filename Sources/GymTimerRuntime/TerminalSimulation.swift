@@ -1,7 +1,9 @@
+import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
+import GymTimerHistory
 import GymTimerSimulation
 
 /// `gymtimer simulate` without a script: the same event loop, core and drivers as the kiosk,
@@ -9,6 +11,10 @@ import GymTimerSimulation
 /// panel. The loop blocks in `TerminalInputs.wait`; the screen is redrawn after a wake-up
 /// only where an output changed, and whole after a resize or Ctrl-L. What happens (keys,
 /// beeps, cues, records, faults) is listed under the panel, so nothing is missed for being short.
+///
+/// With a data directory it keeps what the kiosk keeps, as `run` does: the SQLite history and
+/// the journal of the running state, on the wall clock's timeline, so a simulator killed
+/// mid-rest and started again carries on, and `gymtimer history --db DIR/history.sqlite` reads it.
 public final class TerminalSimulation {
     public let devices: SimulatedDevices
     public let inputs: TerminalInputs
@@ -27,6 +33,10 @@ public final class TerminalSimulation {
     /// A hold of dismiss in progress: when it is released, and how many records there were
     /// before it, so a hold that ends a workout with nothing to record says so.
     private var dismissHold: (releasedAt: Duration, records: Int)?
+    /// What the data directory holds, when there is one.
+    private var storage: (lock: DataDirectoryLock, history: HistoryStore, store: KioskStore, stored: StoredKiosk?)?
+    /// Where the data directory is, for the user.
+    public let dataDirectory: String?
 
     /// Reads keys from `fd` (a terminal in raw mode) and resizes from `resizeFD` (see
     /// `TerminalInputs`); `size` reads the terminal's size; `write` receives the screen updates.
@@ -34,8 +44,10 @@ public final class TerminalSimulation {
     public init(
         settings: KioskSettings, display: DisplayHardware.Kind = .none, audio: Bool = true,
         fd: Int32 = 0, resizeFD: Int32? = nil, size: @escaping () -> TerminalSize = { .standard },
-        colour: Bool = true, bell: Bool = false, write: @escaping (String) -> Void
-    ) {
+        colour: Bool = true, bell: Bool = false, dataDirectory: String? = nil, wallTime: Duration = .zero,
+        write: @escaping (String) -> Void
+    ) throws(SimulationSetupError) {
+        self.dataDirectory = dataDirectory
         devices = SimulatedDevices(display: display, audio: audio)
         self.settings = settings
         self.write = write
@@ -44,6 +56,7 @@ public final class TerminalSimulation {
         let clock = self.clock
         let origin = clock.now
         self.origin = origin
+        kioskOrigin = origin
         inputs = TerminalInputs(
             fd: fd, resizeFD: resizeFD, start: ControlButton.start.rawValue, dismiss: ControlButton.dismiss.rawValue,
             now: { origin.duration(to: clock.now) })
@@ -51,15 +64,42 @@ public final class TerminalSimulation {
         screen.size = size()
         // A fault would scroll the panel away on stderr; it goes to the event list instead.
         faults = FaultLog(sink: { [unowned self] in self.events.note("fault: " + $0, at: self.now) })
+        if let dataDirectory {
+            guard ScriptedSimulation.makeDirectory(dataDirectory) else { throw .unusableDataDirectory(dataDirectory) }
+            let lock: DataDirectoryLock
+            do {
+                lock = try DataDirectoryLock(directory: dataDirectory)
+            } catch {
+                throw .dataDirectoryInUse("\(error)")
+            }
+            let history = HistoryStore.opening(path: dataDirectory + "/history.sqlite", faults: faults)
+            let store = KioskStore(directory: dataDirectory, history: history, faults: faults)
+            storage = (lock, history, store, store.load())
+        }
+        // With storage, moments are wall time (as on a kiosk), so stored deadlines survive a restart.
+        kioskOrigin = storage == nil ? origin : origin.advanced(by: .zero - wallTime)
         observeOutputs()
         inputs.onCommand = { [unowned self] command, time in self.typed(command, at: time) }
     }
 
+    /// The origin of the kiosk's timeline: the simulator's start, or the Unix epoch with storage.
+    private var kioskOrigin: ContinuousClock.Instant
+
     /// Runs until `q`, Ctrl-C or the end of input.
     public func run() throws(HALError) {
-        let runtime = KioskRuntime(
-            kiosk: Kiosk(settings: settings), clock: clock, origin: origin,
-            devices: devices.kioskDevices(inputs: inputs), history: history, faults: faults)
+        let runtime: KioskRuntime<ContinuousClock>
+        if let storage {
+            runtime = KioskRuntime(
+                kiosk: storage.store.restore(storage.stored, settings: settings), clock: clock, origin: kioskOrigin,
+                devices: devices.kioskDevices(inputs: inputs), history: HistoryFanOut([storage.history, history]),
+                faults: faults, store: storage.store, held: storage.stored?.held ?? [:])
+            events.note(storage.stored == nil ? "keeping history and state in \(dataDirectory ?? "")"
+                : "resumed from \(dataDirectory ?? "")", at: now)
+        } else {
+            runtime = KioskRuntime(
+                kiosk: Kiosk(settings: settings), clock: clock, origin: origin,
+                devices: devices.kioskDevices(inputs: inputs), history: history, faults: faults)
+        }
         runtime.start()
         draw(runtime.kiosk)
         while !inputs.quitRequested {

@@ -115,12 +115,52 @@ def test_resize():
     stop()
 
 
+def test_data_dir():
+    directory = tempfile.mkdtemp(prefix="gymtimer-terminal-")
+    config = os.path.join(directory, "config.toml")
+    with open(config, "w") as f:
+        f.write("[rest]\ndefault_seconds = 2\nmin_seconds = 1\nstep_seconds = 1\n")
+    data = os.path.join(directory, "data")
+    start("--config", config, "--data-dir", data)
+    lines = wait_for("it says where it keeps its data", lambda l: data in "\n".join(l))
+    check("the data directory is named on screen", data in "\n".join(lines))
+    tmux("send-keys", "-t", SESSION, "s")
+    wait_for("the alarm", lambda l: "● alarm" in "\n".join(l), timeout=6)
+    tmux("send-keys", "-t", SESSION, "d")
+    wait_for("idle again", lambda l: "● ready" in "\n".join(l))
+    tmux("send-keys", "-t", SESSION, "D")
+    lines = wait_for("the workout is recorded", lambda l: "recorded: rest workout, 1 set" in "\n".join(l), timeout=6)
+    check("a 2 s hold of dismiss records the workout", "recorded: rest workout, 1 set" in "\n".join(lines))
+    tmux("send-keys", "-t", SESSION, "q")
+    time.sleep(0.5)
+    stop()
+    out = subprocess.run([BIN, "history", "--db", os.path.join(data, "history.sqlite")], capture_output=True, text=True)
+    check(f"gymtimer history --db shows it (exit {out.returncode}: {out.stdout.strip()[:200]} {out.stderr.strip()[:200]})",
+          out.returncode == 0 and "rest" in out.stdout)
+
+    # Killed mid-rest, started again: the rest carries on where the clock says.
+    with open(config, "w") as f:
+        f.write("[rest]\ndefault_seconds = 60\n")
+    start("--config", config, "--data-dir", data)
+    tmux("send-keys", "-t", SESSION, "s")
+    wait_for("resting", lambda l: digits(l) in ("0059", "0058"))
+    subprocess.run(["pkill", "-KILL", "-f", f"simulate --config {config} --data-dir {data}"])
+    stop()
+    time.sleep(1.0)
+    start("--config", config, "--data-dir", data)
+    lines = wait_for("the rest carries on after a kill", lambda l: digits(l) in ("0058", "0057", "0056", "0055"))
+    check(f"killed mid-rest and started again: the rest carries on (shows {digits(lines)})",
+          digits(lines) in ("0058", "0057", "0056", "0055") and "● rest" in "\n".join(lines))
+    stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 def main():
     if shutil.which("tmux") is None:
         print("terminal tests: skipped (no tmux)")
         return 0
     os.environ["TERM"] = "xterm-256color"
-    for test in [test_keys_in_order, test_resize]:
+    for test in [test_keys_in_order, test_resize, test_data_dir]:
         try:
             test()
         finally:

@@ -92,10 +92,16 @@ struct Simulate: ParsableCommand {
         } catch {
             throw CLIError.failed("cannot set up the terminal: \(error)")
         }
-        let simulation = TerminalSimulation(
-            settings: configuration.kiosk, display: configuration.hardware.display.kind,
-            audio: configuration.audio.enabled, resizeFD: mode.resizeDescriptor, size: { mode.size }, bell: bell,
-            write: { mode.write($0) })
+        let simulation: TerminalSimulation
+        do {
+            simulation = try TerminalSimulation(
+                settings: configuration.kiosk, display: configuration.hardware.display.kind,
+                audio: configuration.audio.enabled, resizeFD: mode.resizeDescriptor, size: { mode.size }, bell: bell,
+                dataDirectory: dataDir, wallTime: wallTimeSinceEpoch(), write: { mode.write($0) })
+        } catch {
+            mode.restore()
+            throw CLIError.usage("\(error)")
+        }
         do {
             try simulation.run()
         } catch {
