@@ -31,6 +31,8 @@ python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
 
 echo "== the interactive simulator in a real terminal (tmux)"
 python3 Tests/terminal/terminal_test.py .build/debug/gymtimer
+# The README's captures of a rest and an interval run: the runs must still reach every screen shown.
+python3 scripts/capture-readme.py --check .build/debug/gymtimer
 
 echo "== systemd unit hardening (exposure must stay at 2.0 or lower)"
 if command -v systemd-analyze >/dev/null; then
