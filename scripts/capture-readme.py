@@ -50,12 +50,17 @@ def text(lines):
     return "\n".join(lines)
 
 
-def record_rest(directory):
-    config = os.path.join(directory, "rest.toml")
+def begin(name, directory, config_text):
+    """The simulator started on a config of `config_text`, and a recording of it."""
+    config = os.path.join(directory, f"{name}.toml")
     with open(config, "w") as f:
-        f.write("[rest]\ndefault_seconds = 10\nmin_seconds = 5\nstep_seconds = 5\nwarning_seconds = 3\n")
+        f.write(config_text)
     kiosk.start("--config", config, columns=COLUMNS, rows=ROWS)
-    r = Recording("rest")
+    return Recording(name)
+
+
+def record_rest(directory):
+    r = begin("rest", directory, "[rest]\ndefault_seconds = 10\nmin_seconds = 5\nstep_seconds = 5\nwarning_seconds = 3\n")
     r.watch("idle at 00:10", lambda l: kiosk.digits(l) == "0010")
     r.snap(mark=True)
     kiosk.send("Right")
@@ -76,11 +81,8 @@ def record_rest(directory):
 
 
 def record_interval(directory):
-    config = os.path.join(directory, "interval.toml")
-    with open(config, "w") as f:
-        f.write('mode = "interval"\n\n[interval]\nphase_seconds = 5\nsets = 2\nwarning_seconds = 2\nannounce_seconds = 2\n')
-    kiosk.start("--config", config, columns=COLUMNS, rows=ROWS)
-    r = Recording("interval")
+    r = begin("interval", directory,
+              'mode = "interval"\n\n[interval]\nphase_seconds = 5\nsets = 2\nwarning_seconds = 2\nannounce_seconds = 2\n')
     r.watch("idle interval", lambda l: kiosk.digits(l) == "0005" and "interval mode: idle" in text(l))
     r.snap(mark=True)
     kiosk.send("s")
