@@ -3,6 +3,7 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSetup
 import Testing
 
 /// A real `gymtimer simulate` process, killed with SIGKILL at random points of its script and
@@ -91,8 +92,8 @@ import Testing
     /// What changes with every save of the running state: the journal's newest sequence number
     /// (or, for a build from before the journal, `state.json`'s inode, new with each rename).
     static func saveSignature(_ dataDir: String) -> UInt64 {
-        let slotSize = KioskJournal<StoredKiosk>(path: "").slotSize
-        let fd = open(dataDir + "/" + KioskStore.journalName, O_RDONLY)
+        let slotSize = KioskJournal<StoredKiosk<StoredWorkout>>(path: "").slotSize
+        let fd = open(dataDir + "/" + KioskStore<HistoryStore>.journalName, O_RDONLY)
         if fd >= 0 {
             defer { close(fd) }
             var newest: UInt64 = 0
@@ -110,13 +111,13 @@ import Testing
     /// the range the kills are drawn from.
     static func saves(ofCleanRun dataDir: String) -> Int {
         let saves = Int(saveSignature(dataDir))
-        return FileManager.default.fileExists(atPath: dataDir + "/" + KioskStore.journalName) && saves > 1 ? saves : 100
+        return FileManager.default.fileExists(atPath: dataDir + "/" + KioskStore<HistoryStore>.journalName) && saves > 1 ? saves : 100
     }
 
     /// Whether the run on `dataDir` got to its end before the kill landed: then it is over, and
     /// another run would be a new run of the script.
     func endedCleanly(_ dataDir: String) -> Bool {
-        let journal = KioskJournal<StoredKiosk>(path: dataDir + "/" + KioskStore.journalName)
+        let journal = KioskJournal<StoredKiosk<StoredWorkout>>(path: dataDir + "/" + KioskStore<HistoryStore>.journalName)
         return (try? journal.load())??.ended ?? false
     }
 
@@ -225,19 +226,4 @@ final class KillRounds: @unchecked Sendable {
 
     func add(_ kills: Int) { lock.withLock { count += kills } }
     func fail(_ message: String) { lock.withLock { failed.append(message) } }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing kill sequence can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -5,7 +5,9 @@ import GymTimerDrivers
 import GymTimerHAL
 import GymTimerHardware
 import GymTimerHistory
+import GymTimerKiosk
 import GymTimerRuntime
+import GymTimerSetup
 
 /// `gymtimer run`: the kiosk on the Raspberry Pi's hardware, until SIGTERM or Ctrl-C.
 ///

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GymTimerHAL
 import GymTimerHardware
+import GymTimerKiosk
 import GymTimerRuntime
 
 /// `gymtimer selftest`: the wiring check after soldering (see `SelfTest`), on the devices the

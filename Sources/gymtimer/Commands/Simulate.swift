@@ -3,6 +3,7 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerRuntime
+import GymTimerSimulator
 import GymTimerSimulation
 
 /// `gymtimer simulate`: the kiosk on simulated hardware, scripted (virtual time, JSON trace)

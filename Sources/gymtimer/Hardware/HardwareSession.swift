@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerConfig
 import GymTimerHardware
+import GymTimerKiosk
 
 /// What `run` and `selftest` both start with: the config, SIGTERM/SIGINT as a pollable wake-up,
 /// and the hardware opened from the config — each failure one line with its exit status.

@@ -2,6 +2,7 @@ import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
+import GymTimerRuntime
 import GymTimerSimulation
 
 /// `gymtimer simulate` without a script: the same event loop, core and drivers as the kiosk,
