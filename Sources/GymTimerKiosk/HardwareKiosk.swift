@@ -11,28 +11,28 @@ import GymTimerRuntime
 /// key and the fix); once
 /// open, `shutDown()` blanks the display, silences the buzzer, darkens the LEDs and releases
 /// every line, and is what SIGTERM and Ctrl-C lead to.
-public final class HardwareKiosk {
+final class HardwareKiosk {
     /// Line names the runtime knows the inputs by.
-    public static let encoderA = "encoder-a", encoderB = "encoder-b", encoderSwitch = "encoder-switch"
+    static let encoderA = "encoder-a", encoderB = "encoder-b", encoderSwitch = "encoder-switch"
 
-    public let settings: HardwareSettings
-    public let chip: any GPIOChip
+    let settings: HardwareSettings
+    let chip: any GPIOChip
     /// Every requested input, for the waiter to poll.
-    public let inputs: [any GPIOEventInput]
+    let inputs: [any GPIOEventInput]
     /// Which input line is which button (the knob's switch is another start button).
-    public let buttons: [String: ControlButton]
-    public let encoder: (a: any GPIOEventInput, b: any GPIOEventInput)
-    public let display: any SegmentDisplay
+    let buttons: [String: ControlButton]
+    let encoder: (a: any GPIOEventInput, b: any GPIOEventInput)
+    let display: any SegmentDisplay
     /// What the display is, for messages.
-    public let displayDescription: String
-    public let buzzer: SelfTest<ContinuousClock>.Output
-    public let leds: [(led: StatusLED, output: SelfTest<ContinuousClock>.Output)]
+    let displayDescription: String
+    let buzzer: SelfTest<ContinuousClock>.Output
+    let leds: [(led: StatusLED, output: SelfTest<ContinuousClock>.Output)]
     private var lines: [any GPIOLine] = []
     private var isShutDown = false
 
     /// Opens every device `settings` names through `opener`; the first that fails is thrown
     /// with its role and config key (the lines opened before it are released).
-    public init(settings: HardwareSettings, opener: DeviceOpener = .system) throws(KioskWiringError) {
+    init(settings: HardwareSettings, opener: DeviceOpener = .system) throws(KioskWiringError) {
         self.settings = settings
         var lines: [any GPIOLine] = []
         func opening<T>(_ role: String, _ open: () throws(HALError) -> T) throws(KioskWiringError) -> T {
@@ -130,7 +130,7 @@ public final class HardwareKiosk {
     deinit { shutDown() }
 
     /// The devices for the kiosk's event loop, waiting on the inputs and `wakeups`.
-    public func devices(wakeups: [any PollWakeup], sound: any SoundPlayer) -> KioskDevices {
+    func devices(wakeups: [any PollWakeup], sound: any SoundPlayer) -> KioskDevices {
         var ledLines: [StatusLED: any DigitalOutput] = [:]
         for (led, output) in leds { ledLines[led] = output.line }
         return KioskDevices(
@@ -140,13 +140,13 @@ public final class HardwareKiosk {
     }
 
     /// The display's brightness from the config (0…100 %), once; a failure is only logged.
-    public func applyBrightness(_ faults: FaultLog) {
+    func applyBrightness(_ faults: FaultLog) {
         faults.attempt("display") { try display.setBrightness(Double(settings.display.brightness) / 100) }
     }
 
     /// Blanks the display, silences the buzzer, darkens the LEDs (each best effort: a dead
     /// device must not stop the others) and releases every line. Idempotent.
-    public func shutDown() {
+    func shutDown() {
         guard !isShutDown else { return }
         isShutDown = true
         try? buzzer.line.write(false)
@@ -157,7 +157,7 @@ public final class HardwareKiosk {
     }
 
     /// Where the input line known as `name` is wired.
-    public func location(of name: String) -> String {
+    func location(of name: String) -> String {
         inputs.first { $0.name == name }?.location ?? name
     }
 

@@ -8,8 +8,8 @@ import GymTimerHardware
 /// The kiosk's sound output from the `[audio]` config: the ALSA player with its sound library,
 /// or silence when audio is disabled. A missing sound card is not an error: the player logs it
 /// once, the buzzer carries the cues, and the card is tried again every 30 s.
-public enum KioskAudio {
-    public static func player(_ audio: AudioSettings, kiosk: KioskSettings, log: @escaping @Sendable (String) -> Void) -> any SoundPlayer {
+enum KioskAudio {
+    static func player(_ audio: AudioSettings, kiosk: KioskSettings, log: @escaping @Sendable (String) -> Void) -> any SoundPlayer {
         guard audio.enabled else { return SilentSoundPlayer() }
         let cache = ProcessInfo.processInfo.environment["GYMTIMER_CACHE_DIR"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-sounds")
