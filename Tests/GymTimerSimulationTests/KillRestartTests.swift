@@ -59,6 +59,15 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A fresh directory for a test's scripts and data directories (the caller removes it),
+    /// once the binary is there to run.
+    static func scratchDirectory(_ prefix: String) throws -> URL {
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        return files
+    }
+
     /// How one run of `simulate` ended.
     struct Run {
         /// Whether it ran to the end of its script (exit status 0).
@@ -168,9 +177,7 @@ import Testing
     }
 
     @Test func killedAtRandomPointsAndRestartedNeverLosesOrDuplicatesARecord() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
-        let files = FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-kill-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let files = try Self.scratchDirectory("gymtimer-kill-")
         defer { try? FileManager.default.removeItem(at: files) }
         try Self.script.write(to: files.appendingPathComponent("script.txt"), atomically: true, encoding: .utf8)
         try Self.config.write(to: files.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
@@ -202,9 +209,7 @@ import Testing
     /// A binary that keeps failing (here: its config file is missing) ends the test with what it
     /// said after `maxConsecutiveFailures` runs, instead of being started again forever.
     @Test func aBinaryThatKeepsFailingStopsTheTestWithItsError() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
-        let files = FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-kill-fail-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let files = try Self.scratchDirectory("gymtimer-kill-fail-")
         defer { try? FileManager.default.removeItem(at: files) }
         try Self.script.write(to: files.appendingPathComponent("script.txt"), atomically: true, encoding: .utf8)
         let dir = files.appendingPathComponent("broken").path
@@ -221,9 +226,7 @@ import Testing
     /// GYMTIMER_KILL_SEED replays a failing run), each run then finished: every workout of an
     /// uninterrupted run is stored exactly once.
     @Test func killedAcrossModeSwitchesAHundredTimesLosesAndDuplicatesNothing() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
-        let files = FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-kill-mixed-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let files = try Self.scratchDirectory("gymtimer-kill-mixed-")
         defer { try? FileManager.default.removeItem(at: files) }
         try Self.mixedScript.write(to: files.appendingPathComponent("mixed.txt"), atomically: true, encoding: .utf8)
         try Self.mixedConfig.write(to: files.appendingPathComponent("mixed.toml"), atomically: true, encoding: .utf8)
