@@ -3,8 +3,12 @@ import PackageDescription
 
 /// Layers, dependencies pointing one way:
 /// Core (pure state machines) ← HAL (device protocols) ← Drivers (written once over the HAL)
-/// ← Simulation / Hardware (device backends) ← Runtime (the one event loop) ← gymtimer (CLI).
-/// History (the SQLite workout log) sits beside Runtime: it needs Core and Drivers' FaultLog only.
+/// ← Runtime (the one event loop, running-state storage, systemd service; nothing else)
+/// ← Setup (what both kiosks share: the history's conformance to Runtime's `PendingHistory`)
+/// ← Kiosk (real devices from the config, self-test) / Simulator (simulated devices, scripted
+///   and terminal runs) ← Benchmark (runs the simulator) ← gymtimer (CLI: parses, calls one of them).
+/// Device backends (Hardware: libgpiod, ALSA…; Simulation: the twins) and History (SQLite) sit
+/// beside Runtime: Runtime links none of them.
 let package = Package(
     name: "GymTimer",
     platforms: [.macOS(.v14)],
@@ -44,27 +48,51 @@ let package = Package(
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
         .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIODShim", "CALSA"]),
+        .target(name: "GymTimerRuntime", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
+        .target(name: "GymTimerSetup", dependencies: ["GymTimerCore", "GymTimerDrivers", "GymTimerHistory", "GymTimerRuntime"]),
         .target(
-            name: "GymTimerRuntime",
-            dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation", "GymTimerHistory"]
+            name: "GymTimerSimulator",
+            dependencies: [
+                "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation", "GymTimerHistory",
+                "GymTimerRuntime", "GymTimerSetup",
+            ]
+        ),
+        .target(
+            name: "GymTimerKiosk",
+            dependencies: [
+                "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerHardware", "GymTimerHistory",
+                "GymTimerRuntime", "GymTimerSetup",
+            ]
+        ),
+        .target(
+            name: "GymTimerBenchmark",
+            dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator"]
         ),
         .executableTarget(
             name: "gymtimer",
             dependencies: [
-                "GymTimerRuntime", "GymTimerHardware", "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory",
+                "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware",
+                "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally
         // they replay the files named on the command line.
         .target(name: "FuzzSupport"),
-        .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation", "GymTimerRuntime"]),
+        .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation", "GymTimerSimulator"]),
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
         .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSimulation"]),
         .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
-        .testTarget(name: "GymTimerSimulationTests", dependencies: ["GymTimerSimulation", "GymTimerRuntime"]),
+        .testTarget(
+            name: "GymTimerSimulationTests",
+            dependencies: ["GymTimerSimulation", "GymTimerRuntime", "GymTimerSetup", "GymTimerSimulator", "GymTimerKiosk", "GymTimerBenchmark"]
+        ),
+        .testTarget(
+            name: "GymTimerKioskTests",
+            dependencies: ["GymTimerKiosk", "GymTimerHardware", "GymTimerConfig", "GymTimerSimulation", "GymTimerRuntime"]
+        ),
         .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV"], exclude: ["Corpus", "Unfixed"]),

@@ -1,6 +1,6 @@
 import FuzzSupport
 import GymTimerCore
-import GymTimerRuntime
+import GymTimerSimulator
 import GymTimerSimulation
 
 /// Fuzz target for the simulation script parser and the simulator behind it: any bytes must

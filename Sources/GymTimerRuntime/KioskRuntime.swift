@@ -21,7 +21,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var debouncers: [String: ButtonDebouncer]
     private var decoder = QuadratureDecoder()
     private var encoderLevels = (a: false, b: false)
-    private let store: KioskStore?
+    private let store: (any RunningStateStore)?
     private var lastRetry: Moment?
     private let faults: FaultLog
 
@@ -36,7 +36,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public init(
         kiosk: Kiosk, clock: C, origin: C.Instant, devices: KioskDevices,
         history: any WorkoutHistory, timing: InputTiming = InputTiming(), faults: FaultLog,
-        extraDrivers: [any TimedDriver] = [], store: KioskStore? = nil, held: [String: HeldPress] = [:]
+        extraDrivers: [any TimedDriver] = [], store: (any RunningStateStore)? = nil, held: [String: HeldPress] = [:]
     ) {
         self.store = store
         self.faults = faults
@@ -80,7 +80,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         var candidates = [kiosk.nextDeadline(after: at)]
         candidates += debouncers.values.map(\.nextDeadline)
         candidates += timedDrivers.map(\.nextDeadline)
-        if let store, store.hasPending { candidates.append((lastRetry ?? at) + KioskStore.retryInterval) }
+        if let store, store.hasPending { candidates.append((lastRetry ?? at) + store.retryInterval) }
         return candidates.compactMap { $0 }.min()
     }
 
@@ -123,7 +123,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
             lastRetry = now
             return
         }
-        if now >= last + KioskStore.retryInterval {
+        if now >= last + store.retryInterval {
             store.retry()
             lastRetry = now
         }

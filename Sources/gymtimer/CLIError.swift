@@ -1,4 +1,5 @@
 import ArgumentParser
+import GymTimerKiosk
 
 /// Failures the command reports as one line on stderr with its exit status: 2 for input the
 /// user must fix (a bad config, script or device), 1 for anything else.
@@ -13,5 +14,13 @@ enum CLIError {
     static func failed(_ message: String) -> ExitCode {
         StandardError.writeLine("gymtimer: \(message)")
         return ExitCode(1)
+    }
+
+    /// A kiosk start-up or run failure: exit status 2 for what the owner must fix, else 1.
+    static func exit(_ error: KioskStartError) -> ExitCode {
+        switch error {
+        case .refused(let message): return usage(message)
+        case .failed(let message): return failed(message)
+        }
     }
 }

@@ -15,6 +15,18 @@ func loadConfiguration(_ path: String) throws -> GymTimerConfiguration {
     }
 }
 
+/// The config file a kiosk reads unless told otherwise.
+let defaultKioskConfigPath = "/etc/gymtimer/config.toml"
+
+/// The config for `run` and `selftest`: `path`, else the default file if it exists, else the
+/// built-in defaults (every key is optional, so a kiosk without a config file starts, and says so).
+func loadKioskConfiguration(_ path: String?) throws -> GymTimerConfiguration {
+    if let path { return try loadConfiguration(path) }
+    if FileManager.default.fileExists(atPath: defaultKioskConfigPath) { return try loadConfiguration(defaultKioskConfigPath) }
+    StandardError.writeLine("no config file at \(defaultKioskConfigPath): running on the built-in defaults")
+    return .defaults
+}
+
 func loadConfiguration(_ path: String?) throws -> GymTimerConfiguration {
     guard let path else { return .defaults }
     return try loadConfiguration(path)

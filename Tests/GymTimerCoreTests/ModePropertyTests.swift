@@ -7,7 +7,7 @@ import Testing
 @Suite struct ModePropertyTests {
     /// Picks the next event: the machine's deadline if it falls within a random gap, else an input.
     static func nextEvent<M: DrivenMachine>(
-        _ machine: M, _ rng: inout SplitMix64, now: inout Moment, maxGapMs: UInt64, inputs: [ControlEvent]
+        _ machine: M, _ rng: inout SeededGenerator, now: inout Moment, maxGapMs: UInt64, inputs: [ControlEvent]
     ) -> ControlEvent {
         let gap = Duration.milliseconds(Int64(rng.next() % maxGapMs))
         if let due = machine.nextDeadline(after: now), due <= now + gap {
@@ -34,7 +34,7 @@ import Testing
 
     /// Returns how many workouts completed.
     func checkInterval(seed: UInt64) -> Int {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let settings = IntervalSettings(
             phaseSeconds: 5 + Int(rng.next() % 10), sets: 1 + Int(rng.next() % 3),
             startWith: rng.next() % 2 == 0 ? .low : .high,
@@ -105,7 +105,7 @@ import Testing
     }
 
     func checkWorkout(seed: UInt64) -> Int {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let count = 1 + Int(rng.next() % 4)
         let preset = WorkoutPreset(
             name: "p\(seed)", exerciseSeconds: 3 + Int(rng.next() % 10), restSeconds: Int(rng.next() % 6),
@@ -169,7 +169,7 @@ import Testing
     }
 
     func checkKiosk(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var kiosk = Kiosk(settings: KioskSettings(
             rest: RestSettings(defaultSeconds: 15, alarmTimeoutSeconds: 10),
             startMode: [StartMode.rest, .interval, .workout][Int(rng.next() % 3)],

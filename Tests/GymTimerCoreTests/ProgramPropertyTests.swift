@@ -9,7 +9,7 @@ import Testing
         .turned(0), .turned(0), .turned(0), .held(.dismiss),
     ]
 
-    static func randomProgram(_ rng: inout SplitMix64) -> Program {
+    static func randomProgram(_ rng: inout SeededGenerator) -> Program {
         let leadIn = Int(rng.next() % 6)
         let format: Program.Format
         switch rng.next() % 4 {
@@ -35,7 +35,7 @@ import Testing
 
     /// Returns how many programs finished.
     func check(seed: UInt64) -> Int {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let program = Self.randomProgram(&rng)
         var mode = ProgramMode(settings: ProgramSettings(programs: [program]), warningSeconds: Int(rng.next() % 5))
         var now = Moment.origin

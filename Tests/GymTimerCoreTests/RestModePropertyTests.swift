@@ -8,7 +8,7 @@ import Testing
     }
 
     func check(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let settings = RestSettings(
             defaultSeconds: 15 + Int(rng.next() % 20) * 5, stepSeconds: 5 + Int(rng.next() % 3) * 5,
             warningSeconds: Int(rng.next() % 5), alarmTimeoutSeconds: 5 + Int(rng.next() % 30))
@@ -47,18 +47,5 @@ import Testing
             if mode.phase == .idle { #expect(buzzer == .off, "the buzzer is off whenever idle (seed \(seed))") }
             #expect((settings.minSeconds...settings.maxSeconds).contains(mode.durationSeconds))
         }
-    }
-}
-
-/// A small seeded generator so every failing sequence can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,16 +4,6 @@ import Testing
 @testable import GymTimerHardware
 
 @Suite struct GPIOInputWaiterTests {
-    @Test func timeoutsRoundUpSoTheLoopNeverWakesEarly() {
-        #expect(GPIOInputWaiter.milliseconds(nil) == -1)
-        #expect(GPIOInputWaiter.milliseconds(.zero) == 0)
-        #expect(GPIOInputWaiter.milliseconds(.milliseconds(-5)) == 0)
-        #expect(GPIOInputWaiter.milliseconds(.nanoseconds(1)) == 1)
-        #expect(GPIOInputWaiter.milliseconds(.milliseconds(250)) == 250)
-        #expect(GPIOInputWaiter.milliseconds(.microseconds(250_001)) == 251)
-        #expect(GPIOInputWaiter.milliseconds(.seconds(1e9)) == Int32.max)
-    }
-
     @Test func edgeAgeComesFromTheKernelTimestamp() {
         let now = Duration.seconds(1000)
         #expect(GPIOInputWaiter.age(of: .milliseconds(999_997), now: now) == .milliseconds(3))

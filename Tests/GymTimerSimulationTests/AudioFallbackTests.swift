@@ -2,6 +2,7 @@ import GymTimerCore
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
+@testable import GymTimerSimulator
 
 /// With no sound device, every cue still reaches the buzzer, and nothing is heard from audio.
 @Suite struct AudioFallbackTests {

@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerCore
 import Testing
+@testable import GymTimerBenchmark
 @testable import GymTimerRuntime
 
 @Suite struct BenchmarkStatisticsTests {

@@ -3,6 +3,7 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSetup
 import Testing
 
 /// A real `gymtimer simulate` process, killed with SIGKILL at random points of its script and
@@ -58,18 +59,51 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A fresh directory for a test's scripts and data directories (the caller removes it),
+    /// once the binary is there to run.
+    static func scratchDirectory(_ prefix: String) throws -> URL {
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build first: swift build")
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        return files
+    }
+
+    /// How one run of `simulate` ended.
+    struct Run {
+        /// Whether it ran to the end of its script (exit status 0).
+        var finished: Bool
+        /// How it ended and the end of what it wrote on stderr, for a failure message.
+        var summary: String
+    }
+
+    /// Consecutive failed runs after which the binary is taken to be broken: the test fails
+    /// with what it said rather than starting it again forever.
+    static let maxConsecutiveFailures = 5
+
+    /// The seed the kill points are drawn from: `GYMTIMER_KILL_SEED` replays a failing run,
+    /// otherwise a fresh one. Printed either way, and named in every failure.
+    static func seed(for test: String) -> UInt64 {
+        let seed = ProcessInfo.processInfo.environment["GYMTIMER_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+        print("\(test): seed \(seed) (GYMTIMER_KILL_SEED=\(seed) replays it)")
+        return seed
+    }
+
     /// Runs simulate on `dataDir`; with `killAfter`, SIGKILLs it once it has saved its running
     /// state that many more times (watched on disk, so the kill lands mid-run: its trace is
-    /// buffered and only written at the end). Returns whether it ran to the end.
-    func simulate(dataDir: String, files: URL, killAfter: Int?, script: String = "script.txt", config: String = "config.toml") throws -> Bool {
+    /// buffered and only written at the end).
+    func simulate(dataDir: String, files: URL, killAfter: Int?, script: String = "script.txt", config: String = "config.toml") throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = [
             "simulate", "--script", files.appendingPathComponent(script).path,
             "--config", files.appendingPathComponent(config).path, "--data-dir", dataDir,
         ]
+        let errorPath = dataDir + ".stderr"
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        defer { try? errors.close() }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         var last = Self.saveSignature(dataDir)
         try process.run()
         if let killAfter {
@@ -85,14 +119,31 @@ import Testing
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
-        return process.terminationReason == .exit && process.terminationStatus == 0
+        let finished = process.terminationReason == .exit && process.terminationStatus == 0
+        let said = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        let ending = process.terminationReason == .exit ? "exit status \(process.terminationStatus)" : "signal \(process.terminationStatus)"
+        return Run(finished: finished, summary: "\(ending): \(said.split(separator: "\n").suffix(3).joined(separator: " | "))")
+    }
+
+    /// Runs the script on `dataDir` to its end (after kills), starting it again after a failed
+    /// run; throws after `maxConsecutiveFailures` failures in a row, saying how the last ended.
+    func finish(dataDir: String, files: URL, script: String = "script.txt", config: String = "config.toml") throws {
+        var failures = 0
+        while true {
+            let run = try simulate(dataDir: dataDir, files: files, killAfter: nil, script: script, config: config)
+            if run.finished { return }
+            failures += 1
+            if failures >= Self.maxConsecutiveFailures {
+                throw KillRestartFailure(message: "gymtimer simulate failed \(failures) times in a row on \(dataDir); the last: \(run.summary)")
+            }
+        }
     }
 
     /// What changes with every save of the running state: the journal's newest sequence number
     /// (or, for a build from before the journal, `state.json`'s inode, new with each rename).
     static func saveSignature(_ dataDir: String) -> UInt64 {
-        let slotSize = KioskJournal<StoredKiosk>(path: "").slotSize
-        let fd = open(dataDir + "/" + KioskStore.journalName, O_RDONLY)
+        let slotSize = KioskJournal<StoredKiosk<StoredWorkout>>(path: "").slotSize
+        let fd = open(dataDir + "/" + KioskStore<HistoryStore>.journalName, O_RDONLY)
         if fd >= 0 {
             defer { close(fd) }
             var newest: UInt64 = 0
@@ -110,13 +161,13 @@ import Testing
     /// the range the kills are drawn from.
     static func saves(ofCleanRun dataDir: String) -> Int {
         let saves = Int(saveSignature(dataDir))
-        return FileManager.default.fileExists(atPath: dataDir + "/" + KioskStore.journalName) && saves > 1 ? saves : 100
+        return FileManager.default.fileExists(atPath: dataDir + "/" + KioskStore<HistoryStore>.journalName) && saves > 1 ? saves : 100
     }
 
     /// Whether the run on `dataDir` got to its end before the kill landed: then it is over, and
     /// another run would be a new run of the script.
     func endedCleanly(_ dataDir: String) -> Bool {
-        let journal = KioskJournal<StoredKiosk>(path: dataDir + "/" + KioskStore.journalName)
+        let journal = KioskJournal<StoredKiosk<StoredWorkout>>(path: dataDir + "/" + KioskStore<HistoryStore>.journalName)
         return (try? journal.load())??.ended ?? false
     }
 
@@ -126,20 +177,19 @@ import Testing
     }
 
     @Test func killedAtRandomPointsAndRestartedNeverLosesOrDuplicatesARecord() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
-        let files = FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-kill-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let files = try Self.scratchDirectory("gymtimer-kill-")
         defer { try? FileManager.default.removeItem(at: files) }
         try Self.script.write(to: files.appendingPathComponent("script.txt"), atomically: true, encoding: .utf8)
         try Self.config.write(to: files.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
 
         let clean = files.appendingPathComponent("clean").path
-        #expect(try simulate(dataDir: clean, files: files, killAfter: nil))
+        try finish(dataDir: clean, files: files)
         let expected = try records(in: clean)
         let saves = Self.saves(ofCleanRun: clean)
         #expect(expected.count == 12, "every workout of the script is recorded once")
 
-        var rng = SystemRandomNumberGenerator()
+        let seed = Self.seed(for: "killedAtRandomPoints")
+        var rng = SeededGenerator(seed: seed)
         for round in 0..<4 {
             let dir = files.appendingPathComponent("killed-\(round)").path
             var kills = 0
@@ -147,12 +197,28 @@ import Testing
             // a clean end would be a new run of the script).
             var finished = false
             while !finished && kills < 3 {
-                finished = try simulate(dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng))
+                finished = try simulate(dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng)).finished
                 if !finished { kills += 1 }
                 finished = finished || endedCleanly(dir)
             }
-            while !finished { finished = try simulate(dataDir: dir, files: files, killAfter: nil) }
-            #expect(try records(in: dir) == expected, "round \(round) after \(kills) kills")
+            if !finished { try finish(dataDir: dir, files: files) }
+            #expect(try records(in: dir) == expected, "seed \(seed), round \(round) after \(kills) kills")
+        }
+    }
+
+    /// A binary that keeps failing (here: its config file is missing) ends the test with what it
+    /// said after `maxConsecutiveFailures` runs, instead of being started again forever.
+    @Test func aBinaryThatKeepsFailingStopsTheTestWithItsError() throws {
+        let files = try Self.scratchDirectory("gymtimer-kill-fail-")
+        defer { try? FileManager.default.removeItem(at: files) }
+        try Self.script.write(to: files.appendingPathComponent("script.txt"), atomically: true, encoding: .utf8)
+        let dir = files.appendingPathComponent("broken").path
+        do {
+            try finish(dataDir: dir, files: files, config: "missing.toml")
+            Issue.record("a run without its config file finished")
+        } catch let failure as KillRestartFailure {
+            #expect(failure.message.hasPrefix("gymtimer simulate failed 5 times in a row on \(dir); the last: exit status 2: "))
+            #expect(failure.message.contains("missing.toml"), "names what went wrong: \(failure.message)")
         }
     }
 
@@ -160,26 +226,25 @@ import Testing
     /// GYMTIMER_KILL_SEED replays a failing run), each run then finished: every workout of an
     /// uninterrupted run is stored exactly once.
     @Test func killedAcrossModeSwitchesAHundredTimesLosesAndDuplicatesNothing() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
-        let files = FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-kill-mixed-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let files = try Self.scratchDirectory("gymtimer-kill-mixed-")
         defer { try? FileManager.default.removeItem(at: files) }
         try Self.mixedScript.write(to: files.appendingPathComponent("mixed.txt"), atomically: true, encoding: .utf8)
         try Self.mixedConfig.write(to: files.appendingPathComponent("mixed.toml"), atomically: true, encoding: .utf8)
 
         let clean = files.appendingPathComponent("clean").path
-        #expect(try simulate(dataDir: clean, files: files, killAfter: nil, script: "mixed.txt", config: "mixed.toml"))
+        try finish(dataDir: clean, files: files, script: "mixed.txt", config: "mixed.toml")
         let expected = try records(in: clean)
         let saves = Self.saves(ofCleanRun: clean)
         #expect(expected.filter { $0.contains("rest") }.count == 3 && expected.filter { $0.contains("interval") }.count == 3,
                 "the script's three rest and three interval workouts: \(expected)")
 
-        let seed = ProcessInfo.processInfo.environment["GYMTIMER_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
-        print("killedAcrossModeSwitches: seed \(seed) (GYMTIMER_KILL_SEED=\(seed) replays it)")
-        // Rounds run four at a time (each waits mostly on fsync), each with its own generator.
+        let seed = Self.seed(for: "killedAcrossModeSwitches")
+        // Rounds run four at a time (each waits mostly on fsync), each with its own generator;
+        // at most `maxRounds`, so runs that never get killed cannot keep it going forever.
         let kills = KillRounds()
+        let maxRounds = 100
         var nextRound = 0
-        while kills.total < 100 {
+        while kills.total < 100 && nextRound < maxRounds && kills.failures.isEmpty {
             let first = nextRound
             nextRound += 4
             DispatchQueue.concurrentPerform(iterations: 4) { index in
@@ -192,13 +257,11 @@ import Testing
                     while !finished && killsThisRound < 4 {
                         finished = try simulate(
                             dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng), script: "mixed.txt",
-                            config: "mixed.toml")
+                            config: "mixed.toml").finished
                         if !finished { killsThisRound += 1 }
                         finished = finished || endedCleanly(dir)
                     }
-                    while !finished {
-                        finished = try simulate(dataDir: dir, files: files, killAfter: nil, script: "mixed.txt", config: "mixed.toml")
-                    }
+                    if !finished { try finish(dataDir: dir, files: files, script: "mixed.txt", config: "mixed.toml") }
                     let stored = try records(in: dir)
                     if stored != expected {
                         kills.fail("round \(round) after \(killsThisRound) kills stored \(stored)")
@@ -211,7 +274,14 @@ import Testing
         }
         // Reported here, on the test's own thread.
         #expect(kills.failures.isEmpty, "seed \(seed), \(kills.total) kills: \(kills.failures.joined(separator: "; "))")
+        #expect(kills.total >= 100, "seed \(seed): only \(kills.total) kills landed in \(nextRound) rounds")
     }
+}
+
+/// Why a kill-and-restart run could not go on.
+struct KillRestartFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }
 
 /// Kills and failures counted from several rounds at once.
@@ -225,19 +295,4 @@ final class KillRounds: @unchecked Sendable {
 
     func add(_ kills: Int) { lock.withLock { count += kills } }
     func fail(_ message: String) { lock.withLock { failed.append(message) } }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing kill sequence can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -3,6 +3,8 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSetup
+import GymTimerSimulator
 import GymTimerSimulation
 import Testing
 
@@ -56,7 +58,7 @@ import Testing
         }
         let files = try ScratchDirectory()
         let history = waiting(2, in: files.path) { _ in }
-        try KioskJournal<OtherVersion>(path: files.path + "/" + KioskStore.journalName).save(OtherVersion(pending: history.pending))
+        try KioskJournal<OtherVersion>(path: files.path + "/" + KioskStore<HistoryStore>.journalName).save(OtherVersion(pending: history.pending))
         var lines: [String] = []
         let later = KioskStore(directory: files.path, history: waiting(0, in: files.path) { _ in }, faults: FaultLog { lines.append($0) })
         let stored = try #require(later.load())

@@ -4,6 +4,7 @@ import GymTimerHAL
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
+@testable import GymTimerSimulator
 
 /// A loop that wakes late (a loaded machine) gets a press and its release in one batch; the
 /// press was held well past the settle time and must still count.

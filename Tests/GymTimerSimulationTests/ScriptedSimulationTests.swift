@@ -2,6 +2,7 @@ import GymTimerCore
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
+@testable import GymTimerSimulator
 
 @Suite struct ScriptedSimulationTests {
     func trace(_ text: String, settings: KioskSettings = KioskSettings()) throws -> [String] {

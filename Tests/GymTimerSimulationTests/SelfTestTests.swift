@@ -3,6 +3,7 @@ import GymTimerDrivers
 import GymTimerHAL
 import GymTimerSimulation
 import Testing
+@testable import GymTimerKiosk
 @testable import GymTimerRuntime
 
 /// The self-test's sequence against simulated devices, in virtual time.

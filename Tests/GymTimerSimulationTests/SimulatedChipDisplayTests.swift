@@ -4,6 +4,7 @@ import GymTimerDrivers
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
+@testable import GymTimerSimulator
 
 /// The kiosk run with each display chip's real driver over its simulated chip.
 @Suite struct SimulatedChipDisplayTests {

@@ -2,7 +2,9 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerSimulation
 import Testing
+@testable import GymTimerBenchmark
 @testable import GymTimerRuntime
+@testable import GymTimerSimulator
 
 /// A simulated month of random use — presses, holds, turns, bounces, controller restarts and
 /// audio faults — through the whole runtime in virtual time, checking the invariants a person

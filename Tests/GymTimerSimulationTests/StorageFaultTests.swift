@@ -3,6 +3,7 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSetup
 import Testing
 
 /// The README's promises about faults, each on real files with the real binary (issue #12):
@@ -271,13 +272,13 @@ final class DatabaseLocker {
 /// Rewrites the JSON in a data directory's journal, as a hand edit would (keeping it valid).
 enum JournalEditor {
     static func edit(_ dataDir: String, _ change: (String) throws -> String) throws {
-        let journal = KioskJournal<StoredKiosk>(path: dataDir + "/" + KioskStore.journalName)
+        let journal = KioskJournal<StoredKiosk<StoredWorkout>>(path: dataDir + "/" + KioskStore<HistoryStore>.journalName)
         let stored = try #require(try journal.load())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(stored), as: UTF8.self)
         let edited = try change(json)
         #expect(edited != json, "the edit changed something")
-        try journal.save(try JSONDecoder().decode(StoredKiosk.self, from: Data(edited.utf8)))
+        try journal.save(try JSONDecoder().decode(StoredKiosk<StoredWorkout>.self, from: Data(edited.utf8)))
     }
 }

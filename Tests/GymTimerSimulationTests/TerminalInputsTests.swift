@@ -215,13 +215,4 @@ import Testing
         #expect(h.inputs.pollTimeout(until: Self.t0 + .seconds(5), now: Self.t0) == Self.ms * 80)
         #expect(h.inputs.pollTimeout(until: Self.t0 + Self.ms * 10, now: Self.t0) == Self.ms * 10)
     }
-
-    @Test func pollMillisecondsRoundUpSoAWakeUpIsNeverEarly() {
-        #expect(TerminalInputs.milliseconds(nil) == -1)
-        #expect(TerminalInputs.milliseconds(.zero) == 0)
-        #expect(TerminalInputs.milliseconds(.microseconds(1)) == 1)
-        #expect(TerminalInputs.milliseconds(.milliseconds(80)) == 80)
-        #expect(TerminalInputs.milliseconds(.microseconds(80_001)) == 81)
-        #expect(TerminalInputs.milliseconds(.seconds(90)) == 90_000)
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerHAL
 
 /// Runs a helper program (espeak-ng, a child copy of gymtimer) to its end and says how it
 /// ended, with posix_spawn, a pipe for its standard error and waitpid.
@@ -77,7 +78,7 @@ public struct ChildProcess: Sendable {
 
         let (captured, timedOut) = readUntilClosed(readEnd, pid: pid)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = SystemCall.retryingInterrupts { waitpid(pid, &status, 0) }
         return Outcome(waitStatus: status, standardError: String(decoding: captured, as: UTF8.self), timedOut: timedOut)
     }
 
@@ -89,11 +90,8 @@ public struct ChildProcess: Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var timedOut = false
         while true {
-            var waitMs: Int32 = -1
-            if let deadline, !timedOut {
-                let left = clock.now.duration(to: deadline)
-                waitMs = left <= .zero ? 0 : Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-            }
+            let left = timedOut ? nil : deadline.map { clock.now.duration(to: $0) }
+            let waitMs = SystemCall.pollMilliseconds(left)
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, waitMs)
             if ready < 0 {

@@ -26,9 +26,7 @@ public enum AudioLatencyBenchmark {
         public var target: Duration
 
         public var median: Duration? { samples.isEmpty ? nil : samples[samples.count / 2] }
-        public var p99: Duration? {
-            samples.isEmpty ? nil : samples[min(samples.count - 1, (samples.count * 99 + 99) / 100 - 1)]
-        }
+        public var p99: Duration? { Percentile.nearestRank(99, of: samples) }
         public var max: Duration? { samples.last }
         /// Whether the 99th percentile is within the target and no run timed out.
         public var meetsTarget: Bool { timeouts == 0 && (p99.map { $0 <= target } ?? false) }

@@ -26,7 +26,7 @@ public final class GPIOInputWaiter: InputWaiter {
     public func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
         var fds = inputs.map { pollfd(fd: $0.eventDescriptor, events: Int16(POLLIN), revents: 0) }
         fds += wakeups.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-        let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(timeout))
+        let ready = poll(&fds, nfds_t(fds.count), SystemCall.pollMilliseconds(timeout))
         if ready < 0 {
             if errno == EINTR { return [] }
             throw .io(device: "GPIO inputs", operation: "poll", errno: errno)
@@ -49,17 +49,6 @@ public final class GPIOInputWaiter: InputWaiter {
         return events.sorted { $0.timestamp < $1.timestamp }.map { event in
             InputEdge(line: event.line, active: event.active, age: Self.age(of: event.timestamp, now: now))
         }
-    }
-
-    /// poll(2)'s timeout: -1 for none, else rounded up to the millisecond, so the loop never
-    /// wakes before a deadline (at most 1 ms after it; ppoll's nanoseconds are GNU-only in Glibc's
-    /// Swift overlay).
-    static func milliseconds(_ timeout: Duration?) -> Int32 {
-        guard let timeout else { return -1 }
-        guard timeout > .zero else { return 0 }
-        let (seconds, attoseconds) = timeout.components
-        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: millis)
     }
 
     /// How long before `now` an event stamped `timestamp` happened; zero if implausible.

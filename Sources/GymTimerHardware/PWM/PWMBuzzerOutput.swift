@@ -48,15 +48,13 @@ public final class PWMBuzzerOutput: DigitalOutput {
 
     /// Writes `value` and a newline to a sysfs attribute in one write(2), as `echo` does.
     static func write(_ value: String, to path: String) throws(HALError) {
-        var fd: Int32
-        repeat { fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        let fd = SystemCall.retryingInterrupts { open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) }
         guard fd >= 0 else { throw .lastError(device: path, operation: "open", interface: .pwm) }
         defer { close(fd) }
         let bytes = Array((value + "\n").utf8)
-        var written: Int
-        repeat {
-            written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        } while written < 0 && errno == EINTR
+        let written = SystemCall.retryingInterrupts {
+            bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        }
         guard written >= 0 else { throw .lastError(device: path, operation: "write \(value)", interface: .pwm) }
         guard written == bytes.count else { throw .io(device: path, operation: "write \(value)", errno: EIO) }
     }

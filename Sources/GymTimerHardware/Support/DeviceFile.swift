@@ -13,8 +13,7 @@ final class DeviceFile {
     init(path: String, interface: DeviceInterface) throws(HALError) {
         self.path = path
         self.interface = interface
-        var fd: Int32
-        repeat { fd = open(path, O_RDWR | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        let fd = SystemCall.retryingInterrupts { open(path, O_RDWR | O_CLOEXEC) }
         guard fd >= 0 else { throw .lastError(device: path, operation: "open", interface: interface) }
         descriptor = fd
     }
@@ -23,28 +22,25 @@ final class DeviceFile {
 
     /// An ioctl taking its argument by value (I2C_SLAVE).
     func control(_ request: UInt, value: Int32, operation: String) throws(HALError) {
-        var result: Int32
-        repeat { result = ioctl(descriptor, request, value) } while result < 0 && errno == EINTR
+        let result = SystemCall.retryingInterrupts { ioctl(descriptor, request, value) }
         guard result >= 0 else { throw .lastError(device: path, operation: operation, interface: interface) }
     }
 
     /// An ioctl writing `value` through a pointer (the SPI_IOC_WR_* requests).
     func control<Value>(_ request: UInt, pointingTo value: Value, operation: String) throws(HALError) {
         var value = value
-        var result: Int32
-        repeat {
-            result = withUnsafeMutableBytes(of: &value) { ioctl(descriptor, request, $0.baseAddress!) }
-        } while result < 0 && errno == EINTR
+        let result = SystemCall.retryingInterrupts {
+            withUnsafeMutableBytes(of: &value) { ioctl(descriptor, request, $0.baseAddress!) }
+        }
         guard result >= 0 else { throw .lastError(device: path, operation: operation, interface: interface) }
     }
 
     /// Writes all of `bytes` in one write(2); a short write is an I/O error, since these
     /// devices send one bus transaction per call.
     func write(_ bytes: [UInt8], operation: String) throws(HALError) {
-        var written: Int
-        repeat {
-            written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        } while written < 0 && errno == EINTR
+        let written = SystemCall.retryingInterrupts {
+            bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        }
         guard written >= 0 else { throw .lastError(device: path, operation: operation, interface: interface) }
         guard written == bytes.count else { throw .io(device: path, operation: operation, errno: EIO) }
     }

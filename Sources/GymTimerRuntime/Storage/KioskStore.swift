@@ -1,27 +1,26 @@
 import GymTimerCore
 import GymTimerDrivers
-import GymTimerHistory
 
 /// What a controller keeps in its data directory so that nothing recorded is lost: the journal
 /// (running state and the records not yet in the database, saved together) and the history
 /// database. A record is in the database, or in the journal with the state that produced it,
 /// or the state that will produce it again is: a crash or a full disk at any point loses none,
 /// and replaying one is harmless (the history ignores an id it has).
-public final class KioskStore {
+public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// The journal's file name in the data directory.
-    public static let journalName = "state.journal"
+    public static var journalName: String { "state.journal" }
     /// How often records waiting for the database are retried.
-    public static let retryInterval: Duration = .seconds(10)
+    public var retryInterval: Duration { .seconds(10) }
 
-    public let history: HistoryStore
-    private let journal: KioskJournal<StoredKiosk>
+    public let history: History
+    private let journal: KioskJournal<StoredKiosk<History.Pending>>
     private let faults: FaultLog
-    private var lastSaved: StoredKiosk?
+    private var lastSaved: StoredKiosk<History.Pending>?
     /// Saved with every snapshot (see `StoredKiosk.runOrigin`).
     public var runOrigin = Moment.origin
 
     /// `slotSize`: the journal's bytes per save (see `KioskJournal`); smaller only in tests.
-    public init(directory: String, history: HistoryStore, faults: FaultLog, slotSize: Int = 1 << 20) {
+    public init(directory: String, history: History, faults: FaultLog, slotSize: Int = 1 << 20) {
         self.history = history
         self.faults = faults
         journal = KioskJournal(path: directory + "/" + Self.journalName, slotSize: slotSize)
@@ -31,8 +30,8 @@ public final class KioskStore {
 
     /// What an earlier process stored, its waiting records handed back to the history; nil
     /// when nothing is stored or it cannot be trusted (then the journal is moved aside, logged).
-    public func load() -> StoredKiosk? {
-        let stored: StoredKiosk?
+    public func load() -> StoredKiosk<History.Pending>? {
+        let stored: StoredKiosk<History.Pending>?
         do {
             stored = try journal.load()
         } catch {
@@ -53,7 +52,7 @@ public final class KioskStore {
 
     /// The kiosk to run under `settings` from `stored`: records what the config change ended,
     /// logs what the owner should know, and sets an untrustworthy journal aside.
-    public func restore(_ stored: StoredKiosk?, settings: KioskSettings) -> Kiosk {
+    public func restore(_ stored: StoredKiosk<History.Pending>?, settings: KioskSettings) -> Kiosk {
         let restore = KioskRestore(stored?.kiosk, savedAt: stored?.savedAt ?? .origin, settings: settings)
         for note in restore.notes { faults.note("state: \(note)") }
         for record in restore.records { history.record(record) }
@@ -80,7 +79,7 @@ public final class KioskStore {
     /// Saves the state with as many of the oldest waiting records as fit, when all of them do
     /// not (thousands, after a long full disk): the state goes on being saved, and the newest
     /// records wait in memory only until the database drains them; logged once.
-    private func saveTrimmed(_ snapshot: StoredKiosk) {
+    private func saveTrimmed(_ snapshot: StoredKiosk<History.Pending>) {
         var trimmed = snapshot
         while !trimmed.pending.isEmpty {
             trimmed.pending.removeLast(max(1, trimmed.pending.count / 8))

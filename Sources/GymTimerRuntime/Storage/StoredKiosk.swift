@@ -1,19 +1,18 @@
 import GymTimerCore
 import GymTimerDrivers
-import GymTimerHistory
 
 /// What the journal holds, all of it changing together: the kiosk's running state, the records
 /// it produced that have not reached the history yet, the presses still down, and when it was
-/// saved. Two snapshots are the same when everything but `savedAt` is, so the journal is
+/// saved. `Pending` is the history's record type (see `PendingHistory`). Two snapshots are the same when everything but `savedAt` is, so the journal is
 /// rewritten on changes, not as time passes.
-public struct StoredKiosk: Codable, Equatable, Sendable {
+public struct StoredKiosk<Pending: Codable & Hashable & Sendable>: Codable, Equatable, Sendable {
     /// The running state; nil when the journal's could not be read (another version's, or
     /// damaged), so the waiting records beside it are still kept.
     public var kiosk: Kiosk?
     /// The moment of the save (wall-anchored on the kiosk, virtual in the simulator).
     public var savedAt: Moment
     /// Records received but not yet in the history database, oldest first.
-    public var pending: [StoredWorkout]
+    public var pending: [Pending]
     /// Button presses accepted and still down, by line name.
     public var held: [String: HeldPress]
     /// Whether the run that saved it ended cleanly (the simulator's `end`), rather than being killed.
@@ -23,7 +22,7 @@ public struct StoredKiosk: Codable, Equatable, Sendable {
     public var runOrigin: Moment
 
     public init(
-        kiosk: Kiosk?, savedAt: Moment, pending: [StoredWorkout] = [], held: [String: HeldPress] = [:], ended: Bool = false,
+        kiosk: Kiosk?, savedAt: Moment, pending: [Pending] = [], held: [String: HeldPress] = [:], ended: Bool = false,
         runOrigin: Moment = .origin
     ) {
         self.runOrigin = runOrigin
@@ -40,7 +39,7 @@ public struct StoredKiosk: Codable, Equatable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         kiosk = try? container.decodeIfPresent(Kiosk.self, forKey: .kiosk)
         savedAt = try container.decode(Moment.self, forKey: .savedAt)
-        pending = try container.decodeIfPresent([StoredWorkout].self, forKey: .pending) ?? []
+        pending = try container.decodeIfPresent([Pending].self, forKey: .pending) ?? []
         held = (try? container.decodeIfPresent([String: HeldPress].self, forKey: .held)) ?? [:]
         ended = (try? container.decodeIfPresent(Bool.self, forKey: .ended)) ?? false
         runOrigin = (try? container.decodeIfPresent(Moment.self, forKey: .runOrigin)) ?? .origin

@@ -55,8 +55,7 @@ public final class RealTimeInputs: SimulatedInputs {
 
     /// Sleeps for `duration` (at least; an interrupted sleep is simply re-checked by the caller).
     static func sleep(_ duration: Duration) throws(HALError) {
-        let (seconds, attoseconds) = max(duration, .zero).components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var request = SystemCall.timeSpec(duration)
         guard request.tv_sec > 0 || request.tv_nsec > 0 else { return }
         var left = timespec()
         if nanosleep(&request, &left) != 0, errno != EINTR {

@@ -175,7 +175,7 @@ public final class TerminalInputs: SimulatedInputs {
         var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
         if let resizeFD { entries.append(pollfd(fd: resizeFD, events: Int16(POLLIN), revents: 0)) }
         while true {
-            let result = poll(&entries, nfds_t(entries.count), Self.milliseconds(timeout))
+            let result = poll(&entries, nfds_t(entries.count), SystemCall.pollMilliseconds(timeout))
             if result == 0 { return (false, false) }
             if result > 0 { return (entries[0].revents != 0, entries.count > 1 && entries[1].revents != 0) }
             // Interrupted (a SIGWINCH among others): its byte is in the pipe for the next poll.
@@ -190,16 +190,6 @@ public final class TerminalInputs: SimulatedInputs {
         var buffer = [UInt8](repeating: 0, count: 64)
         while buffer.withUnsafeMutableBytes({ read(resizeFD, $0.baseAddress, $0.count) }) > 0 {}
         redrawRequested = true
-    }
-
-    /// `timeout` in whole milliseconds for `poll`, rounded up so a wake-up is never early
-    /// (at most 1 ms late); -1 (no timeout) for nil.
-    static func milliseconds(_ timeout: Duration?) -> Int32 {
-        guard let timeout else { return -1 }
-        let (seconds, attoseconds) = max(timeout, .zero).components
-        let perMillisecond: Int64 = 1_000_000_000_000_000
-        let ms = seconds.multipliedReportingOverflow(by: 1000).partialValue + (attoseconds + perMillisecond - 1) / perMillisecond
-        return Int32(clamping: ms)
     }
 
     /// Reads what is there (at least one byte, as poll said). End of input counts as quit.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import GymTimerRuntime
+import GymTimerBenchmark
 
 /// `gymtimer bench`: the kiosk's latency, timing accuracy, idle cost, memory, start-up and
 /// simulator throughput, measured on this machine against their targets.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import GymTimerRuntime
+import GymTimerBenchmark
 
 /// Hidden `gymtimer ready-probe`: starts the kiosk on simulated devices, writes its first
 /// outputs, prints `ready` and exits. `gymtimer bench` spawns it to time start-up.

@@ -1,13 +1,8 @@
 import ArgumentParser
-import Foundation
-import GymTimerCore
-import GymTimerDrivers
-import GymTimerHAL
-import GymTimerHardware
-import GymTimerHistory
-import GymTimerRuntime
+import GymTimerKiosk
 
-/// `gymtimer run`: the kiosk on the Raspberry Pi's hardware, until SIGTERM or Ctrl-C.
+/// `gymtimer run`: the kiosk on the Raspberry Pi's hardware, until SIGTERM or Ctrl-C (see
+/// `KioskService`).
 ///
 /// A device that cannot be opened at start-up (no such chip or line, a busy line, no
 /// permission, I2C or SPI not enabled) is one line naming it and the fix, with exit status 2.
@@ -20,76 +15,11 @@ struct Run: ParsableCommand {
     var config: String?
 
     func run() throws {
-        let log: @Sendable (String) -> Void = { StandardError.writeLine(JournalLine.format($0)) }
-        // One controller per data directory: a second is refused, naming the first, before any
-        // device is opened (so not by a busy GPIO line). A directory that does not exist yet is
-        // locked once the history has made it.
-        var lock: DataDirectoryLock?
-        var directory = "."
-        var lockTried = false
-        func takeLock() throws {
-            lockTried = true
-            do {
-                lock = try DataDirectoryLock(directory: directory)
-            } catch {
-                if case .held = error { throw CLIError.usage("\(error)") }
-                // An unusable directory must not keep the timer dark: it runs, and the faults are logged.
-                log("\(error); running without the lock")
-            }
-        }
-        let session = try HardwareSession(configPath: config) { configuration in
-            let parent = (configuration.history.path as NSString).deletingLastPathComponent
-            directory = parent.isEmpty ? "." : parent
-            if FileManager.default.fileExists(atPath: directory) { try takeLock() }
-        }
-        defer { withExtendedLifetime(lock) {} }
-        let (configuration, signals, hardware) = (session.configuration, session.signals, session.hardware)
-        defer { hardware.shutDown() }
-
-        let faults = FaultLog(sink: log)
-        // Never stops the start: a corrupt database is replaced, an unusable one waited for.
-        let history = HistoryStore.opening(path: configuration.history.path, faults: faults)
-        if !lockTried && FileManager.default.fileExists(atPath: directory) { try takeLock() }
-        let store = KioskStore(directory: directory, history: history, faults: faults)
-        let stored = store.load()
-        hardware.applyBrightness(faults)
-
-        let clock = ContinuousClock()
-        // Moments are wall time (see wallTimeSinceEpoch): stored deadlines survive a restart.
-        let origin = clock.now.advanced(by: .zero - wallTimeSinceEpoch())
-        let timing = InputTiming(
-            settle: .milliseconds(configuration.hardware.debounceMs), hold: .milliseconds(configuration.hardware.holdMs))
-        let systemd = SystemdNotifier()
-        var extra: [any TimedDriver] = []
-        if let interval = systemd.watchdogInterval {
-            extra.append(WatchdogPinger(interval: interval, start: Moment(origin.duration(to: clock.now))) { systemd.watchdog() })
-        }
-        let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
-        let runtime = KioskRuntime(
-            kiosk: store.restore(stored, settings: configuration.kiosk), clock: clock, origin: origin,
-            devices: hardware.devices(wakeups: [signals], sound: sound),
-            history: history, timing: timing, faults: faults, extraDrivers: extra, store: store,
-            held: stored?.held ?? [:])
-        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(stored == nil ? "" : ", resumed")")
-        runtime.start()
-        var status = runtime.kiosk.statusLine
-        systemd.ready(status: status)
+        let configuration = try loadKioskConfiguration(config)
         do {
-            while !signals.stopRequested {
-                try runtime.step()
-                if runtime.kiosk.statusLine != status {
-                    status = runtime.kiosk.statusLine
-                    systemd.status(status)
-                }
-            }
+            try KioskService.run(configuration: configuration, log: { StandardError.writeLine(JournalLine.format($0)) })
         } catch {
-            throw CLIError.failed("the event loop failed: \(error)")
+            throw CLIError.exit(error)
         }
-        systemd.stopping()
-        if let player = sound as? PCMSoundPlayer, !player.shutdown() {
-            log("\(PCMSoundPlayer.faultName): did not stop within 2 s; exiting without it")
-        }
-        hardware.shutDown()
-        log("stopped by signal \(signals.received ?? 0): display blank, buzzer off, lines released")
     }
 }

@@ -1,9 +1,7 @@
 import ArgumentParser
-import GymTimerHAL
-import GymTimerHardware
-import GymTimerRuntime
+import GymTimerKiosk
 
-/// `gymtimer selftest`: the wiring check after soldering (see `SelfTest`), on the devices the
+/// `gymtimer selftest`: the wiring check after soldering (see `WiringCheck`), on the devices the
 /// config names, with the same start-up errors as `run`. Ctrl-C ends it with every output off.
 struct Selftest: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,38 +12,15 @@ struct Selftest: ParsableCommand {
     var config: String?
 
     func run() throws {
-        let session = try HardwareSession(configPath: config)
-        let (configuration, signals, hardware) = (session.configuration, session.signals, session.hardware)
-        defer { hardware.shutDown() }
-
+        let configuration = try loadKioskConfiguration(config)
         let output = StandardOutput()
-        output.writeLine("self-test: \(hardware.displayDescription), GPIO on \(hardware.chip.path)")
-        var buttons: [SelfTest<ContinuousClock>.Button] = [
-            .init(line: "start", label: "start (\(hardware.location(of: "start")))"),
-            .init(line: "dismiss", label: "dismiss (\(hardware.location(of: "dismiss")))"),
-        ]
-        if hardware.buttons[HardwareKiosk.encoderSwitch] != nil {
-            let line = HardwareKiosk.encoderSwitch
-            buttons.append(.init(line: line, label: "knob switch (\(hardware.location(of: line)))"))
-        }
-        let selfTest = SelfTest(
-            clock: ContinuousClock(), waiter: GPIOInputWaiter(inputs: hardware.inputs, wakeups: [signals]),
-            display: hardware.display, leds: hardware.leds.map(\.output), buzzer: hardware.buzzer,
-            buttons: buttons, encoder: (hardware.encoder.a, hardware.encoder.b),
-            timing: InputTiming(
-                settle: .milliseconds(configuration.hardware.debounceMs),
-                hold: .milliseconds(configuration.hardware.holdMs)),
-            print: { line in
+        do {
+            try WiringCheck.run(configuration: configuration) { line in
                 output.writeLine(line)
                 output.flush()
-            })
-        do {
-            try selfTest.run(shouldStop: { signals.stopRequested })
+            }
         } catch {
-            throw CLIError.failed("waiting for input failed: \(error)")
+            throw CLIError.exit(error)
         }
-        selfTest.allOff()
-        output.writeLine("self-test ended")
-        output.flush()
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerRuntime
+import GymTimerSimulator
 import GymTimerSimulation
 
 /// `gymtimer simulate`: the kiosk on simulated hardware, scripted (virtual time, JSON trace)
@@ -80,34 +81,11 @@ struct Simulate: ParsableCommand {
         return String(decoding: bytes.prefix(count), as: UTF8.self)
     }
 
-    /// The kiosk in this terminal, in real time, until `q` or Ctrl-C. The terminal is put
-    /// back however the run ends (see `TerminalMode`).
     private func runInTerminal(_ configuration: GymTimerConfiguration) throws {
-        guard isatty(0) == 1 else {
-            throw CLIError.usage("the interactive simulator needs a terminal on stdin; use --script FILE to run from a script")
-        }
-        let mode: TerminalMode
         do {
-            mode = try TerminalMode()
+            try TerminalKiosk.run(configuration, bell: bell, dataDirectory: dataDir)
         } catch {
-            throw CLIError.failed("cannot set up the terminal: \(error)")
+            throw error.isUsage ? CLIError.usage("\(error)") : CLIError.failed("\(error)")
         }
-        let simulation: TerminalSimulation
-        do {
-            simulation = try TerminalSimulation(
-                settings: configuration.kiosk, display: configuration.hardware.display.kind,
-                audio: configuration.audio.enabled, resizeFD: mode.resizeDescriptor, size: { mode.size }, bell: bell,
-                dataDirectory: dataDir, wallTime: wallTimeSinceEpoch(), write: { mode.write($0) })
-        } catch {
-            mode.restore()
-            throw CLIError.usage("\(error)")
-        }
-        do {
-            try simulation.run()
-        } catch {
-            mode.restore()
-            throw CLIError.failed("simulation failed: \(error)")
-        }
-        mode.restore()
     }
 }

@@ -4,6 +4,8 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
 import GymTimerHistory
+import GymTimerRuntime
+import GymTimerSetup
 import GymTimerSimulation
 
 /// `gymtimer simulate --script`: the whole kiosk — event loop, core, debouncers, decoder and
@@ -33,7 +35,7 @@ public final class ScriptedSimulation {
     private let lock: DataDirectoryLock
     private let timeline: Timeline
     /// What the data directory held when the run began.
-    private var initial: StoredKiosk?
+    private var initial: StoredKiosk<StoredWorkout>?
 
     /// `write` receives each trace line; `log` each fault line. `display` picks the display
     /// as the config's `hardware.display.type` does: a TM1637, HT16K33 or MAX7219 is its real
@@ -106,7 +108,7 @@ public final class ScriptedSimulation {
     public static let virtualEpoch = Date(timeIntervalSince1970: 1_767_600_000)
 
     /// The journal (running state and waiting records) in the data directory.
-    public var statePath: String { dataDirectory + "/" + KioskStore.journalName }
+    public var statePath: String { dataDirectory + "/" + KioskStore<HistoryStore>.journalName }
 
     /// Runs the script to its end.
     public func run() throws(HALError) {

@@ -1,5 +1,6 @@
-/// A small deterministic random number generator (SplitMix64): the generated gym days and the
-/// soak test's month are the same on every run, so a failure can be replayed.
+/// A small deterministic random number generator (SplitMix64, as published by Steele, Lea and
+/// Flood): the benchmark's gym days, the soak and kill tests and the property tests draw from
+/// it, so a failure is replayed from its seed. The one copy, in the core so all of them see it.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

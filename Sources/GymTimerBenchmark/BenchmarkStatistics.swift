@@ -1,3 +1,5 @@
+import GymTimerDrivers
+
 /// Median, 99th percentile and maximum of a set of samples: the three figures every benchmark
 /// row reports, so a good median cannot hide a bad tail.
 public struct BenchmarkStatistics: Hashable, Sendable, Codable {
@@ -21,8 +23,7 @@ public struct BenchmarkStatistics: Hashable, Sendable, Codable {
         let n = sorted.count
         count = n
         median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-        let rank = Int((0.99 * Double(n)).rounded(.up))
-        p99 = sorted[Swift.max(rank, 1) - 1]
+        p99 = Percentile.nearestRank(99, of: sorted) ?? sorted[n - 1]
         max = sorted[n - 1]
     }
 

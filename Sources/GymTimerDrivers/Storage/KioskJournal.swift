@@ -1,5 +1,4 @@
 import Foundation
-import GymTimerDrivers
 
 /// The running state and the records not yet in the history, in ONE pre-allocated file written
 /// in place, so they change together and a full disk cannot stop a save.

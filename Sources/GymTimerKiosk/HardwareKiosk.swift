@@ -7,7 +7,8 @@ import GymTimerRuntime
 
 /// The kiosk's devices on a Raspberry Pi, opened from the config's `[hardware]` section: the
 /// buttons, knob, buzzer and LEDs as libgpiod lines, the display on its bus. Opening fails with
-/// the first device that cannot be had (`HALError`, one line naming it and the fix); once
+/// the first device that cannot be had (`KioskWiringError`, one line naming it, its config
+/// key and the fix); once
 /// open, `shutDown()` blanks the display, silences the buzzer, darkens the LEDs and releases
 /// every line, and is what SIGTERM and Ctrl-C lead to.
 final class HardwareKiosk {
@@ -26,37 +27,52 @@ final class HardwareKiosk {
     let displayDescription: String
     let buzzer: SelfTest<ContinuousClock>.Output
     let leds: [(led: StatusLED, output: SelfTest<ContinuousClock>.Output)]
-    private var lines: [any GPIOLine]
+    private var lines: [any GPIOLine] = []
     private var isShutDown = false
 
-    init(settings: HardwareSettings) throws(HALError) {
+    /// Opens every device `settings` names through `opener`; the first that fails is thrown
+    /// with its role and config key (the lines opened before it are released).
+    init(settings: HardwareSettings, opener: DeviceOpener = .system) throws(KioskWiringError) {
         self.settings = settings
-        let chip = try GPIOChips.open(settings.chip)
-        self.chip = chip
         var lines: [any GPIOLine] = []
+        func opening<T>(_ role: String, _ open: () throws(HALError) -> T) throws(KioskWiringError) -> T {
+            do {
+                return try open()
+            } catch {
+                for line in lines { line.release() }
+                throw KioskWiringError(role: role, error: error)
+            }
+        }
+        let chip = try opening("GPIO chip ([hardware] chip)") { () throws(HALError) in try opener.chip(settings.chip) }
+        self.chip = chip
         let bias: GPIOBias = switch settings.bias {
         case .pullUp: .pullUp
         case .pullDown: .pullDown
         case .none: .disabled
         }
-        func input(_ spec: LineSpec, _ role: String) throws(HALError) -> any GPIOEventInput {
-            let line = try chip.input(Self.id(spec), role: role, activeLow: settings.buttonsActiveLow, bias: bias)
+        func input(_ spec: LineSpec, _ role: String, _ what: String, key: String) throws(KioskWiringError) -> any GPIOEventInput {
+            let line = try opening("\(what) ([hardware.lines] \(key))") { () throws(HALError) in
+                try chip.input(Self.id(spec), role: role, activeLow: settings.buttonsActiveLow, bias: bias)
+            }
             lines.append(line)
             return line
         }
-        func output(_ spec: LineSpec, _ role: String) throws(HALError) -> any GPIOOutput {
-            let line = try chip.output(Self.id(spec), role: role, activeLow: false, initial: false)
+        func output(_ spec: LineSpec, _ role: String, _ what: String, key: String) throws(KioskWiringError) -> any GPIOOutput {
+            let line = try opening("\(what) ([hardware.lines] \(key))") { () throws(HALError) in
+                try chip.output(Self.id(spec), role: role, activeLow: false, initial: false)
+            }
             lines.append(line)
             return line
         }
-
         let wiring = settings.lines
-        var inputs = [try input(wiring.start, "start"), try input(wiring.dismiss, "dismiss")]
+        var inputs = [try input(wiring.start, "start", "start button", key: "start"),
+                      try input(wiring.dismiss, "dismiss", "dismiss button", key: "dismiss")]
         var buttons: [String: ControlButton] = ["start": .start, "dismiss": .dismiss]
-        let a = try input(wiring.encoderA, Self.encoderA), b = try input(wiring.encoderB, Self.encoderB)
+        let a = try input(wiring.encoderA, Self.encoderA, "knob A", key: "encoder_a")
+        let b = try input(wiring.encoderB, Self.encoderB, "knob B", key: "encoder_b")
         inputs += [a, b]
         if let spec = wiring.encoderSwitch {
-            inputs.append(try input(spec, Self.encoderSwitch))
+            inputs.append(try input(spec, Self.encoderSwitch, "knob switch", key: "encoder_switch"))
             buttons[Self.encoderSwitch] = .start
         }
         self.inputs = inputs
@@ -65,11 +81,13 @@ final class HardwareKiosk {
 
         switch settings.buzzer {
         case .active:
-            let line = try output(wiring.buzzer, "buzzer")
+            let line = try output(wiring.buzzer, "buzzer", "buzzer", key: "buzzer")
             buzzer = .init(name: "buzzer", wiring: line.location, line: line)
         case .pwm(let pwmChip, let channel, let frequencyHz):
-            let pwm = try PWMBuzzerOutput(chip: pwmChip, channel: channel, frequencyHz: frequencyHz)
-            buzzer = .init(name: "buzzer", wiring: "\(pwm.channelPath) at \(frequencyHz) Hz", line: pwm)
+            let pwm = try opening("PWM buzzer ([hardware.buzzer] pwm_chip, pwm_channel)") { () throws(HALError) in
+                try opener.pwm(pwmChip, channel, frequencyHz)
+            }
+            buzzer = .init(name: "buzzer", wiring: pwm.location, line: pwm.output)
         }
         let ledLines: [(StatusLED, LineSpec)] = [
             (.ready, wiring.ledReady), (.rest, wiring.ledRest), (.alarm, wiring.ledAlarm),
@@ -77,24 +95,30 @@ final class HardwareKiosk {
         ]
         var leds: [(led: StatusLED, output: SelfTest<ContinuousClock>.Output)] = []
         for (led, spec) in ledLines {
-            let line = try output(spec, "led-\(led.rawValue)")
+            let line = try output(spec, "led-\(led.rawValue)", "\(led.rawValue) LED", key: "led_\(led.rawValue)")
             leds.append((led, .init(name: led.rawValue, wiring: line.location, line: line)))
         }
         self.leds = leds
 
         switch settings.display.kind {
         case .tm1637(let clk, let dio):
-            let clock = try chip.openDrain(Self.id(clk), role: "tm1637-clk")
-            let data = try chip.openDrain(Self.id(dio), role: "tm1637-dio")
-            lines += [clock, data]
+            let clock = try opening("TM1637 clock ([hardware.display] clk)") { () throws(HALError) in
+                try chip.openDrain(Self.id(clk), role: "tm1637-clk")
+            }
+            lines.append(clock)
+            let data = try opening("TM1637 data ([hardware.display] dio)") { () throws(HALError) in
+                try chip.openDrain(Self.id(dio), role: "tm1637-dio")
+            }
+            lines.append(data)
             display = TM1637Display(clock: clock, data: data, delay: { MonotonicTime.spin(for: $0) })
             displayDescription = "TM1637 on CLK \(clock.location), DIO \(data.location)"
         case .ht16k33(let bus, let address):
-            let i2c = try I2CDevBus(bus: bus)
+            let i2c = try opening("HT16K33 display ([hardware.display] i2c_bus)") { () throws(HALError) in try opener.i2c(bus) }
             display = HT16K33Display(bus: i2c, address: UInt8(address))
             displayDescription = "HT16K33 at 0x\(String(address, radix: 16)) on \(i2c.name)"
         case .max7219(let path):
-            display = MAX7219Display(device: try SPIDevDevice(path: path))
+            let spi = try opening("MAX7219 display ([hardware.display] spi_device)") { () throws(HALError) in try opener.spi(path) }
+            display = MAX7219Display(device: spi)
             displayDescription = "MAX7219 on \(path)"
         case .none:
             display = NoDisplay()

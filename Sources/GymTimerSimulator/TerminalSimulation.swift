@@ -4,6 +4,8 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
 import GymTimerHistory
+import GymTimerRuntime
+import GymTimerSetup
 import GymTimerSimulation
 
 /// `gymtimer simulate` without a script: the same event loop, core and drivers as the kiosk,
@@ -34,7 +36,7 @@ public final class TerminalSimulation {
     /// before it, so a hold that ends a workout with nothing to record says so.
     private var dismissHold: (releasedAt: Duration, records: Int)?
     /// What the data directory holds, when there is one.
-    private var storage: (lock: DataDirectoryLock, history: HistoryStore, store: KioskStore, stored: StoredKiosk?)?
+    private var storage: (lock: DataDirectoryLock, history: HistoryStore, store: KioskStore<HistoryStore>, stored: StoredKiosk<StoredWorkout>?)?
     /// Where the data directory is, for the user.
     public let dataDirectory: String?
 

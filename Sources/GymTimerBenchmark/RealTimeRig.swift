@@ -1,7 +1,9 @@
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
+import GymTimerRuntime
 import GymTimerSimulation
+import GymTimerSimulator
 
 /// The real event loop (`KioskRuntime`) on the real `ContinuousClock`, with simulated devices
 /// and scheduled input edges delivered at their real times. Every output write and every

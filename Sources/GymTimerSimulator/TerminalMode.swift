@@ -11,12 +11,12 @@ import GymTimerSimulation
 /// signal as usual) and a crash (then the previous handler, e.g. Swift's backtracer, runs),
 /// so the shell is never left without echo. A resize (SIGWINCH) writes a byte to
 /// `resizeDescriptor`, which the simulator polls beside the keys to redraw at the new `size`.
-final class TerminalMode {
+public final class TerminalMode {
     private let input: Int32
     private let output: Int32
     private var active = true
     /// Readable after the terminal was resized; non-blocking, drained by the reader.
-    let resizeDescriptor: Int32
+    public let resizeDescriptor: Int32
 
     /// Signals that end the process: restore, then die of the signal.
     private static let endSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
@@ -25,7 +25,7 @@ final class TerminalMode {
 
     /// Switches `input` (a terminal) to raw mode and `output` to the alternate screen.
     /// Throws the errno when the terminal's attributes cannot be read or set.
-    init(input: Int32 = 0, output: Int32 = 1) throws(TerminalModeError) {
+    public init(input: Int32 = 0, output: Int32 = 1) throws(TerminalModeError) {
         self.input = input
         self.output = output
         var saved = termios()
@@ -61,7 +61,7 @@ final class TerminalMode {
     }
 
     /// The terminal's size now, or `TerminalSize.standard` when it cannot be read.
-    var size: TerminalSize {
+    public var size: TerminalSize {
         var window = winsize()
         guard ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
             return .standard
@@ -72,13 +72,13 @@ final class TerminalMode {
     deinit { restore() }
 
     /// Writes `text` to the output, all of it (retrying short writes and interruptions).
-    func write(_ text: String) {
+    public func write(_ text: String) {
         var text = text
         text.withUTF8 { writeAll(output, $0.baseAddress, $0.count) }
     }
 
     /// Puts the terminal back as it was; safe to call more than once.
-    func restore() {
+    public func restore() {
         guard active else { return }
         active = false
         restoreTerminal()
@@ -108,10 +108,10 @@ final class TerminalMode {
 }
 
 /// Why the terminal could not be put in raw mode.
-struct TerminalModeError: Error, CustomStringConvertible {
+public struct TerminalModeError: Error, CustomStringConvertible {
     var operation: String
     var errno: Int32
-    var description: String { "\(operation) on the terminal failed: \(String(cString: strerror(errno)))" }
+    public var description: String { "\(operation) on the terminal failed: \(String(cString: strerror(errno)))" }
 }
 
 /// What the signal handlers need, set before they are installed. They may only touch plain

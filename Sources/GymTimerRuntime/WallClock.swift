@@ -7,7 +7,7 @@ import Glibc
 /// still names the same instant afterwards, and a rest resumes where the clock says it should.
 /// Between restarts the loop runs on the monotonic clock, so adjusting the wall clock never
 /// makes a countdown jump.
-func wallTimeSinceEpoch() -> Duration {
+public func wallTimeSinceEpoch() -> Duration {
     var spec = timespec()
     clock_gettime(CLOCK_REALTIME, &spec)
     return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)

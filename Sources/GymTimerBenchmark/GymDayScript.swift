@@ -1,4 +1,7 @@
+import GymTimerCore
+import GymTimerRuntime
 import GymTimerSimulation
+import GymTimerSimulator
 
 /// Scripted days of gym use for the simulator: lifters arrive, set the knob, rest between
 /// sets (answering the alarm late, early or not at all), and end their workout with a long

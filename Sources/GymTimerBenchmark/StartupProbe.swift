@@ -6,7 +6,10 @@ import Darwin
 import Foundation
 import GymTimerCore
 import GymTimerDrivers
+import GymTimerHAL
+import GymTimerRuntime
 import GymTimerSimulation
+import GymTimerSimulator
 
 /// Start-up time: spawns the gymtimer binary with its hidden `ready-probe` subcommand, which
 /// builds the kiosk like `gymtimer run` would (config, devices, runtime), writes its first
@@ -74,7 +77,7 @@ public enum StartupProbe {
         }
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        _ = SystemCall.retryingInterrupts { wait4(pid, &status, 0, &usage) }
         let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .newlines)
         guard let ready, text == readyLine else {
             return .failure(ProbeError("\(executable) ready-probe did not report ready (printed '\(text)')"))

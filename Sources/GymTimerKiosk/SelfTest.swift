@@ -1,6 +1,7 @@
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
+import GymTimerRuntime
 
 /// `gymtimer selftest`: the wiring check a person runs after soldering. It lights the whole
 /// display (`8.8.:8.8.`), then an `8` on each digit in turn, each LED in turn, beeps, and then

@@ -1,6 +1,8 @@
 import GymTimerCore
 import GymTimerHAL
+import GymTimerRuntime
 import GymTimerSimulation
+import GymTimerSimulator
 
 /// `gymtimer bench`: measures the real event loop on the real clock with simulated devices —
 /// press-to-output latency, deadline and display-tick accuracy, idle cost, memory, start-up —

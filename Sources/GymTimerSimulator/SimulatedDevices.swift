@@ -2,6 +2,7 @@ import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
+import GymTimerRuntime
 import GymTimerSimulation
 
 /// The simulated kiosk's outputs — display, buzzer, status LEDs, sound — and how they and a

@@ -1,0 +1,41 @@
+import GymTimerConfig
+import GymTimerHardware
+import GymTimerRuntime
+
+/// `gymtimer selftest` once the config is read: the `SelfTest` wiring check on the devices the
+/// config names, with the same start-up errors as the kiosk, until SIGTERM or Ctrl-C (then
+/// every output is off). `write` gets each line of the report as it happens.
+public enum WiringCheck {
+    public static func run(
+        configuration: GymTimerConfiguration, write: @escaping (String) -> Void, opener: DeviceOpener = .system
+    ) throws(KioskStartError) {
+        let session = try HardwareSession(configuration: configuration, opener: opener)
+        let (signals, hardware) = (session.signals, session.hardware)
+        defer { hardware.shutDown() }
+
+        write("self-test: \(hardware.displayDescription), GPIO on \(hardware.chip.path)")
+        var buttons: [SelfTest<ContinuousClock>.Button] = [
+            .init(line: "start", label: "start (\(hardware.location(of: "start")))"),
+            .init(line: "dismiss", label: "dismiss (\(hardware.location(of: "dismiss")))"),
+        ]
+        if hardware.buttons[HardwareKiosk.encoderSwitch] != nil {
+            let line = HardwareKiosk.encoderSwitch
+            buttons.append(.init(line: line, label: "knob switch (\(hardware.location(of: line)))"))
+        }
+        let selfTest = SelfTest(
+            clock: ContinuousClock(), waiter: GPIOInputWaiter(inputs: hardware.inputs, wakeups: [signals]),
+            display: hardware.display, leds: hardware.leds.map(\.output), buzzer: hardware.buzzer,
+            buttons: buttons, encoder: (hardware.encoder.a, hardware.encoder.b),
+            timing: InputTiming(
+                settle: .milliseconds(configuration.hardware.debounceMs),
+                hold: .milliseconds(configuration.hardware.holdMs)),
+            print: write)
+        do {
+            try selfTest.run(shouldStop: { signals.stopRequested })
+        } catch {
+            throw .failed("waiting for input failed: \(error)")
+        }
+        selfTest.allOff()
+        write("self-test ended")
+    }
+}

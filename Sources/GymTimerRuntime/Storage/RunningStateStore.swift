@@ -1,0 +1,14 @@
+import GymTimerCore
+import GymTimerDrivers
+
+/// Where the loop saves its running state (`KioskStore`), seen without the history's record type.
+public protocol RunningStateStore: AnyObject {
+    /// How often records waiting for the database are retried.
+    var retryInterval: Duration { get }
+    /// Whether records are waiting for the database.
+    var hasPending: Bool { get }
+    /// Saves the state if it changed since the last save; `ended` marks a clean end.
+    func save(kiosk: Kiosk, held: [String: HeldPress], at now: Moment, ended: Bool)
+    /// Tries to write the waiting records again.
+    func retry()
+}
