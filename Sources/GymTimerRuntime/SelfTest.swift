@@ -145,6 +145,9 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
         let now = self.now
         for edge in edges {
             if buttons[edge.line] != nil {
+                // As in `KioskRuntime`: settle up to this edge first, so a press whose release
+                // came in the same wake-up still counts.
+                reportGestures(of: edge.line, upTo: now - edge.age)
                 debouncers[edge.line]?.edge(active: edge.active, at: now - edge.age)
             } else if let encoder {
                 if edge.line == encoder.a.name { encoderLevels.a = edge.active }
@@ -153,14 +156,17 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
                 if detents != 0 { report("knob \(detents > 0 ? "+1 (clockwise)" : "-1 (counter-clockwise)")", at: now) }
             }
         }
-        for line in debouncers.keys.sorted() {
-            for (gesture, at) in debouncers[line]!.advance(to: now) {
-                let label = buttons[line] ?? line
-                switch gesture {
-                case .pressed: report("\(label) pressed", at: at)
-                case .released: report("\(label) released", at: at)
-                case .held: report("\(label) held", at: at)
-                }
+        for line in debouncers.keys.sorted() { reportGestures(of: line, upTo: now) }
+    }
+
+    private func reportGestures(of line: String, upTo moment: Moment) {
+        guard debouncers[line] != nil else { return }
+        for (gesture, at) in debouncers[line]!.advance(to: moment) {
+            let label = buttons[line] ?? line
+            switch gesture {
+            case .pressed: report("\(label) pressed", at: at)
+            case .released: report("\(label) released", at: at)
+            case .held: report("\(label) held", at: at)
             }
         }
     }

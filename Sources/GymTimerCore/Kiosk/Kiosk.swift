@@ -50,7 +50,6 @@ public struct Kiosk: Hashable, Sendable, Codable {
         }
     }
 
-    /// Whether the active mode waits in idle (the menu is not idle).
     /// The kiosk as it is stored for a restart: everything except what the outputs were last
     /// told, which changes every second and is shown afresh by `start(at:)`. Comparing it tells
     /// whether the running state changed, so it is written on changes, never per tick.
@@ -61,6 +60,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
         return copy
     }
 
+    /// Whether the active mode waits in idle (the menu is not idle).
     public var isIdle: Bool {
         switch mode {
         case .rest(let rest): return rest.isIdle
