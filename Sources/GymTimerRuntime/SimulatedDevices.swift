@@ -38,14 +38,8 @@ public final class SimulatedDevices {
 
     /// The devices for a runtime fed by `inputs` (its lines named as in `InputGestures`).
     public func kioskDevices(inputs: any SimulatedInputs) -> KioskDevices {
-        let lines = inputs.lines
-        var encoder: (a: any DigitalInput, b: any DigitalInput)?
-        if let a = lines[InputGestures.encoderA], let b = lines[InputGestures.encoderB] { encoder = (a, b) }
-        return KioskDevices(
-            waiter: inputs,
-            buttons: Dictionary(uniqueKeysWithValues: ControlButton.allCases.map { ($0.rawValue, $0) }),
-            encoder: encoder,
-            display: display, buzzer: buzzer, leds: leds, sound: sound,
-            buttonLines: lines.filter { ControlButton(rawValue: $0.key) != nil }.mapValues { $0 as any DigitalInput })
+        var lines: [InputRole: any DigitalInput] = [:]
+        for (name, line) in inputs.lines { if let role = InputRole(lineName: name) { lines[role] = line } }
+        return KioskDevices(waiter: inputs, inputs: lines, display: display, buzzer: buzzer, leds: leds, sound: sound)
     }
 }

@@ -30,7 +30,7 @@ import Testing
         let selfTest = SelfTest(
             clock: clock, waiter: inputs, display: display, leds: leds,
             buzzer: .init(name: "buzzer", wiring: "GPIO18", line: buzzerLine),
-            buttons: [.init(line: "start", label: "start"), .init(line: "dismiss", label: "dismiss")],
+            buttons: [.init(role: .start, label: "start"), .init(role: .dismiss, label: "dismiss")],
             encoder: (inputs.lines[ScriptedInputs.encoderA]!, inputs.lines[ScriptedInputs.encoderB]!),
             print: { log.entries.append("print \($0)") })
         return (selfTest, clock)
@@ -96,7 +96,7 @@ import Testing
         let selfTest = SelfTest(
             clock: clock, waiter: waiter, display: SimulatedSegmentDisplay(), leds: [],
             buzzer: .init(name: "buzzer", wiring: "GPIO18", line: SimulatedLine(name: "buzzer")),
-            buttons: [.init(line: "start", label: "start")], encoder: nil, print: { printed.append($0) })
+            buttons: [.init(role: .start, label: "start")], encoder: nil, print: { printed.append($0) })
         try selfTest.watch(until: Moment(.milliseconds(300)), shouldStop: { false })
         #expect(printed == ["[    0.020] start pressed", "[    0.090] start released"])
     }
