@@ -112,7 +112,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public func save(ended: Bool = false) {
         guard let store else { return }
         let held = Dictionary(uniqueKeysWithValues: input.heldPresses.map { ($0.key.lineName, $0.value) })
-        store.save(kiosk: kiosk.stored, held: held, at: now, ended: ended)
+        store.save(kiosk: kiosk, held: held, at: now, ended: ended)
     }
 
     /// Retries the waiting records when their retry falls due (or starts the wait for it).
