@@ -6,7 +6,8 @@ import Testing
 
 /// What the outputs show is known where it is written: the core says what it wants shown every
 /// time, and the renderer, the lights and the buzzer put on the bus or line only what changes.
-/// A fresh driver (after a restart) knows nothing, so its first write always happens.
+/// A fresh driver (after a restart) knows nothing, so its first write always happens. (A
+/// repeated blinking display keeps its phase: `SevenSegmentRendererTests`.)
 @Suite struct OutputCacheTests {
     /// An output line that counts its writes.
     final class CountingLine: DigitalOutput {
@@ -33,22 +34,6 @@ import Testing
         let restarted = SevenSegmentRenderer(display: display, faults: FaultLog { _ in })
         restarted.show(.time(seconds: 89), at: Moment(.seconds(4)))
         #expect(chip.transactions.count == 3 * perFrame)
-    }
-
-    @Test func aRepeatedBlinkingDisplayKeepsItsPhase() {
-        let display = SimulatedSegmentDisplay()
-        var now = Moment.origin
-        var frames: [String] = []
-        display.onFrame = { frames.append("\(now.nanoseconds / 1_000_000) \($0)") }
-        let renderer = SevenSegmentRenderer(display: display, faults: FaultLog { _ in })
-        renderer.show(.time(seconds: 0, blink: .all), at: now)
-        while let due = renderer.nextDeadline, due <= Moment(.seconds(1)) {
-            now = due
-            renderer.fire(at: now)
-            // The core says the same again at each wake-up: it neither restarts the blink nor writes.
-            renderer.show(.time(seconds: 0, blink: .all), at: now + .milliseconds(100))
-        }
-        #expect(frames == ["0 00:00", "250     ", "500 00:00", "750     ", "1000 00:00"])
     }
 
     @Test func repeatedLEDsWriteNoLineChangedOnesOnlyTheirs() {
