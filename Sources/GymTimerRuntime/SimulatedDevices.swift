@@ -33,8 +33,8 @@ public final class SimulatedDevices {
         self.leds = leds
     }
 
-    /// The button line names, one per `ControlButton`.
-    public static var buttonNames: [String] { ControlButton.allCases.map(\.rawValue) }
+    /// The simulated button lines' names: start and dismiss (no knob switch).
+    public static var buttonNames: [String] { [InputRole.start, .dismiss].map(\.lineName) }
 
     /// The devices for a runtime fed by `inputs` (its lines named as in `InputGestures`).
     public func kioskDevices(inputs: any SimulatedInputs) -> KioskDevices {
