@@ -95,7 +95,7 @@ let package = Package(
         ),
         .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
-        .testTarget(name: "FuzzTests", dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV"], exclude: ["Corpus", "Unfixed"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "GymTimerConfig", "GymTimerDrivers", "GymTimerSimulation"], exclude: ["Corpus", "Unfixed"]),
     ],
     swiftLanguageModes: [.v6]
 )

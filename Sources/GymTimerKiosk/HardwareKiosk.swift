@@ -12,15 +12,12 @@ import GymTimerRuntime
 /// open, `shutDown()` blanks the display, silences the buzzer, darkens the LEDs and releases
 /// every line, and is what SIGTERM and Ctrl-C lead to.
 final class HardwareKiosk {
-    /// Line names the runtime knows the inputs by.
-    static let encoderA = "encoder-a", encoderB = "encoder-b", encoderSwitch = "encoder-switch"
-
     let settings: HardwareSettings
     let chip: any GPIOChip
     /// Every requested input, for the waiter to poll.
     let inputs: [any GPIOEventInput]
-    /// Which input line is which button (the knob's switch is another start button).
-    let buttons: [String: ControlButton]
+    /// The inputs by the job they do (the knob's switch, when fitted, is another start button).
+    let roles: [InputRole: any GPIOEventInput]
     let encoder: (a: any GPIOEventInput, b: any GPIOEventInput)
     let display: any SegmentDisplay
     /// What the display is, for messages.
@@ -50,9 +47,9 @@ final class HardwareKiosk {
         case .pullDown: .pullDown
         case .none: .disabled
         }
-        func input(_ spec: LineSpec, _ role: String, _ what: String, key: String) throws(KioskWiringError) -> any GPIOEventInput {
+        func input(_ spec: LineSpec, _ role: InputRole, _ what: String, key: String) throws(KioskWiringError) -> any GPIOEventInput {
             let line = try opening("\(what) ([hardware.lines] \(key))") { () throws(HALError) in
-                try chip.input(Self.id(spec), role: role, activeLow: settings.buttonsActiveLow, bias: bias)
+                try chip.input(Self.id(spec), role: role.lineName, activeLow: settings.buttonsActiveLow, bias: bias)
             }
             lines.append(line)
             return line
@@ -65,18 +62,18 @@ final class HardwareKiosk {
             return line
         }
         let wiring = settings.lines
-        var inputs = [try input(wiring.start, "start", "start button", key: "start"),
-                      try input(wiring.dismiss, "dismiss", "dismiss button", key: "dismiss")]
-        var buttons: [String: ControlButton] = ["start": .start, "dismiss": .dismiss]
-        let a = try input(wiring.encoderA, Self.encoderA, "knob A", key: "encoder_a")
-        let b = try input(wiring.encoderB, Self.encoderB, "knob B", key: "encoder_b")
-        inputs += [a, b]
+        var roles: [InputRole: any GPIOEventInput] = [
+            .start: try input(wiring.start, .start, "start button", key: "start"),
+            .dismiss: try input(wiring.dismiss, .dismiss, "dismiss button", key: "dismiss"),
+        ]
+        let a = try input(wiring.encoderA, .encoderA, "knob A", key: "encoder_a")
+        let b = try input(wiring.encoderB, .encoderB, "knob B", key: "encoder_b")
+        (roles[.encoderA], roles[.encoderB]) = (a, b)
         if let spec = wiring.encoderSwitch {
-            inputs.append(try input(spec, Self.encoderSwitch, "knob switch", key: "encoder_switch"))
-            buttons[Self.encoderSwitch] = .start
+            roles[.encoderSwitch] = try input(spec, .encoderSwitch, "knob switch", key: "encoder_switch")
         }
-        self.inputs = inputs
-        self.buttons = buttons
+        inputs = InputRole.allCases.compactMap { roles[$0] }
+        self.roles = roles
         encoder = (a, b)
 
         switch settings.buzzer {
@@ -134,9 +131,8 @@ final class HardwareKiosk {
         var ledLines: [StatusLED: any DigitalOutput] = [:]
         for (led, output) in leds { ledLines[led] = output.line }
         return KioskDevices(
-            waiter: GPIOInputWaiter(inputs: inputs, wakeups: wakeups), buttons: buttons,
-            encoder: (encoder.a, encoder.b), display: display, buzzer: buzzer.line, leds: ledLines, sound: sound,
-            buttonLines: Dictionary(uniqueKeysWithValues: inputs.filter { buttons[$0.name] != nil }.map { ($0.name, $0 as any DigitalInput) }))
+            waiter: GPIOInputWaiter(inputs: inputs, wakeups: wakeups), inputs: roles.mapValues { $0 as any DigitalInput },
+            display: display, buzzer: buzzer.line, leds: ledLines, sound: sound)
     }
 
     /// The display's brightness from the config (0…100 %), once; a failure is only logged.
@@ -156,9 +152,9 @@ final class HardwareKiosk {
         lines = []
     }
 
-    /// Where the input line known as `name` is wired.
-    func location(of name: String) -> String {
-        inputs.first { $0.name == name }?.location ?? name
+    /// Where the input line doing `role` is wired.
+    func location(of role: InputRole) -> String {
+        roles[role]?.location ?? role.lineName
     }
 
     static func id(_ spec: LineSpec) -> GPIOLineID {

@@ -6,7 +6,7 @@ import GymTimerRuntime
 /// `gymtimer selftest`: the wiring check a person runs after soldering. It lights the whole
 /// display (`8.8.:8.8.`), then an `8` on each digit in turn, each LED in turn, beeps, and then
 /// reports every button press, release and hold and every knob detent as it happens, through
-/// the same debouncers and quadrature decoder as the kiosk, until told to stop.
+/// the same `InputFrontEnd` (debouncers and quadrature decoder) as the kiosk, until told to stop.
 ///
 /// Written over the HAL and an injected clock, so it runs the same on libgpiod and in tests.
 /// A device that fails is reported on its own line and the check goes on: the point is to see
@@ -25,13 +25,13 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// A button input: its line's name (as the waiter reports edges) and how to call it.
+    /// A button input: the job its line does and how to call it in the report.
     public struct Button {
-        public var line: String
+        public var role: InputRole
         public var label: String
 
-        public init(line: String, label: String) {
-            self.line = line
+        public init(role: InputRole, label: String) {
+            self.role = role
             self.label = label
         }
     }
@@ -47,12 +47,11 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
     private let display: any SegmentDisplay
     private let leds: [Output]
     private let buzzer: Output
-    private let buttons: [String: String]
+    private let labels: [InputRole: String]
     private let encoder: (a: any DigitalInput, b: any DigitalInput)?
+    private let timing: InputTiming
     private let print: (String) -> Void
-    private var debouncers: [String: ButtonDebouncer]
-    private var decoder = QuadratureDecoder()
-    private var encoderLevels = (a: false, b: false)
+    private var input: InputFrontEnd
 
     /// `print` receives each line of the report.
     public init(
@@ -68,10 +67,12 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
         self.buzzer = buzzer
         self.encoder = encoder
         self.print = print
-        var labels: [String: String] = [:]
-        for button in buttons { labels[button.line] = button.label }
-        self.buttons = labels
-        debouncers = labels.mapValues { _ in ButtonDebouncer(settle: timing.settle, hold: timing.hold) }
+        self.timing = timing
+        var labels: [InputRole: String] = [:]
+        for button in buttons { labels[button.role] = button.label }
+        self.labels = labels
+        input = InputFrontEnd(
+            buttons: labels.keys, encoder: encoder == nil ? nil : (false, false), settle: timing.settle, hold: timing.hold)
     }
 
     /// The whole check: outputs, then inputs until `shouldStop` says so after a wake-up.
@@ -85,9 +86,9 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
     /// Display, LEDs and buzzer in turn. Inputs that arrive meanwhile are reported too.
     public func checkOutputs(shouldStop: () -> Bool = { false }) throws(HALError) {
         if let encoder {
-            encoderLevels = (attempt(encoder.a.name) { try encoder.a.read() } ?? false,
-                             attempt(encoder.b.name) { try encoder.b.read() } ?? false)
-            decoder = QuadratureDecoder(a: encoderLevels.a, b: encoderLevels.b)
+            let levels = (a: attempt(encoder.a.name) { try encoder.a.read() } ?? false,
+                          b: attempt(encoder.b.name) { try encoder.b.read() } ?? false)
+            input = InputFrontEnd(buttons: labels.keys, encoder: levels, settle: timing.settle, hold: timing.hold)
         }
         _ = attempt("display") { try display.setBrightness(1) }
         report("display: every segment (8.8.:8.8.)")
@@ -128,7 +129,7 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
         while !shouldStop() {
             let now = self.now
             if let end, now >= end { return }
-            var deadline = debouncers.values.compactMap(\.nextDeadline).min()
+            var deadline = input.nextDeadline
             if let end { deadline = deadline.map { min($0, end) } ?? end }
             let timeout = deadline.map { max($0 - now, .zero) }
             let edges = try waiter.wait(timeout: timeout)
@@ -143,28 +144,18 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
     }
 
     private func handle(_ edges: [InputEdge]) {
-        let now = self.now
-        for edge in edges {
-            if buttons[edge.line] != nil {
-                debouncers[edge.line]?.edge(active: edge.active, at: now - edge.age)
-            } else if let encoder {
-                if edge.line == encoder.a.name { encoderLevels.a = edge.active }
-                if edge.line == encoder.b.name { encoderLevels.b = edge.active }
-                let detents = decoder.update(a: encoderLevels.a, b: encoderLevels.b)
-                if detents != 0 { report("knob \(detents > 0 ? "+1 (clockwise)" : "-1 (counter-clockwise)")", at: now) }
-            }
-        }
-        for line in debouncers.keys.sorted() {
-            for (gesture, at) in debouncers[line]!.advance(to: now) {
-                let label = buttons[line] ?? line
-                switch gesture {
-                case .pressed: report("\(label) pressed", at: at)
-                case .released: report("\(label) released", at: at)
-                case .held: report("\(label) held", at: at)
-                }
+        for event in input.feed(edges, at: now) {
+            switch event.kind {
+            case .pressed(let role): report("\(label(role)) pressed", at: event.at)
+            case .released(let role): report("\(label(role)) released", at: event.at)
+            case .held(let role): report("\(label(role)) held", at: event.at)
+            case .turned(let detents):
+                report("knob \(detents > 0 ? "+1 (clockwise)" : "-1 (counter-clockwise)")", at: event.at)
             }
         }
     }
+
+    private func label(_ role: InputRole) -> String { labels[role] ?? role.lineName }
 
     /// Runs `operation`, reporting a failure (and returning nil) instead of stopping.
     private func attempt<T>(_ device: String, _ operation: () throws -> T) -> T? {

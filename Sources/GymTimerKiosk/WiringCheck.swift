@@ -1,4 +1,5 @@
 import GymTimerConfig
+import GymTimerDrivers
 import GymTimerHardware
 import GymTimerRuntime
 
@@ -15,12 +16,11 @@ public enum WiringCheck {
 
         write("self-test: \(hardware.displayDescription), GPIO on \(hardware.chip.path)")
         var buttons: [SelfTest<ContinuousClock>.Button] = [
-            .init(line: "start", label: "start (\(hardware.location(of: "start")))"),
-            .init(line: "dismiss", label: "dismiss (\(hardware.location(of: "dismiss")))"),
+            .init(role: .start, label: "start (\(hardware.location(of: .start)))"),
+            .init(role: .dismiss, label: "dismiss (\(hardware.location(of: .dismiss)))"),
         ]
-        if hardware.buttons[HardwareKiosk.encoderSwitch] != nil {
-            let line = HardwareKiosk.encoderSwitch
-            buttons.append(.init(line: line, label: "knob switch (\(hardware.location(of: line)))"))
+        if hardware.roles[.encoderSwitch] != nil {
+            buttons.append(.init(role: .encoderSwitch, label: "knob switch (\(hardware.location(of: .encoderSwitch)))"))
         }
         let selfTest = SelfTest(
             clock: ContinuousClock(), waiter: GPIOInputWaiter(inputs: hardware.inputs, wakeups: [signals]),

@@ -6,27 +6,22 @@ import GymTimerHAL
 public struct KioskDevices {
     /// Where the loop blocks for input edges.
     public var waiter: any InputWaiter
-    /// Which input line (by name) is which button.
-    public var buttons: [String: ControlButton]
-    /// The encoder's two lines, read once at start-up for their resting levels.
-    public var encoder: (a: any DigitalInput, b: any DigitalInput)?
-    /// The button lines by name, read at start-up to tell whether a stored press is still down.
-    public var buttonLines: [String: any DigitalInput]
+    /// The input lines by the job they do: the buttons fitted and the knob's two contacts (read
+    /// once at start-up, for their resting levels and whether a stored press is still down).
+    /// The waiter reports their edges under `InputRole.lineName`.
+    public var inputs: [InputRole: any DigitalInput]
     public var display: any SegmentDisplay
     public var buzzer: any DigitalOutput
     public var leds: [StatusLED: any DigitalOutput]
     public var sound: any SoundPlayer
 
     public init(
-        waiter: any InputWaiter, buttons: [String: ControlButton],
-        encoder: (a: any DigitalInput, b: any DigitalInput)?,
+        waiter: any InputWaiter, inputs: [InputRole: any DigitalInput],
         display: any SegmentDisplay, buzzer: any DigitalOutput,
-        leds: [StatusLED: any DigitalOutput], sound: any SoundPlayer, buttonLines: [String: any DigitalInput] = [:]
+        leds: [StatusLED: any DigitalOutput], sound: any SoundPlayer
     ) {
-        self.buttonLines = buttonLines
         self.waiter = waiter
-        self.buttons = buttons
-        self.encoder = encoder
+        self.inputs = inputs
         self.display = display
         self.buzzer = buzzer
         self.leds = leds

@@ -18,9 +18,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private let buzzer: BuzzerPlayer
     private let lights: StatusLights
     private let timedDrivers: [any TimedDriver]
-    private var debouncers: [String: ButtonDebouncer]
-    private var decoder = QuadratureDecoder()
-    private var encoderLevels = (a: false, b: false)
+    private var input: InputFrontEnd
     private let store: (any RunningStateStore)?
     private var lastRetry: Moment?
     private let faults: FaultLog
@@ -51,17 +49,21 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         var timed: [any TimedDriver] = [renderer, buzzer]
         if let sound = devices.sound as? any TimedDriver { timed.append(sound) }
         timedDrivers = timed + extraDrivers
-        debouncers = devices.buttons.mapValues { _ in ButtonDebouncer(settle: timing.settle, hold: timing.hold) }
+        input = InputFrontEnd(
+            buttons: devices.inputs.keys, encoder: Self.encoderLevels(devices.inputs, faults),
+            settle: timing.settle, hold: timing.hold)
         for (name, press) in held {
-            guard let line = devices.buttonLines[name], faults.attempt(name, { try line.read() }) == true else { continue }
-            debouncers[name]?.resume(press)
+            guard let role = InputRole(lineName: name), let line = devices.inputs[role],
+                  faults.attempt(line.name, { try line.read() }) == true else { continue }
+            input.resume(role, press)
         }
-        if let encoder = devices.encoder {
-            let a = faults.attempt(encoder.a.name) { try encoder.a.read() } ?? false
-            let b = faults.attempt(encoder.b.name) { try encoder.b.read() } ?? false
-            encoderLevels = (a, b)
-            decoder = QuadratureDecoder(a: a, b: b)
-        }
+    }
+
+    /// The knob's contacts' levels now, nil when no knob is fitted (a failed read counts as
+    /// inactive, logged).
+    static func encoderLevels(_ inputs: [InputRole: any DigitalInput], _ faults: FaultLog) -> (a: Bool, b: Bool)? {
+        guard let a = inputs[.encoderA], let b = inputs[.encoderB] else { return nil }
+        return (faults.attempt(a.name) { try a.read() } ?? false, faults.attempt(b.name) { try b.read() } ?? false)
     }
 
     /// The current moment on the kiosk's timeline.
@@ -78,7 +80,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public var nextDeadline: Moment? {
         let at = now
         var candidates = [kiosk.nextDeadline(after: at)]
-        candidates += debouncers.values.map(\.nextDeadline)
+        candidates.append(input.nextDeadline)
         candidates += timedDrivers.map(\.nextDeadline)
         if let store, store.hasPending { candidates.append((lastRetry ?? at) + store.retryInterval) }
         return candidates.compactMap { $0 }.min()
@@ -109,8 +111,8 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// Writes the running state if it changed (see `KioskStore.save`); `ended` marks a clean end.
     public func save(ended: Bool = false) {
         guard let store else { return }
-        let held = debouncers.compactMapValues(\.heldPress)
-        store.save(kiosk: kiosk.stored, held: held, at: now, ended: ended)
+        let held = Dictionary(uniqueKeysWithValues: input.heldPresses.map { ($0.key.lineName, $0.value) })
+        store.save(kiosk: kiosk, held: held, at: now, ended: ended)
     }
 
     /// Retries the waiting records when their retry falls due (or starts the wait for it).
@@ -135,42 +137,13 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         if let due = kioskDue, due <= now {
             apply(kiosk.handle(.deadline, at: now), at: now)
         }
-        for edge in edges {
-            let moment = now - edge.age
-            if devices.buttons[edge.line] != nil {
-                // A loop that woke late may hold a press and its release together: let the
-                // debouncer settle up to this edge first, so a press held past the settle time
-                // counts even though the release is already here.
-                deliverGestures(of: edge.line, upTo: moment, at: now)
-                debouncers[edge.line]?.edge(active: edge.active, at: moment)
-            } else if let encoder = devices.encoder {
-                if edge.line == encoder.a.name { encoderLevels.a = edge.active }
-                if edge.line == encoder.b.name { encoderLevels.b = edge.active }
-                let detents = decoder.update(a: encoderLevels.a, b: encoderLevels.b)
-                if detents != 0 { apply(kiosk.handle(.turned(detents), at: now), at: now) }
-            }
+        for event in input.feed(edges, at: now) {
+            if let control = event.control { apply(kiosk.handle(control, at: now), at: now) }
         }
-        for name in debouncers.keys.sorted() { deliverGestures(of: name, upTo: now, at: now) }
         for driver in timedDrivers {
             if let due = driver.nextDeadline, due <= now { driver.fire(at: now) }
         }
         retryPending(at: now)
-    }
-
-    /// Hands the core every gesture of button line `name` that became certain by `moment`.
-    private func deliverGestures(of name: String, upTo moment: Moment, at now: Moment) {
-        guard let button = devices.buttons[name], var debouncer = debouncers[name] else { return }
-        let gestures = debouncer.advance(to: moment)
-        debouncers[name] = debouncer
-        for (gesture, _) in gestures {
-            let event: ControlEvent
-            switch gesture {
-            case .pressed: event = .pressed(button)
-            case .released: event = .released(button)
-            case .held: event = .held(button)
-            }
-            apply(kiosk.handle(event, at: now), at: now)
-        }
     }
 
     private func apply(_ effects: [Effect], at now: Moment) {

@@ -34,19 +34,13 @@ public final class SimulatedDevices {
         self.leds = leds
     }
 
-    /// The button line names, one per `ControlButton`.
-    public static var buttonNames: [String] { ControlButton.allCases.map(\.rawValue) }
+    /// The simulated button lines' names: start and dismiss (no knob switch).
+    public static var buttonNames: [String] { [InputRole.start, .dismiss].map(\.lineName) }
 
     /// The devices for a runtime fed by `inputs` (its lines named as in `InputGestures`).
     public func kioskDevices(inputs: any SimulatedInputs) -> KioskDevices {
-        let lines = inputs.lines
-        var encoder: (a: any DigitalInput, b: any DigitalInput)?
-        if let a = lines[InputGestures.encoderA], let b = lines[InputGestures.encoderB] { encoder = (a, b) }
-        return KioskDevices(
-            waiter: inputs,
-            buttons: Dictionary(uniqueKeysWithValues: ControlButton.allCases.map { ($0.rawValue, $0) }),
-            encoder: encoder,
-            display: display, buzzer: buzzer, leds: leds, sound: sound,
-            buttonLines: lines.filter { ControlButton(rawValue: $0.key) != nil }.mapValues { $0 as any DigitalInput })
+        var lines: [InputRole: any DigitalInput] = [:]
+        for (name, line) in inputs.lines { if let role = InputRole(lineName: name) { lines[role] = line } }
+        return KioskDevices(waiter: inputs, inputs: lines, display: display, buzzer: buzzer, leds: leds, sound: sound)
     }
 }

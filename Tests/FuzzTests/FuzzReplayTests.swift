@@ -2,11 +2,15 @@ import Foundation
 import FuzzConfig
 import FuzzScript
 import FuzzWAV
+import GymTimerConfig
+import GymTimerDrivers
+import GymTimerSimulation
 import Testing
 
 /// Replays every checked-in fuzz input — the seeds and each crash the fuzzers found, kept
 /// once fixed — through the same entry points libFuzzer calls (scripts/fuzz.sh), so a fixed
-/// crash stays fixed in every `swift test`.
+/// crash stays fixed in every `swift test`, and checks what the parser made of each one
+/// against a table: a parser that stops crashing by refusing everything is caught too.
 @Suite struct FuzzReplayTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
 
@@ -16,26 +20,130 @@ import Testing
         return names.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    static func replay(_ file: URL, _ entry: (UnsafePointer<UInt8>?, Int) -> CInt) throws {
+    static func replay(_ file: URL, _ entry: (UnsafePointer<UInt8>?, Int) -> CInt) throws -> [UInt8] {
         let bytes = [UInt8](try Data(contentsOf: file))
         _ = bytes.withUnsafeBufferPointer { entry($0.baseAddress, $0.count) }
+        return bytes
+    }
+
+    /// What the script parser makes of each corpus file: its steps and end, or its error.
+    /// (Outcomes are `escaped`: the fuzzers' bytes quoted back in an error read as `\u{…}`.)
+    static let expectedScripts: [String: String] = [
+        "issue-12-turn-bound-and-restart.txt":
+            "accepted: 4 steps, end 400.0 seconds",
+        "seed-all-verbs.txt":
+            "accepted: 7 steps, end 150.0 seconds",
+        "seed-short.txt":
+            "accepted: 2 steps, end 12.5 seconds",
+    ]
+
+    /// What the config parser makes of each corpus file: accepted (with the default rest and
+    /// the counts of presets and programs), or its problems.
+    static let expectedConfigs: [String: String] = [
+        "crash-toml-combining-mark-after-bracket.toml":
+            "refused: line 1: invalid table header [\\u{594}es =\\u{fffd}\\u{fffd}d_ala\"x\": a table name must start with a letter, digit, _, - or a quote",
+        "crash-toml-cr-in-table-header.toml":
+            "refused: line 22: invalid table header [\\u{d}orkout]: a table name must start with a letter, digit, _, - or a quote",
+        "crash-toml-empty-table-header.toml":
+            "refused: line 5: invalid table header [: a table name must start with a letter, digit, _, - or a quote",
+        "crash-toml-header-after-quotes-in-comment.toml":
+            "refused: line 2: invalid table header [\\u{fffd}\\u{0}\\u{0}\\u{0}o\\u{1e}ut]: a table name must start with a letter, digit, _, - or a quote",
+        "crash-toml-parse-key-assert.toml":
+            "refused: line 1: invalid table header [[[CworkouCworkout.presets]]: a table name must start with a letter, digit, _, - or a quote",
+        "found-label-case-mapping.toml":
+            "refused: programs[1].label = \"\\u{df}\": must be up to 4 characters the 7-segment display can draw (letters such as A b C d E F H L n o P r S t U y, digits, space, -)",
+        "found-tomlkit-leak.toml":
+            "refused: rest.step_seconds = 0: must be between 1 and 300 | interval.start_with = \"sideways\": must be one of low, high",
+        "seed-example.toml":
+            "accepted: rest 90 s, 1 presets, 4 programs",
+        "seed-presets.toml":
+            "accepted: rest 90 s, 1 presets, 4 programs",
+        "seed-problems.toml":
+            "refused: rest.step_seconds = 0: must be between 1 and 300 | interval.start_with = \"sideways\": must be one of low, high",
+        "seed-programs.toml":
+            "refused: programs[2].label = \"\\u{df}\\u{fb01}\": must be up to 4 characters the 7-segment display can draw (letters such as A b C d E F H L n o P r S t U y, digits, space, -) | programs[2].cap_seconds = 1: not a key of kind = \"emom\" (its keys: rounds, every_seconds) | programs[3].rest_seconds: required for kind = \"intervals\"",
+    ]
+
+    /// What the WAV reader makes of each corpus file: rate and sample count, or its error.
+    static let expectedWAVs: [String: String] = [
+        "found-rate-1hz-timeout.wav":
+            "refused: WAV file fuzz.wav is malformed: sample rate 1 Hz is outside 1000\\u{2026}384000 Hz",
+        "seed-extensible.wav":
+            "decoded: 48000 Hz, 4 samples",
+        "seed-mono16.wav":
+            "decoded: 8000 Hz, 8 samples",
+        "seed-stereo8.wav":
+            "decoded: 22050 Hz, 3 samples",
+    ]
+
+    static func scriptOutcome(_ bytes: [UInt8]) -> String {
+        do {
+            let script = try ScriptParser().parse(String(decoding: bytes, as: UTF8.self))
+            return "accepted: \(script.steps.count) steps, end \(script.end)"
+        } catch {
+            return "refused: \(error)"
+        }
+    }
+
+    static func configOutcome(_ bytes: [UInt8]) -> String {
+        do {
+            let configuration = try GymTimerConfiguration.parse(String(decoding: bytes, as: UTF8.self))
+            let kiosk = configuration.kiosk
+            return "accepted: rest \(kiosk.rest.defaultSeconds) s, \(kiosk.workout.presets.count) presets, "
+                + "\(kiosk.programs.programs.count) programs"
+        } catch {
+            return "refused: \(error.problems.joined(separator: " | "))"
+        }
+    }
+
+    static func wavOutcome(_ bytes: [UInt8]) -> String {
+        do {
+            let contents = try WAVReader.decode(Data(bytes), file: "fuzz.wav")
+            return "decoded: \(contents.sampleRate) Hz, \(contents.samples.count) samples"
+        } catch {
+            return "refused: \(error)"
+        }
+    }
+
+    /// An outcome as ASCII: anything else (the fuzzers' bytes quoted back in an error) as `\u{…}`.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII, scalar.value >= 0x20, scalar.value < 0x7F, scalar != "\\" {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            }
+        }
+        return out
     }
 
     @Test(arguments: inputs("FuzzScript")) func scriptInputs(_ file: URL) throws {
-        try Self.replay(file, fuzzScriptOneInput)
+        let bytes = try Self.replay(file, fuzzScriptOneInput)
+        let outcome = Self.escaped(Self.scriptOutcome(bytes))
+        #expect(outcome == Self.expectedScripts[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
     }
 
     @Test(arguments: inputs("FuzzConfig")) func configInputs(_ file: URL) throws {
-        try Self.replay(file, fuzzConfigOneInput)
+        let bytes = try Self.replay(file, fuzzConfigOneInput)
+        let outcome = Self.escaped(Self.configOutcome(bytes))
+        #expect(outcome == Self.expectedConfigs[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
     }
 
     @Test(arguments: inputs("FuzzWAV")) func wavInputs(_ file: URL) throws {
-        try Self.replay(file, fuzzWAVOneInput)
+        let bytes = try Self.replay(file, fuzzWAVOneInput)
+        let outcome = Self.escaped(Self.wavOutcome(bytes))
+        #expect(outcome == Self.expectedWAVs[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
     }
 
-    @Test func everyTargetHasInputs() {
-        for target in ["FuzzScript", "FuzzConfig", "FuzzWAV"] {
-            #expect(!Self.inputs(target).isEmpty, "\(target) has no corpus")
+    /// Every target has inputs, and every input an expected outcome (and no outcome is left
+    /// over from a file that is gone).
+    @Test func everyInputHasAnExpectation() {
+        let tables = ["FuzzScript": Self.expectedScripts, "FuzzConfig": Self.expectedConfigs, "FuzzWAV": Self.expectedWAVs]
+        for (target, table) in tables {
+            let names = Set(Self.inputs(target).map(\.lastPathComponent))
+            #expect(!names.isEmpty, "\(target) has no corpus")
+            #expect(names == Set(table.keys), "\(target): corpus and expectations differ")
         }
     }
 }

@@ -87,3 +87,23 @@ struct Driver<Machine: DrivenMachine> {
 func cueTimes<M>(_ driver: Driver<M>) -> [String] {
     driver.sounds.compactMap { moment, name in name.map { "\(moment) \($0)" } }
 }
+
+/// `effects` as the drivers carry them out: a display or LED effect that repeats the last one
+/// changes nothing on the outputs, so it is left out (the core says what it wants shown, the
+/// drivers skip what is already shown).
+func written(_ effects: [Effect]) -> [Effect] {
+    var display: DisplayContent?
+    var leds: Set<StatusLED>?
+    return effects.filter { effect in
+        switch effect {
+        case .display(let content):
+            defer { display = content }
+            return content != display
+        case .leds(let lit):
+            defer { leds = lit }
+            return lit != leds
+        default:
+            return true
+        }
+    }
+}

@@ -14,7 +14,7 @@ import Testing
             var driver = Driver(Kiosk(settings: settings), at: at(1000))
             for (event, time) in events { driver.send(event, at: at(1000 + time)) }
             driver.run(to: at(1000 + seconds))
-            result.append((driver.machine.stored, driver.now))
+            result.append((driver.machine, driver.now))
         }
         drive([(.pressed(.start), 1)], then: 5)  // resting
         drive([(.pressed(.start), 1)], then: 100)  // alarm, a set counted

@@ -129,7 +129,7 @@ import Testing
             case (.running(let b), .running(let a)):
                 if !b.isPaused && a.isPaused { pausedSince = now }
                 if b.isPaused && !a.isPaused, let since = pausedSince { pauses += now - since; pausedSince = nil }
-                if event == .pressed(.dismiss), !b.isPaused, case .rest = modeBefore.segment(of: b) {
+                if event == .pressed(.dismiss), !b.isPaused, case .rest = modeBefore.sessionPart(of: b) {
                     check(a.segment == b.segment + 1, "dismiss in a rest skips exactly that rest")
                     skipped += a.elapsed(at: now) - b.elapsed(at: now)
                     cuesSkipped += a.nextCue - b.nextCue

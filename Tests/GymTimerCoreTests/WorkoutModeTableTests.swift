@@ -50,9 +50,9 @@ import Testing
     }
 
     @Test func noRestAfterTheLastExerciseAndNoneWhenRestIsZero() {
-        #expect(WorkoutMode.segments(of: short) == [.exercise(0), .rest(after: 0), .exercise(1), .rest(after: 1), .exercise(2)])
+        #expect(WorkoutMode.sessionParts(of: short) == [.exercise(0), .rest(after: 0), .exercise(1), .rest(after: 1), .exercise(2)])
         let noRest = WorkoutPreset(name: "x", exerciseSeconds: 10, restSeconds: 0, calories: 1, exercises: ["A", "B"])
-        #expect(WorkoutMode.segments(of: noRest) == [.exercise(0), .exercise(1)])
+        #expect(WorkoutMode.sessionParts(of: noRest) == [.exercise(0), .exercise(1)])
         var driver = Driver(WorkoutMode(presets: [noRest]))
         driver.send(.pressed(.start), at: .origin)
         driver.run(to: at(30))

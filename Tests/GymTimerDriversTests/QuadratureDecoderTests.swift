@@ -16,6 +16,15 @@ import Testing
         #expect(feed(Self.counterClockwise, into: &decoder) == [-1])
     }
 
+    @Test func edgesOfEitherContactAreEnough() {
+        var decoder = QuadratureDecoder()
+        let clockwise: [(QuadratureDecoder.Contact, Bool)] = [(.a, true), (.b, true), (.a, false), (.b, false)]
+        let counter: [(QuadratureDecoder.Contact, Bool)] = [(.b, true), (.a, true), (.b, false), (.a, false)]
+        #expect((clockwise + counter).map { decoder.edge($0.0, active: $0.1) } == [0, 0, 0, 1, 0, 0, 0, -1])
+        // An edge repeating its contact's level (the one between was missed) moves nothing.
+        #expect(decoder.edge(.a, active: false) == 0 && decoder.invalidTransitions == 0)
+    }
+
     @Test func manyFastDetentsAreNeitherLostNorDoubled() {
         var decoder = QuadratureDecoder()
         let states = Array(repeating: Self.clockwise, count: 500).flatMap { $0 }

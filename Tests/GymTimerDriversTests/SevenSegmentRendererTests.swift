@@ -4,7 +4,9 @@ import Testing
 @testable import GymTimerDrivers
 
 @Suite struct SevenSegmentRendererTests {
-    @Test func flashingShowsAndBlanksEveryQuarterSecond() {
+    /// With `repeated`, the core says the same content again after each wake-up (it keeps no
+    /// copy of what is shown): that neither restarts the blink nor writes a frame.
+    @Test(arguments: [false, true]) func flashingShowsAndBlanksEveryQuarterSecond(repeated: Bool) {
         let display = SimulatedSegmentDisplay()
         var now = Moment.origin
         var frames: [String] = []
@@ -14,6 +16,7 @@ import Testing
         while let due = renderer.nextDeadline, due <= Moment(.seconds(1)) {
             now = due
             renderer.fire(at: now)
+            if repeated { renderer.show(.time(seconds: 0, blink: .all), at: now + .milliseconds(100)) }
         }
         #expect(frames == ["0 00:00", "250     ", "500 00:00", "750     ", "1000 00:00"])
     }

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test(arguments: [
-        Sound.alarm, .warning, .complete, .restOver, .setCompleting(3), .setCompleting(12), Sound(name: "other"),
+        Sound.alarm, .warning, .complete, .restOver, .setCompleting(3), .setCompleting(12),
         .go, .work, .rest, .round(3), .halfway, .lastMinute, .timeCap,
     ])
     func builtInSoundLastsItsCatalogueLength(_ sound: Sound) {

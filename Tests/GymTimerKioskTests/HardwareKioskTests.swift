@@ -63,7 +63,7 @@ import Testing
             .init(line: .name("GPIO24"), role: "tm1637-clk", kind: .openDrain),
             .init(line: .name("GPIO25"), role: "tm1637-dio", kind: .openDrain),
         ])
-        #expect(kiosk.buttons == ["start": .start, "dismiss": .dismiss])
+        #expect(Set(kiosk.roles.keys) == [.start, .dismiss, .encoderA, .encoderB])
         #expect(kiosk.display is TM1637Display)
         #expect(kiosk.displayDescription == "TM1637 on CLK GPIO24 (/dev/gpiochip4), DIO GPIO25 (/dev/gpiochip4)")
         #expect(opener.pwmOpened.isEmpty && opener.i2cOpened.isEmpty && opener.spiOpened.isEmpty)
@@ -79,7 +79,7 @@ import Testing
         let input = FakeGPIOChip.Request.Kind.input(activeLow: false, bias: .pullDown)
         #expect(opener.chip.requests.first == .init(line: .offset(3), role: "start", kind: input))
         #expect(opener.chip.requests.contains(.init(line: .name("GPIO16"), role: "encoder-switch", kind: input)))
-        #expect(kiosk.buttons["encoder-switch"] == .start)
+        #expect(kiosk.roles[.encoderSwitch] != nil && InputRole.encoderSwitch.button == .start)
         #expect(kiosk.display is NoDisplay && kiosk.displayDescription == "no display")
         #expect(!opener.chip.requests.contains { $0.kind == .openDrain })
     }
@@ -143,9 +143,8 @@ import Testing
         let opener = Opener()
         let kiosk = try HardwareKiosk(settings: HardwareSettings(), opener: opener.devices)
         let devices = kiosk.devices(wakeups: [], sound: SilentSoundPlayer())
-        #expect(devices.buttons == ["start": .start, "dismiss": .dismiss])
-        #expect(Set(devices.buttonLines.keys) == ["start", "dismiss"])
-        #expect(devices.encoder?.a.name == "encoder-a" && devices.encoder?.b.name == "encoder-b")
+        #expect(Set(devices.inputs.keys) == [.start, .dismiss, .encoderA, .encoderB])
+        #expect(devices.inputs[.encoderA]?.name == "encoder-a" && devices.inputs[.encoderB]?.name == "encoder-b")
         #expect(Set(devices.leds.keys) == Set(StatusLED.allCases))
         #expect(devices.buzzer.name == "buzzer")
         kiosk.shutDown()

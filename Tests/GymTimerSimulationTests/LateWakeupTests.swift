@@ -32,7 +32,7 @@ import Testing
             InputEdge(line: "start", active: false, age: .milliseconds(20)),
         ]])
         let kioskDevices = KioskDevices(
-            waiter: waiter, buttons: ["start": .start, "dismiss": .dismiss], encoder: nil,
+            waiter: waiter, inputs: [.start: SimulatedLine(name: "start"), .dismiss: SimulatedLine(name: "dismiss")],
             display: devices.display, buzzer: devices.buzzer, leds: devices.leds, sound: devices.sound)
         let runtime = KioskRuntime(
             kiosk: Kiosk(settings: KioskSettings()), clock: clock, origin: clock.now, devices: kioskDevices,

@@ -31,7 +31,7 @@ import Testing
         let selfTest = SelfTest(
             clock: clock, waiter: inputs, display: display, leds: leds,
             buzzer: .init(name: "buzzer", wiring: "GPIO18", line: buzzerLine),
-            buttons: [.init(line: "start", label: "start"), .init(line: "dismiss", label: "dismiss")],
+            buttons: [.init(role: .start, label: "start"), .init(role: .dismiss, label: "dismiss")],
             encoder: (inputs.lines[ScriptedInputs.encoderA]!, inputs.lines[ScriptedInputs.encoderB]!),
             print: { log.entries.append("print \($0)") })
         return (selfTest, clock)
@@ -82,6 +82,24 @@ import Testing
             "print [   20.026] knob +1 (clockwise)",
             "print [   21.006] knob -1 (counter-clockwise)",
         ])
+    }
+
+    /// A loop that wakes late gets a press and its release in one batch; the press was held far
+    /// beyond the settle time and must be reported, as the kiosk counts it (`LateWakeupTests`).
+    @Test func aPressAndItsReleaseReadInOneWakeUpAreBothReported() throws {
+        let clock = VirtualClock()
+        // Pressed 90 ms before the wake-up, released 20 ms before it: 70 ms down.
+        let waiter = LateWakeupTests.LateWaiter(clock: clock, batches: [[
+            InputEdge(line: "start", active: true, age: .milliseconds(90)),
+            InputEdge(line: "start", active: false, age: .milliseconds(20)),
+        ]])
+        var printed: [String] = []
+        let selfTest = SelfTest(
+            clock: clock, waiter: waiter, display: SimulatedSegmentDisplay(), leds: [],
+            buzzer: .init(name: "buzzer", wiring: "GPIO18", line: SimulatedLine(name: "buzzer")),
+            buttons: [.init(role: .start, label: "start")], encoder: nil, print: { printed.append($0) })
+        try selfTest.watch(until: Moment(.milliseconds(300)), shouldStop: { false })
+        #expect(printed == ["[    0.020] start pressed", "[    0.090] start released"])
     }
 
     @Test func timestampsAreSecondsToTheMillisecond() {

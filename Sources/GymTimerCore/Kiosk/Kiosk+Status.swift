@@ -33,7 +33,7 @@ extension Kiosk {
         case .idle: return "idle, \(preset.name)"
         case .running(let run):
             let step: String
-            switch workout.segment(of: run) {
+            switch workout.sessionPart(of: run) {
             case .exercise(let index):
                 step = "exercise \(index + 1) of \(preset.exercises.count): \(preset.exercises[index])"
             case .rest(let after):

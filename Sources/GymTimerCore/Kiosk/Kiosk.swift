@@ -1,9 +1,8 @@
-/// The whole kiosk as one pure state machine: the active mode (or the mode menu) plus what is
-/// on the outputs.
+/// The whole kiosk as one pure state machine: the active mode (or the mode menu).
 ///
 /// The runtime feeds it debounced events and the deadlines it asked for, and carries out the
-/// effects it returns. Display and LED effects that would not change anything are dropped here,
-/// so the drivers only see real changes.
+/// effects it returns. Display and LED effects say what should be shown, whether or not it
+/// already is: the drivers that write them skip what would change nothing.
 ///
 /// The mode menu opens on a long press of start in idle. Start acts on its debounced press, so
 /// by the time the hold arrives (2 s later) that press has already started a rest, a phase or an
@@ -31,10 +30,6 @@ public struct Kiosk: Hashable, Sendable, Codable {
 
     public let settings: KioskSettings
     public internal(set) var mode: Mode
-    /// What the display was last told to show.
-    public private(set) var shownDisplay: DisplayContent?
-    /// Which LEDs were last told to be lit.
-    public private(set) var shownLEDs: Set<StatusLED>?
     /// The idle mode as it was before the latest press of start, and when that press came,
     /// while a hold of that press could still open the menu.
     public internal(set) var beforeStartPress: Mode?
@@ -51,16 +46,6 @@ public struct Kiosk: Hashable, Sendable, Codable {
     }
 
     /// Whether the active mode waits in idle (the menu is not idle).
-    /// The kiosk as it is stored for a restart: everything except what the outputs were last
-    /// told, which changes every second and is shown afresh by `start(at:)`. Comparing it tells
-    /// whether the running state changed, so it is written on changes, never per tick.
-    public var stored: Kiosk {
-        var copy = self
-        copy.shownDisplay = nil
-        copy.shownLEDs = nil
-        return copy
-    }
-
     public var isIdle: Bool {
         switch mode {
         case .rest(let rest): return rest.isIdle
@@ -77,8 +62,6 @@ public struct Kiosk: Hashable, Sendable, Codable {
     /// workout that ended while it was down. A press of start it remembers stays remembered, so
     /// a hold of that press still opens the menu when a restart fell in the middle of it.
     public mutating func start(at now: Moment) -> [Effect] {
-        shownDisplay = nil
-        shownLEDs = nil
         var caughtUp: [Effect] = []
         if let due = nextDeadline(after: now), due <= now { caughtUp = dispatch(.deadline, at: now) }
         let outputs = currentOutputs(at: now)
@@ -88,7 +71,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
             default: return !outputs.contains(effect)
             }
         }
-        return filter(outputs + extra)
+        return outputs + extra
     }
 
     /// Reacts to one event at `now`, returning the effects to carry out in order.
@@ -98,7 +81,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
             if let before = beforeStartPress, let pressedAt = startPressedAt, now - pressedAt <= Self.holdUndoWindow {
                 mode = before
                 forgetStartPress()
-                return filter(openMenu(at: now))
+                return openMenu(at: now)
             }
             forgetStartPress()
         case .pressed(.start):
@@ -109,7 +92,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
         default:
             forgetStartPress()
         }
-        return filter(dispatch(event, at: now))
+        return dispatch(event, at: now)
     }
 
     /// When the kiosk must next be woken with `.deadline`, or nil to wait for input alone.
@@ -216,23 +199,6 @@ public struct Kiosk: Hashable, Sendable, Codable {
         case .workout(let workout): return workout.currentOutputs(at: now)
         case .program(let program): return program.currentOutputs(at: now)
         case .menu(let menu, _): return menu.currentOutputs()
-        }
-    }
-
-    /// Drops display and LED effects that repeat what is already shown.
-    private mutating func filter(_ effects: [Effect]) -> [Effect] {
-        effects.filter { effect in
-            switch effect {
-            case .display(let content):
-                guard content != shownDisplay else { return false }
-                shownDisplay = content
-            case .leds(let lit):
-                guard lit != shownLEDs else { return false }
-                shownLEDs = lit
-            default:
-                break
-            }
-            return true
         }
     }
 }

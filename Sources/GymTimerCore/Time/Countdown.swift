@@ -31,7 +31,4 @@ public struct Countdown: Hashable, Sendable, Codable {
         if wholeSecondsLeft * step == left { wholeSecondsLeft -= 1 }
         return deadline - .nanoseconds(wholeSecondsLeft * step)
     }
-
-    /// This countdown frozen at `now`: what is left, to resume with later.
-    public func paused(at now: Moment) -> Duration { remaining(at: now) }
 }

@@ -28,8 +28,9 @@ public struct WorkoutMode: ProgramHost, Hashable, Sendable, Codable {
         case complete(since: Moment, total: Duration, exercises: Int)
     }
 
-    /// What a segment of the run is.
-    public enum Segment: Hashable, Sendable {
+    /// One part of a workout session: exercise `n` of the preset, or the rest after it. (A
+    /// part is one segment of the session's `SegmentRun`; not a digit's segments.)
+    public enum SessionPart: Hashable, Sendable {
         case exercise(Int)
         case rest(after: Int)
     }
@@ -73,23 +74,23 @@ public struct WorkoutMode: ProgramHost, Hashable, Sendable, Codable {
         return DisplayContent(text: "P" + String(repeating: " ", count: max(0, 3 - number.count)) + number)
     }
 
-    /// The segments of a session of `preset`, in order (no rest of 0 s, none after the last exercise).
-    public static func segments(of preset: WorkoutPreset) -> [Segment] {
-        var segments: [Segment] = []
+    /// The parts of a session of `preset`, in order (no rest of 0 s, none after the last exercise).
+    public static func sessionParts(of preset: WorkoutPreset) -> [SessionPart] {
+        var parts: [SessionPart] = []
         for index in preset.exercises.indices {
-            segments.append(.exercise(index))
-            if index + 1 < preset.exercises.count && preset.restSeconds > 0 { segments.append(.rest(after: index)) }
+            parts.append(.exercise(index))
+            if index + 1 < preset.exercises.count && preset.restSeconds > 0 { parts.append(.rest(after: index)) }
         }
-        return segments
+        return parts
     }
 
     /// The session of the selected preset as a plan for the program engine: LED `high` during an
     /// exercise and `low` during a rest, a `warning` before each ends, dismiss skipping a rest.
     public func plan() -> ProgramPlan {
         var builder = ProgramPlan.Builder(leadInSeconds: 0)
-        for segment in Self.segments(of: preset) {
+        for part in Self.sessionParts(of: preset) {
             let isRest: Bool
-            switch segment {
+            switch part {
             case .exercise: isRest = false
             case .rest: isRest = true
             }
@@ -120,9 +121,9 @@ public struct WorkoutMode: ProgramHost, Hashable, Sendable, Codable {
         return [.display(Self.label(forPreset: presetIndex))]
     }
 
-    /// The segment the run is in.
-    public func segment(of run: SegmentRun) -> Segment {
-        let segments = Self.segments(of: preset)
-        return segments[min(run.segment, segments.count - 1)]
+    /// The part of the session the run is in.
+    public func sessionPart(of run: SegmentRun) -> SessionPart {
+        let parts = Self.sessionParts(of: preset)
+        return parts[min(run.segment, parts.count - 1)]
     }
 }

@@ -40,8 +40,7 @@ public final class SoundLibrary: Sendable {
     }
 
     private struct Key: Hashable {
-        var name: String
-        var loops: Bool
+        var sound: Sound
         var sampleRate: Int
     }
 
@@ -61,7 +60,7 @@ public final class SoundLibrary: Sendable {
 
     /// The samples of one play (or one loop period) of `sound` at `sampleRate`.
     public func samples(for sound: Sound, sampleRate: Int) -> [Int16] {
-        let key = Key(name: sound.name, loops: sound.loops, sampleRate: sampleRate)
+        let key = Key(sound: sound, sampleRate: sampleRate)
         if let cached = state.withLock({ $0.cache[key] }) { return cached }
         let samples = load(sound, sampleRate: sampleRate)
         state.withLock { $0.cache[key] = samples }
@@ -74,75 +73,12 @@ public final class SoundLibrary: Sendable {
         for sound in sounds { _ = samples(for: sound, sampleRate: sampleRate) }
     }
 
-    /// The built-in tone pattern of `sound`; its length equals `SoundCatalog.period(of:)` for
-    /// every cue the kiosk uses.
-    public static func pattern(for sound: Sound) -> TonePattern {
-        switch sound.name {
-        case "alarm":
-            // Loud two-tone hi-lo, twice per one-second period: cuts through gym music.
-            return TonePattern([
-                .note(1175, 225), .silence(25), .note(880, 225), .silence(25),
-                .note(1175, 225), .silence(25), .note(880, 225), .silence(25),
-            ])
-        case "warning":
-            return TonePattern([.note(1000, 180), .silence(120)])
-        case "complete":
-            // Rising C-E-G-C fanfare.
-            return TonePattern([
-                .note(523.25, 250), .silence(50), .note(659.25, 250), .silence(50),
-                .note(783.99, 250), .silence(50), .note(1046.5, 800), .silence(300),
-            ])
-        case "rest-over":
-            return TonePattern([.note(783.99, 300), .silence(100), .note(1046.5, 500), .silence(300)])
-        case let name where name.hasPrefix("set-"):
-            // Stands in for "Set N completing in 3, 2, 1": a call tone, then three counting beeps.
-            return TonePattern([
-                .note(659.25, 200), .silence(300),
-                .note(880, 200), .silence(400), .note(880, 200), .silence(400), .note(880, 200), .silence(400),
-                .note(1318.5, 300), .silence(200),
-            ])
-        case "go":
-            // One bright, high note: the start.
-            return TonePattern([.note(1318.5, 600), .silence(400)])
-        case "work":
-            // Rising: back to work.
-            return TonePattern([.note(659.25, 200), .silence(50), .note(987.77, 400), .silence(350)])
-        case "rest":
-            // Falling: ease off.
-            return TonePattern([.note(987.77, 200), .silence(50), .note(659.25, 400), .silence(350)])
-        case let name where name.hasPrefix("round-"):
-            // Two quick calls: a new round.
-            return TonePattern([.note(880, 150), .silence(100), .note(880, 150), .silence(600)])
-        case "halfway":
-            return TonePattern([.note(783.99, 150), .silence(100), .note(783.99, 150), .silence(100), .note(783.99, 150), .silence(350)])
-        case "last-minute":
-            return TonePattern([.note(1046.5, 300), .silence(100), .note(1046.5, 300), .silence(100), .note(1046.5, 300), .silence(100)])
-        case "time-cap":
-            // Falling G-E-C: time is up.
-            return TonePattern([.note(783.99, 250), .silence(50), .note(659.25, 250), .silence(50), .note(523.25, 500), .silence(100)])
-        default:
-            return TonePattern([.note(659.25, 500), .silence(500)])
-        }
-    }
+    /// The built-in tone pattern of `sound` (from `SoundCatalog`); its length equals
+    /// `SoundCatalog.period(of:)`.
+    public static func pattern(for sound: Sound) -> TonePattern { SoundCatalog.cue(for: sound).tones }
 
-    /// What espeak-ng says for `sound`, or nil for a sound that is only a tone.
-    public static func spokenText(for sound: Sound) -> String? {
-        switch sound.name {
-        case "complete": return "Workout complete"
-        case "go": return "Go"
-        case "work": return "Work"
-        case "rest": return "Rest"
-        case "halfway": return "Halfway"
-        case "last-minute": return "Last minute"
-        case "time-cap": return "Time cap"
-        default: break
-        }
-        if sound.name.hasPrefix("set-"), let n = Int(sound.name.dropFirst(4)) {
-            return "Set \(n) completing in 3, 2, 1"
-        }
-        if sound.name.hasPrefix("round-"), let n = Int(sound.name.dropFirst(6)) { return "Round \(n)" }
-        return nil
-    }
+    /// What espeak-ng says for `sound` (from `SoundCatalog`), or nil for a sound that is only a tone.
+    public static func spokenText(for sound: Sound) -> String? { SoundCatalog.cue(for: sound).spoken }
 
     /// A broken override, as logged: what is wrong with the file, and that the built-in plays.
     private struct OverrideIgnored: Error, CustomStringConvertible {
@@ -163,8 +99,8 @@ public final class SoundLibrary: Sendable {
     }
 
     private func loadOverride(_ sound: Sound, sampleRate: Int) -> [Int16]? {
-        guard let directory = configuration.soundsDirectory, let name = Self.fileSafe(sound.name) else { return nil }
-        let file = directory.appendingPathComponent("\(name).wav")
+        guard let directory = configuration.soundsDirectory else { return nil }
+        let file = directory.appendingPathComponent(SoundCatalog.overrideFileName(of: sound))
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         do throws(WAVError) {
             let samples = try WAVReader.read(contentsOf: file, sampleRate: sampleRate)
@@ -177,9 +113,8 @@ public final class SoundLibrary: Sendable {
     }
 
     private func loadSpeech(_ sound: Sound, sampleRate: Int) -> [Int16]? {
-        guard let speech = configuration.speech, let text = Self.spokenText(for: sound),
-              let name = Self.fileSafe(sound.name) else { return nil }
-        let file = configuration.cacheDirectory.appendingPathComponent("speech-\(name)-\(speech.wordsPerMinute).wav")
+        guard let speech = configuration.speech, let text = Self.spokenText(for: sound) else { return nil }
+        let file = configuration.cacheDirectory.appendingPathComponent("speech-\(sound.name)-\(speech.wordsPerMinute).wav")
         if let cached = try? WAVReader.read(contentsOf: file, sampleRate: sampleRate) { return scaled(cached) }
         do {
             try FileManager.default.createDirectory(at: configuration.cacheDirectory, withIntermediateDirectories: true)
@@ -202,12 +137,6 @@ public final class SoundLibrary: Sendable {
         guard configuration.volume < 100 else { return samples }
         let gain = Double(configuration.volume) / 100
         return samples.map { Int16((Double($0) * gain).rounded()) }
-    }
-
-    /// A sound name usable as a file name, or nil when it has anything beyond [A-Za-z0-9_-].
-    static func fileSafe(_ name: String) -> String? {
-        let allowed = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-        return allowed && !name.isEmpty ? name : nil
     }
 
     /// Drops the near-silent lead-in and tail espeak-ng adds, so the words start at once.

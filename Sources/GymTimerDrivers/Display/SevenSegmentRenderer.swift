@@ -2,8 +2,10 @@ import GymTimerCore
 import GymTimerHAL
 
 /// Renders `DisplayContent` onto a `SegmentDisplay`: characters to segments, the colon, and
-/// blinking at 2 Hz (250 ms lit, 250 ms dark, starting lit). Frames are written only when
-/// they change; a failed write is logged once and retried every second until it works.
+/// blinking at 2 Hz (250 ms lit, 250 ms dark, starting lit). It is the one place that knows
+/// what the display shows: content it is already showing is ignored (a blink goes on in its
+/// phase) and frames are written only when they change, the first always; a failed write is
+/// logged once and retried every second until it works.
 public final class SevenSegmentRenderer: TimedDriver {
     /// Half a blink period.
     public static let blinkHalfPeriod = Duration.milliseconds(250)
@@ -12,7 +14,8 @@ public final class SevenSegmentRenderer: TimedDriver {
     private let display: any SegmentDisplay
     private let faults: FaultLog
     private let deviceName: String
-    private var content = DisplayContent.blank
+    /// What the display is told to show; nil until the first `show`.
+    private var content: DisplayContent?
     private var blinkStartedAt = Moment.origin
     private var lastFrame: SegmentFrame?
     private var retryAt: Moment?
@@ -23,8 +26,10 @@ public final class SevenSegmentRenderer: TimedDriver {
         self.deviceName = deviceName
     }
 
-    /// Shows `content` from `now` on; a blink starts lit.
+    /// Shows `content` from `now` on; a blink starts lit. The content already shown changes
+    /// nothing.
     public func show(_ content: DisplayContent, at now: Moment) {
+        guard content != self.content else { return }
         self.content = content
         blinkStartedAt = now
         write(at: now)
@@ -32,6 +37,7 @@ public final class SevenSegmentRenderer: TimedDriver {
 
     /// The frame `content` gives at `now`, blinking included.
     public func frame(at now: Moment) -> SegmentFrame {
+        let content = self.content ?? .blank
         let digits = SevenSegmentFont.render(content.text)
         let lit = content.blink == .none || isBlinkLit(at: now)
         switch content.blink {
@@ -43,7 +49,7 @@ public final class SevenSegmentRenderer: TimedDriver {
 
     public var nextDeadline: Moment? {
         var next = retryAt
-        if content.blink != .none, let last = lastWriteMoment {
+        if let content, content.blink != .none, let last = lastWriteMoment {
             let half = Self.blinkHalfPeriod.nanoseconds
             let elapsed = (last - blinkStartedAt).nanoseconds
             let toggle = blinkStartedAt + .nanoseconds((elapsed / half + 1) * half)

@@ -2,7 +2,8 @@ import GymTimerCore
 import GymTimerHAL
 
 /// The status LEDs, one output line each: lights exactly the set it is given, writing only
-/// the lines that change. LEDs without a line (not fitted) are skipped.
+/// the lines that change (each line once at first, a failing one until it works). LEDs
+/// without a line (not fitted) are skipped.
 public final class StatusLights {
     private let lines: [StatusLED: any DigitalOutput]
     private let faults: FaultLog

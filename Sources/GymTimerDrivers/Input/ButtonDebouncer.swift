@@ -19,7 +19,7 @@ public struct ButtonDebouncer: Sendable {
     /// When the current press was accepted, while the hold has not been reported yet.
     private var holdPendingSince: Moment?
 
-    public init(settle: Duration = .milliseconds(10), hold: Duration = .seconds(2)) {
+    public init(settle: Duration = InputFrontEnd.defaultSettle, hold: Duration = InputFrontEnd.defaultHold) {
         self.settle = settle
         self.hold = hold
     }

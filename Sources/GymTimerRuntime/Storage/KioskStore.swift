@@ -64,7 +64,9 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// last save; a failure is logged once and the save retried on the next call.
     public func save(kiosk: Kiosk, held: [String: HeldPress], at now: Moment, ended: Bool = false) {
         let snapshot = StoredKiosk(kiosk: kiosk, savedAt: now, pending: history.pending, held: held, ended: ended, runOrigin: runOrigin)
-        guard snapshot != lastSaved else { return }
+        var unchanged = lastSaved
+        unchanged?.savedAt = now
+        guard snapshot != unchanged else { return }
         do {
             try journal.save(snapshot)
             lastSaved = snapshot

@@ -3,8 +3,8 @@ import GymTimerDrivers
 
 /// What the journal holds, all of it changing together: the kiosk's running state, the records
 /// it produced that have not reached the history yet, the presses still down, and when it was
-/// saved. `Pending` is the history's record type (see `PendingHistory`). Two snapshots are the same when everything but `savedAt` is, so the journal is
-/// rewritten on changes, not as time passes.
+/// saved. `Pending` is the history's record type (see `PendingHistory`). `KioskStore` rewrites
+/// the journal when anything but `savedAt` changed, not as time passes.
 public struct StoredKiosk<Pending: Codable & Hashable & Sendable>: Codable, Equatable, Sendable {
     /// The running state; nil when the journal's could not be read (another version's, or
     /// damaged), so the waiting records beside it are still kept.
@@ -43,10 +43,6 @@ public struct StoredKiosk<Pending: Codable & Hashable & Sendable>: Codable, Equa
         held = (try? container.decodeIfPresent([String: HeldPress].self, forKey: .held)) ?? [:]
         ended = (try? container.decodeIfPresent(Bool.self, forKey: .ended)) ?? false
         runOrigin = (try? container.decodeIfPresent(Moment.self, forKey: .runOrigin)) ?? .origin
-    }
-
-    public static func == (a: StoredKiosk, b: StoredKiosk) -> Bool {
-        a.kiosk == b.kiosk && a.pending == b.pending && a.held == b.held && a.ended == b.ended && a.runOrigin == b.runOrigin
     }
 
     /// Whether its own moments are ones the kiosk can compute with: the save and the run's

@@ -1,10 +1,12 @@
+import GymTimerDrivers
+
 /// What a finger does to the simulated input lines, as timed edges: a click, a hold, a
 /// chattering press, knob detents. The script and the terminal both build their edges here,
 /// so a key in the terminal drives the lines exactly as the same script line would.
 public enum InputGestures {
     /// Line names the encoder's two contacts are known by.
-    public static let encoderA = "encoder-a"
-    public static let encoderB = "encoder-b"
+    public static let encoderA = InputRole.encoderA.lineName
+    public static let encoderB = InputRole.encoderB.lineName
 
     /// A click holds the button this long.
     public static let clickLength = Duration.milliseconds(80)

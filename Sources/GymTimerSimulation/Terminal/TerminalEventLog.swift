@@ -65,7 +65,7 @@ public struct TerminalEventLog: Sendable {
     /// What a cue sounds like, for a person reading the screen: the words of a spoken cue in
     /// quotes, otherwise its name (`alarm`, `warning`).
     public static func soundText(_ name: String) -> String {
-        SoundLibrary.spokenText(for: Sound(name: name)).map { "\"\($0)\"" } ?? name
+        Sound(name: name).flatMap(SoundLibrary.spokenText(for:)).map { "\"\($0)\"" } ?? name
     }
 
     /// `+3` / `−2` detents.
