@@ -40,6 +40,16 @@ let package = Package(
             name: "GymTimerHistory",
             dependencies: ["GymTimerCore", "GymTimerDrivers", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .systemLibrary(
+            name: "CMosquitto",
+            path: "Modules/CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery. Pure
+        // Swift + Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
+        .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
+        .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquitto"]),
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
         .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIOD", "CALSA"]),
         .target(
@@ -65,6 +75,7 @@ let package = Package(
         .testTarget(name: "GymTimerSimulationTests", dependencies: ["GymTimerSimulation", "GymTimerRuntime"]),
         .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
+        .testTarget(name: "GymTimerFleetTests", dependencies: ["GymTimerFleet", "GymTimerMQTT", "GymTimerConfig"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV"], exclude: ["Corpus", "Unfixed"]),
     ],
     swiftLanguageModes: [.v6]
