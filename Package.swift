@@ -51,7 +51,9 @@ let package = Package(
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
         .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquitto"]),
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
-        .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIOD", "CALSA"]),
+        // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
+        .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
+        .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIODShim", "CALSA"]),
         .target(
             name: "GymTimerRuntime",
             dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation", "GymTimerHistory"]
@@ -66,7 +68,7 @@ let package = Package(
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally
         // they replay the files named on the command line.
         .target(name: "FuzzSupport"),
-        .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation"]),
+        .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation", "GymTimerRuntime"]),
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),

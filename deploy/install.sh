@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Installs GymTimer as a hardened systemd service on Raspberry Pi OS / Debian 12.
+# Installs GymTimer as a hardened systemd service on Raspberry Pi OS trixie / Debian 13
+# (libgpiod 2) or Raspberry Pi OS bookworm / Debian 12 (libgpiod 1.6).
 #   sudo deploy/install.sh                 build, then install or update (safe to run again)
 #   sudo deploy/install.sh --binary FILE   install FILE instead of building (one built by
-#                                          --build-only on another machine with the same OS)
+#                                          --build-only on another machine with the same OS;
+#                                          refused, saying why, if it cannot run here)
 #   deploy/install.sh --build-only         only build the self-contained release binary
 #   sudo deploy/install.sh --uninstall     remove the service and binary (keeps config and history)
 # Never overwrites an existing /etc/gymtimer/config.toml.
+# GYMTIMER_BUILD_DIR picks the build folder (default .build; the tests build a libgpiod 2
+# variant in .build-gpiod2 with PKG_CONFIG_PATH pointing at it).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -25,8 +29,10 @@ build() {
   command -v swift >/dev/null || die "Swift is not installed: get the Swift 6 toolchain for your OS (swift.org/install), or build elsewhere with --build-only and use --binary FILE"
   # Command substitution does not inherit set -e: a failed build must stop here, not install
   # whatever an earlier build left behind.
-  (cd "$repo" && swift build -c release --static-swift-stdlib --product gymtimer) >&2 || die "the build failed (see above)"
-  echo "$repo/.build/release/gymtimer"
+  local dir=${GYMTIMER_BUILD_DIR:-$repo/.build}
+  (cd "$repo" && swift build -c release --static-swift-stdlib --scratch-path "$dir" --product gymtimer) >&2 \
+    || die "the build failed (see above)"
+  echo "$(cd "$repo" && realpath "$dir")/release/gymtimer"
 }
 
 binary=""
@@ -51,14 +57,16 @@ fi
 
 echo "Installing GymTimer"
 
-# 1. The system: Debian 12 / Raspberry Pi OS bookworm (libgpiod 1.6) or later.
+# 1. The system: Debian 13 / Raspberry Pi OS trixie (libgpiod 2) or Debian 12 / bookworm (1.6).
 . /etc/os-release
 case "${VERSION_CODENAME:-}" in
   bookworm|trixie) say "system: $PRETTY_NAME" ;;
-  *) say "warning: untested system $PRETTY_NAME (built for Debian 12 / Raspberry Pi OS bookworm)" ;;
+  *) say "warning: untested system $PRETTY_NAME (made for Debian 13 trixie and 12 bookworm)" ;;
 esac
 
-# 2. Packages.
+# 2. Packages. The same names on both releases: libgpiod-dev is libgpiod 1.6 (libgpiod2) on
+# bookworm and 2.2 (libgpiod3) on trixie, libasound2-dev pulls libasound2 or libasound2t64;
+# the -dev packages bring the right runtime libraries for a --binary install too.
 packages=(libgpiod-dev gpiod libasound2-dev libsqlite3-dev alsa-utils espeak-ng pkg-config)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
@@ -73,10 +81,15 @@ else
   say "packages already installed"
 fi
 gpiod_version=$(pkg-config --modversion libgpiod)
-say "libgpiod $gpiod_version ($( [ "${gpiod_version%%.*}" -ge 2 ] && echo "v2 API" || echo "v1 API"))"
+say "libgpiod on this system: $gpiod_version ($( [ "${gpiod_version%%.*}" -ge 2 ] && echo "v2 API" || echo "v1 API"))"
 
 # 3. Build (unless given a binary) and install it; debug info stripped, symbols kept for backtraces.
 [ -n "$binary" ] || binary=$(build)
+# A binary built on the other release links the other libgpiod (libgpiod.so.2 is bookworm's
+# 1.6, libgpiod.so.3 trixie's 2.x): say so in one line, before touching the installed one.
+if unresolved=$(ldd "$binary" 2>/dev/null | awk '/=> not found/{print $1}' | paste -sd, -) && [ -n "$unresolved" ]; then
+  die "$binary cannot run on $PRETTY_NAME: it needs $unresolved, which this system does not have (built on another release: build it here, or with --build-only on a machine running $PRETTY_NAME)"
+fi
 "$binary" --help >/dev/null 2>&1 || die "$binary does not run here (built for another OS or CPU?)"
 install -m 0755 "$binary" "$prefix/bin/gymtimer.new"
 ! command -v strip >/dev/null || strip --strip-debug "$prefix/bin/gymtimer.new"

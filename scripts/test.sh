@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds with warnings as errors, runs every
-# unit test, then every acceptance scenario (the shared ones and the project's own).
+# unit test (the hardware layer's against libgpiod 1.6 and 2.2), then every acceptance
+# scenario (the shared ones and the project's own), then the kernel-VM and install tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --tests
@@ -11,10 +12,21 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 echo "== unit tests"
 swift test --skip-build
 
+# Raspberry Pi OS trixie has libgpiod 2: the same build and the hardware layer's unit tests
+# against libgpiod 2.2 from Debian trixie's source package (static, cached in .build/libgpiod2).
+echo "== libgpiod 2.2 build (.build-gpiod2, warnings are errors) and the hardware unit tests on it"
+gpiod2=$(scripts/build-libgpiod2.sh)/lib/pkgconfig
+PKG_CONFIG_PATH=$gpiod2 swift build --scratch-path .build-gpiod2 --build-tests -Xswiftc -warnings-as-errors
+PKG_CONFIG_PATH=$gpiod2 swift test --scratch-path .build-gpiod2 --skip-build --filter GymTimerHardwareTests
+
 echo "== acceptance scenarios"
 shared="../shared"
 [ -d "$shared/scenarios" ] || { echo "missing $shared/scenarios: clone next to the shared/ folder"; exit 1; }
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/scenarios"
+# Programs are built: their scenarios run from upcoming/ until they move into scenarios/.
+if [ -d "$shared/upcoming/programs" ]; then
+  python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/upcoming/programs"
+fi
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
 
 echo "== the interactive simulator in a real terminal (tmux)"

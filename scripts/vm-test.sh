@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Tests under Debian's stock kernel in qemu (software emulation, no KVM), with the kernel's
 # simulated devices gpio-sim, i2c-stub and snd-aloop:
-#   scripts/vm-test.sh kernel    the real .build/debug/gymtimer driven against them (Tests/vm/)
-#   scripts/vm-test.sh install   deploy/install.sh on Debian 12 booted with systemd, checking
-#                                the service it makes, across a reboot (Tests/vm/systemd/)
+#   scripts/vm-test.sh kernel    the real gymtimer driven against them (Tests/vm/), twice: built
+#                                against Debian 12's libgpiod 1.6 (.build/debug) and against
+#                                libgpiod 2.2 from Debian 13's source (.build-gpiod2/debug)
+#   scripts/vm-test.sh install   deploy/install.sh on Debian 12 and on Debian 13 booted with
+#                                systemd, checking the service it makes, across a reboot, and
+#                                the other release's binary (Tests/vm/systemd/)
 # Prints "vm tests: skipped (reason)" and exits 0 when this machine cannot run them (not root,
 # not x86-64 Debian, apt unreachable); exits non-zero on a real failure. The kernel, gpio-sim
 # module, initramfs and Debian root filesystem are cached in .build/vm.
@@ -46,20 +49,62 @@ fi
 
 if [ "$stage" = kernel ]; then
   [ -x .build/debug/gymtimer ] || { echo "== vm tests: building gymtimer"; swift build --product gymtimer || exit 1; }
-  echo "== vm tests: booting (qemu TCG)"
-  Tests/vm/run.sh; rc=$?
-  log=.build/vm/console.log
-else
-  echo "== install test: the release binary, built as install.sh builds it on a Pi"
-  binary=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
-  [ -x "$binary" ] || { echo "install test: FAIL (deploy/install.sh --build-only)"; exit 1; }
-  echo "== install test: Debian 12 root filesystem (debootstrap, cached in .build/vm)"
-  if ! Tests/vm/systemd/build.sh "$binary"; then
-    ls -d .build/vm/debian-bookworm-* >/dev/null 2>&1 || skip "debootstrap could not download Debian"
-    echo "install test: FAIL (building the VM)"; exit 1
+  echo "== vm tests: gymtimer against libgpiod 2.2 (Debian trixie's source package, static; .build-gpiod2)"
+  if ! prefix=$(scripts/build-libgpiod2.sh); then
+    ls .build/libgpiod2/src/libgpiod_*.orig.tar.* >/dev/null 2>&1 || skip "could not download libgpiod from Debian trixie"
+    echo "vm tests: FAIL (building libgpiod 2.2)"; exit 1
   fi
-  echo "== install test: booting Debian with systemd (qemu TCG), installing, rebooting"
-  Tests/vm/systemd/run.sh; rc=$?
+  if ! PKG_CONFIG_PATH=$prefix/lib/pkgconfig swift build --scratch-path .build-gpiod2 --product gymtimer \
+      -Xswiftc -warnings-as-errors >.build/vm/build-gpiod2.log 2>&1; then
+    grep -E "error|warning" .build/vm/build-gpiod2.log | head -20
+    echo "vm tests: FAIL (building gymtimer against libgpiod 2.2: .build/vm/build-gpiod2.log)"; exit 1
+  fi
+  tail -1 .build/vm/build-gpiod2.log
+  rc=0
+  # The same checks against each libgpiod API; the binary's own start-up line says which it uses.
+  for build in "1.6 .build/debug/gymtimer" "2.2 .build-gpiod2/debug/gymtimer"; do
+    set -- $build
+    # A timing check can miss on an emulator starved by other builds: one more boot of the
+    # same build tells that apart from a real failure, and says so (both logs are kept).
+    for attempt in 1 2; do
+      echo "== vm tests: booting (qemu TCG) with $2, built against libgpiod $1"
+      t0=$(date +%s)
+      VM_BIN=$2 VM_LOG=.build/vm/console-libgpiod$1-$attempt.log Tests/vm/run.sh; one=$?
+      if [ $one = 0 ] && ! grep -aq "GPIO on .* (libgpiod $1\." .build/vm/console-libgpiod$1-$attempt.log; then
+        echo "vm tests: $2 did not say it runs on libgpiod $1"; one=1
+      fi
+      echo "vm tests (kernel, libgpiod $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s"
+      [ $one = 0 ] && break
+      [ $attempt = 1 ] && echo "vm tests (kernel, libgpiod $1): failed once, booting again to rule out an overloaded emulator"
+    done
+    [ $one = 0 ] || rc=1
+  done
+  log=".build/vm/console-libgpiod{1.6,2.2}-{1,2}.log"
+else
+  echo "== install test: the release binaries, built as install.sh builds them on a Pi"
+  bookworm=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
+  [ -x "$bookworm" ] || { echo "install test: FAIL (deploy/install.sh --build-only)"; exit 1; }
+  # For trixie: against libgpiod 2.2 from trixie's source (static: it needs no libgpiod.so).
+  prefix=$(scripts/build-libgpiod2.sh) || { echo "install test: FAIL (building libgpiod 2.2)"; exit 1; }
+  trixie=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig GYMTIMER_BUILD_DIR=.build-gpiod2 deploy/install.sh --build-only \
+           | sed -n 's/^  built //p')
+  [ -x "$trixie" ] || { echo "install test: FAIL (deploy/install.sh --build-only against libgpiod 2.2)"; exit 1; }
+  rc=0
+  # Each release installs its own binary, then is offered the other's: bookworm runs the
+  # static-libgpiod-2 one; trixie has no libgpiod.so.2, so install.sh must refuse bookworm's.
+  for setup in "bookworm 12 $bookworm $trixie works" "trixie 13 $trixie $bookworm refused"; do
+    set -- $setup
+    t0=$(date +%s)
+    echo "== install test: Debian $2 ($1) root filesystem (debootstrap, cached in .build/vm)"
+    if ! Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
+      ls -d .build/vm/debian-"$1"-* >/dev/null 2>&1 || skip "debootstrap could not download Debian $1"
+      echo "install test: FAIL (building the $1 VM)"; exit 1
+    fi
+    echo "== install test: booting Debian $2 with systemd (qemu TCG), installing, rebooting"
+    Tests/vm/systemd/run.sh "$1"; one=$?
+    echo "vm tests (install, Debian $2 $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s"
+    [ $one = 0 ] || rc=1
+  done
   log=".build/vm/install-console-*.log"
 fi
 echo "vm tests ($stage): $([ $rc = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - start )) s (console: $log)"

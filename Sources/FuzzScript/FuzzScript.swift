@@ -1,10 +1,17 @@
 import FuzzSupport
+import GymTimerCore
+import GymTimerRuntime
 import GymTimerSimulation
 
-/// Fuzz target for the simulation script parser: any bytes must give a script or a
-/// `ScriptError`, never a crash, and an accepted script must keep its promises (times in
-/// order, nothing after `end`).
+/// Fuzz target for the simulation script parser and the simulator behind it: any bytes must
+/// give a script or a `ScriptError`, never a crash, and an accepted script must keep its
+/// promises (times in order, nothing after `end`). An accepted script of at most `maxEnd` of
+/// virtual time is then run, whole kiosk and all, so a line that parses but traps or hangs
+/// the simulator (`turn` of a huge count) is found too.
 enum FuzzScript {
+    /// The longest script run (virtual time), to keep each input fast.
+    static let maxEnd: Duration = .seconds(600)
+
     static func check(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let script = try? ScriptParser().parse(text) else { return }
@@ -14,6 +21,13 @@ enum FuzzScript {
             last = step.time
         }
         precondition(script.end >= last, "accepted a script whose end comes before its steps")
+        guard script.end <= maxEnd else { return }
+        do {
+            let simulation = try ScriptedSimulation(script: script, settings: KioskSettings(), write: { _ in })
+            try simulation.run()
+        } catch {
+            preconditionFailure("an accepted script failed to run: \(error)")
+        }
     }
 }
 

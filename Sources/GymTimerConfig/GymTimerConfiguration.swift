@@ -32,6 +32,11 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
     /// error stops parsing, so it is the only problem reported.
     public static func parse(_ toml: String) throws(ConfigError) -> GymTimerConfiguration {
         if let problem = TableHeaderCheck.firstProblem(in: toml) { throw ConfigError(problem) }
+        // The TOML parser hands strings over as C strings, cut at a NUL: refuse one up front.
+        let lines = toml.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        if let index = lines.firstIndex(where: { $0.contains("\0") || $0.contains("\\u0000") || $0.contains("\\U00000000") }) {
+            throw ConfigError("line \(index + 1): a NUL character (\\u0000) is not allowed: paths and line names would be cut there")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: toml)
@@ -47,8 +52,10 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
             let rest = root.table("rest") { RestSettings.read(from: $0) }
             let interval = root.table("interval") { IntervalSettings.read(from: $0) }
             let workout = root.table("workout") { WorkoutSettings.read(from: $0) }
+            let programs = ProgramSettings.read(from: root)
             return GymTimerConfiguration(
-                kiosk: KioskSettings(rest: rest, startMode: startMode, interval: interval, workout: workout),
+                kiosk: KioskSettings(
+                    rest: rest, startMode: startMode, interval: interval, workout: workout, programs: programs),
                 audio: root.table("audio") { AudioSettings.read(from: $0) },
                 history: root.table("history") { HistorySettings.read(from: $0) },
                 hardware: root.table("hardware") { HardwareSettings.read(from: $0) },

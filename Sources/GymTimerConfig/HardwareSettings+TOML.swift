@@ -17,12 +17,12 @@ extension HardwareSettings {
         if case .tm1637(let clk, let dio) = settings.display.kind {
             assignments += [("hardware.display.clk", clk), ("hardware.display.dio", dio)]
         }
-        var firstUse: [LineSpec: String] = [:]
+        var firstUse: [String: String] = [:]
         for (key, line) in assignments {
-            if let earlier = firstUse[line] {
+            if let earlier = firstUse[line.identity] {
                 reader.report(path: key, value: line.description, "already used by \(earlier)")
             } else {
-                firstUse[line] = key
+                firstUse[line.identity] = key
             }
         }
         return settings

@@ -12,3 +12,17 @@ public enum LineSpec: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 }
+
+extension LineSpec {
+    /// What tells two specs apart for the same-line check: on the Raspberry Pi, `"GPIO17"`,
+    /// `"17"` and `17` all name line 17, so they count as one line.
+    var identity: String {
+        switch self {
+        case .offset(let offset): return "line \(offset)"
+        case .name(let name):
+            let digits = name.uppercased().hasPrefix("GPIO") ? name.dropFirst(4) : Substring(name)
+            if !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits), number >= 0 { return "line \(number)" }
+            return "name \(name)"
+        }
+    }
+}

@@ -3,6 +3,9 @@ import GymTimerCore
 extension WorkoutSettings {
     /// Reads `[workout]`. A `[[workout.presets]]` list replaces the built-in presets; without
     /// `preset`, the built-in `full-body` is selected if it is still on offer, else the first preset.
+    /// The most presets the display can number (`P999`).
+    static let maxPresets = 999
+
     static func read(from reader: TOMLReader) -> WorkoutSettings {
         let defaults = WorkoutSettings()
         var firstUse: [String: String] = [:]
@@ -17,7 +20,12 @@ extension WorkoutSettings {
             }
             return presetReader.isValid("name") ? preset : nil
         }
-        let offered = presets.map { $0.compactMap { $0 } } ?? defaults.presets
+        var offered = presets.map { $0.compactMap { $0 } } ?? defaults.presets
+        // The display shows a preset as `P999` at most.
+        if offered.count > Self.maxPresets {
+            reader.report(path: reader.keyPath("presets"), value: nil, "lists \(offered.count) presets; the display can show at most \(Self.maxPresets)")
+            offered = Array(offered.prefix(Self.maxPresets))
+        }
         let names = offered.map(\.name)
 
         var presetName = reader.string("preset", default: defaults.presetName)

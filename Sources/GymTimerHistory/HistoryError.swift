@@ -10,7 +10,7 @@ public enum HistoryError: Error, Hashable, Sendable, CustomStringConvertible {
     case missing(path: String)
     /// The file is an SQLite database but not a GymTimer history, or one a newer version wrote.
     case notAHistory(path: String, reason: String)
-    /// Writing failed (locked, read-only, disk full); the workouts are kept in memory.
+    /// Writing failed (locked, read-only, disk full); the workouts wait (see `HistoryStore.pending`).
     case cannotSave(reason: String, pending: Int)
     /// A query failed.
     case cannotRead(reason: String)
@@ -26,7 +26,7 @@ public enum HistoryError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notAHistory(let path, let reason):
             "\(path) is not a usable GymTimer history: \(reason)"
         case .cannotSave(let reason, let pending):
-            "cannot save workouts (\(pending) kept in memory until the database can be written): \(reason)"
+            "cannot save workouts (\(pending) waiting until the database can be written): \(reason)"
         case .cannotRead(let reason):
             "cannot read the history: \(reason)"
         }

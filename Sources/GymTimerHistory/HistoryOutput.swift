@@ -4,14 +4,15 @@ import Foundation
 /// scripts. Kept here, not in the CLI, so the formats are tested.
 public enum HistoryOutput {
     /// CSV (RFC 4180, `\n` line ends): a header, then one line per workout. `completed_at` is
-    /// UTC ISO 8601; `duration_s` whole seconds; exercises joined by `; `.
+    /// UTC ISO 8601; `duration_s` whole seconds; exercises joined by `; `; `score` a program's
+    /// result, empty for the other kinds.
     public static func csv(_ workouts: [StoredWorkout]) -> String {
-        var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises"]
+        var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score"]
         for workout in workouts {
             let fields = [
                 workout.id, iso8601(workout.completedAt), workout.localDay.description, workout.kind.rawValue,
                 String(workout.sets), String(roundedSeconds(workout.durationMilliseconds)), String(workout.calories),
-                workout.preset ?? "", workout.exercises.joined(separator: "; "),
+                workout.preset ?? "", workout.exercises.joined(separator: "; "), workout.score ?? "",
             ]
             lines.append(fields.map(csvField).joined(separator: ","))
         }
@@ -31,13 +32,13 @@ public enum HistoryOutput {
     /// A table for the gym owner, local times in `timeZone`, then a line of totals.
     public static func table(_ workouts: [StoredWorkout], timeZone: TimeZone) -> String {
         guard !workouts.isEmpty else { return "No workouts recorded.\n" }
-        let header = ["Date", "Time", "Type", "Duration", "Sets", "Calories", "Preset"]
+        let header = ["Date", "Time", "Type", "Duration", "Sets", "Calories", "Preset", "Score"]
         var rows = [header]
         for workout in workouts {
             rows.append([
                 workout.localDay.description, localTime(workout.completedAt, timeZone), workout.kind.rawValue,
                 clock(workout.durationMilliseconds), String(workout.sets),
-                workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "",
+                workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "", workout.score ?? "",
             ])
         }
         let rightAligned: Set<Int> = [3, 4, 5]

@@ -31,6 +31,11 @@ enum HistorySchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2") { db in
+            // score: a program's result as `gymtimer history` shows it (`8 rounds`,
+            // `12:34, 3 rounds`, `capped, 5 rounds`); NULL for the other kinds.
+            try db.execute(sql: "ALTER TABLE workouts ADD COLUMN score TEXT")
+        }
         return migrator
     }
 }

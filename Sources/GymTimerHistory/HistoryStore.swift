@@ -11,10 +11,11 @@ import GymTimerDrivers
 /// The timer calls `record(_:)` from its event loop; it never throws and blocks at most about
 /// the busy timeout. The core's records carry monotonic moments only, so the store stamps each
 /// with the wall-clock time (`now`) and local day (`timeZone`) at which it receives it. A record
-/// that cannot be written (database locked, read-only, disk full) stays in memory, in order, and
-/// is written with the next record or on `retryPending()`; the fault is logged once through
-/// `FaultLog` as `history`, and the recovery once. Inserts are idempotent on `WorkoutRecord.id`,
-/// so a record replayed after a crash is stored once.
+/// that cannot be written (database locked, read-only, disk full, not open) stays in `pending`,
+/// in order, and is written with the next record or on `retryPending()`; the kiosk keeps
+/// `pending` in its journal so it survives a restart (`restore(_:)` hands it back). The fault is
+/// logged once through `FaultLog` as `history`, and the recovery once. Inserts are idempotent on
+/// `WorkoutRecord.id`, so a record replayed after a crash is stored once.
 public final class HistoryStore: WorkoutHistory {
     /// Where the kiosk keeps its history unless the config says otherwise.
     public static let defaultPath = "/var/lib/gymtimer/history.sqlite"
@@ -25,43 +26,101 @@ public final class HistoryStore: WorkoutHistory {
     /// Records received but not yet written, oldest first.
     public private(set) var pending: [StoredWorkout] = []
 
-    let database: DatabaseQueue
+    /// The open database; nil while it cannot be opened (records wait in `pending`).
+    private var connection: DatabaseQueue?
+    private let busyTimeout: Duration
     private let faults: FaultLog
     private let timeZone: TimeZone
     private let now: () -> Date
 
     /// Opens (creating it and its directory if needed) and migrates the history at `path`.
     ///
-    /// Throws a one-line `HistoryError` when the path is unusable, for the CLI to print at start-up.
+    /// Throws a one-line `HistoryError` when the path is unusable.
     public convenience init(
         path: String, faults: FaultLog, timeZone: TimeZone = .current,
         busyTimeout: Duration = .milliseconds(100), now: @escaping () -> Date = Date.init
     ) throws(HistoryError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory),
-           let reason = Self.makeDirectories(directory) {
-            throw .cannotCreateDirectory(path: path, reason: reason)
-        }
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(Self.seconds(busyTimeout))
         let database: DatabaseQueue
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
-        } catch {
-            throw .cannotOpen(path: path, reason: HistoryError.reason(error))
-        }
-        do {
-            let migrator = HistorySchema.migrator
-            if try database.read({ try migrator.hasBeenSuperseded($0) }) {
-                throw HistoryError.notAHistory(path: path, reason: "written by a newer GymTimer")
-            }
-            try migrator.migrate(database)
+            database = try Self.openForWriting(path: path, busyTimeout: busyTimeout)
         } catch let error as HistoryError {
             throw error
         } catch {
             throw .cannotOpen(path: path, reason: HistoryError.reason(error))
         }
-        self.init(path: path, database: database, faults: faults, timeZone: timeZone, now: now)
+        self.init(path: path, database: database, faults: faults, timeZone: timeZone, now: now, busyTimeout: busyTimeout)
+    }
+
+    /// The kiosk's history, which never stops the kiosk from starting: a corrupt file is moved
+    /// aside (`PATH.corrupt-DATE`, logged once) and a new one created; a locked or uncreatable
+    /// one is opened later, on the next write or `retryPending()`, and records wait until then.
+    public static func opening(
+        path: String, faults: FaultLog, timeZone: TimeZone = .current,
+        busyTimeout: Duration = .milliseconds(100), now: @escaping () -> Date = Date.init
+    ) -> HistoryStore {
+        let store = HistoryStore(path: path, database: nil, faults: faults, timeZone: timeZone, now: now, busyTimeout: busyTimeout)
+        _ = store.connect()
+        return store
+    }
+
+    /// Opens and migrates the file at `path`, creating it and its directory if needed.
+    private static func openForWriting(path: String, busyTimeout: Duration) throws -> DatabaseQueue {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory),
+           let reason = Self.makeDirectories(directory) {
+            throw HistoryError.cannotCreateDirectory(path: path, reason: reason)
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw HistoryError.cannotOpen(path: path, reason: "it is a directory")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.seconds(busyTimeout))
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let migrator = HistorySchema.migrator
+        if try database.read({ try migrator.hasBeenSuperseded($0) }) {
+            throw HistoryError.notAHistory(path: path, reason: "written by a newer GymTimer")
+        }
+        try migrator.migrate(database)
+        return database
+    }
+
+    /// Opens the database if it is not open; a corrupt one is moved aside and replaced.
+    /// True when it is open.
+    private func connect() -> Bool {
+        if connection != nil { return true }
+        do {
+            connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout)
+        } catch where Self.isCorrupt(error) {
+            setAside(error)
+            do {
+                connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout)
+            } catch {
+                faults.failed(Self.faultName, HistoryError.cannotOpen(path: path, reason: HistoryError.reason(error)))
+            }
+        } catch {
+            let failure = error as? HistoryError ?? .cannotOpen(path: path, reason: HistoryError.reason(error))
+            faults.failed(Self.faultName, failure)
+        }
+        return connection != nil
+    }
+
+    /// Whether `error` says the file is damaged (rather than busy, read-only or full).
+    private static func isCorrupt(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// Moves the damaged database (and its journal files) aside and says so, loudly, once.
+    private func setAside(_ error: any Error) {
+        connection = nil
+        let aside = SafeFiles.asideName(for: path)
+        rename(path, aside)
+        for suffix in ["-journal", "-wal", "-shm"] { rename(path + suffix, aside + suffix) }
+        SafeFiles.syncDirectory(of: path)
+        faults.note(
+            "HISTORY DATABASE CORRUPT: \(path) (\(HistoryError.reason(error))) was moved to \(aside); "
+                + "a new, empty history is started (copy the old file off the card to try to recover it)")
     }
 
     /// Opens an existing history read-only (the CLI's `history` and `stats`): never creates,
@@ -90,7 +149,8 @@ public final class HistoryStore: WorkoutHistory {
         let complete: Bool
         do {
             complete = try database.read { db in
-                try migrator.hasCompletedMigrations(db) && !migrator.hasBeenSuperseded(db)
+                // A file the kiosk has not migrated yet reads too (a missing column reads as NULL).
+                try migrator.appliedIdentifiers(db).contains("v1") && !migrator.hasBeenSuperseded(db)
             }
         } catch {
             throw .notAHistory(path: path, reason: HistoryError.reason(error))
@@ -99,9 +159,13 @@ public final class HistoryStore: WorkoutHistory {
         return HistoryStore(path: path, database: database, faults: faults, timeZone: timeZone, now: now)
     }
 
-    private init(path: String, database: DatabaseQueue, faults: FaultLog, timeZone: TimeZone, now: @escaping () -> Date) {
+    private init(
+        path: String, database: DatabaseQueue?, faults: FaultLog, timeZone: TimeZone, now: @escaping () -> Date,
+        busyTimeout: Duration = .seconds(1)
+    ) {
         self.path = path
-        self.database = database
+        self.connection = database
+        self.busyTimeout = busyTimeout
         self.faults = faults
         self.timeZone = timeZone
         self.now = now
@@ -122,9 +186,26 @@ public final class HistoryStore: WorkoutHistory {
         flush()
     }
 
+    /// Puts back records that were received by an earlier process but not yet written (from
+    /// the kiosk's journal), before any received since; ones already pending are skipped.
+    public func restore(_ workouts: [StoredWorkout]) {
+        let known = Set(pending.map(\.id))
+        pending.insert(contentsOf: workouts.filter { !known.contains($0.id) }, at: 0)
+        flush()
+    }
+
+    /// The open database, for tests and reads.
+    var database: DatabaseQueue {
+        get throws(HistoryError) {
+            guard let connection else { throw .cannotRead(reason: "the database \(path) is not open") }
+            return connection
+        }
+    }
+
     @discardableResult
-    private func flush() -> Bool {
+    private func flush(afterSettingAside: Bool = false) -> Bool {
         guard !pending.isEmpty else { return true }
+        guard connect(), let database = connection else { return false }
         let batch = pending
         do {
             try database.write { db in
@@ -133,6 +214,9 @@ public final class HistoryStore: WorkoutHistory {
             pending.removeFirst(batch.count)
             faults.succeeded(Self.faultName)
             return true
+        } catch where Self.isCorrupt(error) && !afterSettingAside {
+            setAside(error)
+            return connect() && flush(afterSettingAside: true)
         } catch {
             faults.failed(Self.faultName, HistoryError.cannotSave(reason: HistoryError.reason(error), pending: pending.count))
             return false
@@ -145,12 +229,12 @@ public final class HistoryStore: WorkoutHistory {
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO workouts
-                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day, score)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 workout.id, workout.kind.rawValue, workout.sets, workout.durationMilliseconds, workout.calories,
-                exercises, workout.preset, workout.completedAt, workout.localDay.description,
+                exercises, workout.preset, workout.completedAt, workout.localDay.description, workout.score,
             ])
         guard db.changesCount > 0 else { return }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM workouts") ?? 0
@@ -165,11 +249,27 @@ public final class HistoryStore: WorkoutHistory {
 
     // MARK: Reading
 
-    /// The stored workouts completed at or after `since` (all when nil), oldest first.
+    /// The rows a reader trusts: numbers that are integers in range and a readable time. A row
+    /// edited by hand or damaged on the card is left out (and counted), never trusted into
+    /// arithmetic or a conversion that could trap.
+    static let validRow = """
+        typeof(sets) = 'integer' AND sets BETWEEN 0 AND 100000
+        AND typeof(duration_ms) = 'integer' AND duration_ms BETWEEN 0 AND 604800000
+        AND typeof(calories) = 'integer' AND calories BETWEEN 0 AND 10000000
+        AND typeof(completed_at) = 'text' AND julianday(completed_at) IS NOT NULL
+        AND typeof(local_day) = 'text' AND typeof(exercises) = 'text' AND json_valid(exercises)
+        AND kind IN (\(WorkoutRecord.Kind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")))
+        """
+
+    /// Rows the last `workouts(since:)` left out as malformed.
+    public private(set) var skippedRows = 0
+
+    /// The stored workouts completed at or after `since` (all when nil), oldest first; rows
+    /// that are not valid workouts are left out and counted in `skippedRows`.
     /// Pending records are not included until they are written.
     public func workouts(since: Date? = nil) throws(HistoryError) -> [StoredWorkout] {
         do {
-            return try database.read { db in
+            let (all, valid) = try database.read { db -> (Int, [StoredWorkout]) in
                 let rows: [Row]
                 if let since {
                     rows = try Row.fetchAll(
@@ -178,8 +278,11 @@ public final class HistoryStore: WorkoutHistory {
                 } else {
                     rows = try Row.fetchAll(db, sql: "SELECT * FROM workouts ORDER BY completed_at, id")
                 }
-                return try rows.map(Self.workout)
+                let valid = try Set(String.fetchAll(db, sql: "SELECT id FROM workouts WHERE \(Self.validRow)"))
+                return (rows.count, rows.compactMap { Self.workout($0, valid: valid) })
             }
+            skippedRows = all - valid.count
+            return valid
         } catch {
             throw .cannotRead(reason: HistoryError.reason(error))
         }
@@ -191,19 +294,23 @@ public final class HistoryStore: WorkoutHistory {
         do {
             return try database.read { db in
                 let totals = try Row.fetchOne(
-                    db, sql: "SELECT COUNT(*), COALESCE(SUM(duration_ms), 0), COALESCE(SUM(calories), 0) FROM workouts")
+                    db, sql: """
+                        SELECT COUNT(*), COALESCE(SUM(duration_ms), 0), COALESCE(SUM(calories), 0)
+                        FROM workouts WHERE \(Self.validRow)
+                        """)
                 let streak = DailyStreak(days: try Self.localDays(db), today: today)
                 let achievements = try Row.fetchAll(
                     db, sql: "SELECT name, unlocked_at FROM achievements ORDER BY unlocked_at, name"
                 ).compactMap { row -> UnlockedAchievement? in
                     // A name from a newer version is skipped, not an error.
-                    let name: String = row[0]
-                    let date: Date? = row[1]
-                    guard let achievement = Achievement(rawValue: name), let date else { return nil }
+                    guard let name = String.fromDatabaseValue(row[0]), let achievement = Achievement(rawValue: name),
+                          let date = Date.fromDatabaseValue(row[1]) else { return nil }
                     return UnlockedAchievement(achievement, unlockedAt: date)
                 }
                 return StationStats(
-                    workouts: totals?[0] ?? 0, totalDurationMilliseconds: totals?[1] ?? 0, calories: totals?[2] ?? 0,
+                    workouts: totals.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0,
+                    totalDurationMilliseconds: totals.flatMap { Int64.fromDatabaseValue($0[1]) } ?? 0,
+                    calories: totals.flatMap { Int.fromDatabaseValue($0[2]) } ?? 0,
                     currentStreak: streak.current, longestStreak: streak.longest, achievements: achievements)
             }
         } catch {
@@ -212,21 +319,25 @@ public final class HistoryStore: WorkoutHistory {
     }
 
     private static func localDays(_ db: Database) throws -> [LocalDay] {
-        try String.fetchAll(db, sql: "SELECT DISTINCT local_day FROM workouts ORDER BY local_day").compactMap(LocalDay.init)
+        try String.fetchAll(db, sql: "SELECT DISTINCT local_day FROM workouts WHERE \(validRow) ORDER BY local_day").compactMap(LocalDay.init)
     }
 
-    private static func workout(_ row: Row) throws -> StoredWorkout {
-        let kindText: String = row["kind"]
-        let dayText: String = row["local_day"]
-        guard let kind = WorkoutRecord.Kind(rawValue: kindText), let day = LocalDay(dayText) else {
-            throw HistoryError.cannotRead(reason: "workout \(row["id"] as String? ?? "?") has kind \(kindText), day \(dayText)")
-        }
-        let exercisesText: String = row["exercises"]
-        let exercises = try JSONDecoder().decode([String].self, from: Data(exercisesText.utf8))
+    /// The workout in `row`, nil when the row is not one (`valid`: the ids of rows in range).
+    private static func workout(_ row: Row, valid: Set<String>) -> StoredWorkout? {
+        guard let id = String.fromDatabaseValue(row["id"]), valid.contains(id),
+              let kind = String.fromDatabaseValue(row["kind"]).flatMap(WorkoutRecord.Kind.init(rawValue:)),
+              let day = String.fromDatabaseValue(row["local_day"]).flatMap(LocalDay.init),
+              let exercisesText = String.fromDatabaseValue(row["exercises"]),
+              let exercises = try? JSONDecoder().decode([String].self, from: Data(exercisesText.utf8)),
+              let sets = Int.fromDatabaseValue(row["sets"]), let duration = Int64.fromDatabaseValue(row["duration_ms"]),
+              let calories = Int.fromDatabaseValue(row["calories"]), let completedAt = Date.fromDatabaseValue(row["completed_at"])
+        else { return nil }
+        let preset = row["preset"] as DatabaseValue
         return StoredWorkout(
-            id: row["id"], kind: kind, sets: row["sets"], durationMilliseconds: row["duration_ms"],
-            calories: row["calories"], exercises: exercises, preset: row["preset"],
-            completedAt: row["completed_at"], localDay: day)
+            id: id, kind: kind, sets: sets, durationMilliseconds: duration, calories: calories, exercises: exercises,
+            preset: preset.isNull ? nil : String.fromDatabaseValue(preset), completedAt: completedAt, localDay: day,
+            // A database the kiosk has not migrated yet (read-only, schema v1) has no score column.
+            score: row.hasColumn("score") ? String.fromDatabaseValue(row["score"] as DatabaseValue) : nil)
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {

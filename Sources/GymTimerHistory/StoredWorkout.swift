@@ -11,6 +11,8 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
     public var calories: Int
     public var exercises: [String]
     public var preset: String?
+    /// A program's score as text (`ProgramScore.description`); nil for the other kinds.
+    public var score: String?
     /// Wall-clock time when the store received the record (the core only knows monotonic time).
     public var completedAt: Date
     /// The kiosk's local day at `completedAt`.
@@ -18,8 +20,9 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
 
     public init(
         id: String, kind: WorkoutRecord.Kind, sets: Int, durationMilliseconds: Int64, calories: Int,
-        exercises: [String], preset: String?, completedAt: Date, localDay: LocalDay
+        exercises: [String], preset: String?, completedAt: Date, localDay: LocalDay, score: String? = nil
     ) {
+        self.score = score
         self.id = id
         self.kind = kind
         self.sets = sets
@@ -37,14 +40,14 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
             id: record.id, kind: record.kind, sets: record.sets,
             durationMilliseconds: record.duration.nanoseconds / 1_000_000, calories: record.calories,
             exercises: record.exercises, preset: record.preset,
-            completedAt: completedAt, localDay: LocalDay(completedAt, in: timeZone))
+            completedAt: completedAt, localDay: LocalDay(completedAt, in: timeZone), score: record.score?.description)
     }
 
     /// The duration as a Swift `Duration`.
     public var duration: Duration { .milliseconds(durationMilliseconds) }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, sets, calories, exercises, preset
+        case id, kind, sets, calories, exercises, preset, score
         case durationMilliseconds = "duration_ms"
         case completedAt = "completed_at"
         case localDay = "local_day"

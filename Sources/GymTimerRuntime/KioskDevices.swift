@@ -10,6 +10,8 @@ public struct KioskDevices {
     public var buttons: [String: ControlButton]
     /// The encoder's two lines, read once at start-up for their resting levels.
     public var encoder: (a: any DigitalInput, b: any DigitalInput)?
+    /// The button lines by name, read at start-up to tell whether a stored press is still down.
+    public var buttonLines: [String: any DigitalInput]
     public var display: any SegmentDisplay
     public var buzzer: any DigitalOutput
     public var leds: [StatusLED: any DigitalOutput]
@@ -19,8 +21,9 @@ public struct KioskDevices {
         waiter: any InputWaiter, buttons: [String: ControlButton],
         encoder: (a: any DigitalInput, b: any DigitalInput)?,
         display: any SegmentDisplay, buzzer: any DigitalOutput,
-        leds: [StatusLED: any DigitalOutput], sound: any SoundPlayer
+        leds: [StatusLED: any DigitalOutput], sound: any SoundPlayer, buttonLines: [String: any DigitalInput] = [:]
     ) {
+        self.buttonLines = buttonLines
         self.waiter = waiter
         self.buttons = buttons
         self.encoder = encoder

@@ -21,21 +21,24 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var debouncers: [String: ButtonDebouncer]
     private var decoder = QuadratureDecoder()
     private var encoderLevels = (a: false, b: false)
-    private let stateFile: StateFile<StoredKiosk>?
+    private let store: KioskStore?
+    private var lastRetry: Moment?
     private let faults: FaultLog
 
     /// `origin` is the clock instant that is `Moment.origin`; a kiosk rebuilt after a restart
     /// passes the same one, so stored moments keep their meaning. `extraDrivers` are woken at
-    /// their deadlines like the built-in ones (the systemd watchdog pinger). With `stateFile`,
-    /// the running state is saved whenever it changes, after the effects that changed it were
-    /// carried out (a record reaches the history before the state that produced it is saved, so
-    /// a crash in between replays the record, which the history ignores, instead of losing it).
+    /// their deadlines like the built-in ones (the systemd watchdog pinger). With `store`, the
+    /// running state is saved whenever it changes, after the effects that changed it were
+    /// carried out, together with the records still waiting for the database (see
+    /// `KioskStore`); waiting records are retried every `KioskStore.retryInterval`. `held` are
+    /// presses a previous controller accepted: one whose button is still down is taken up, so
+    /// its hold is not lost to the restart.
     public init(
         kiosk: Kiosk, clock: C, origin: C.Instant, devices: KioskDevices,
         history: any WorkoutHistory, timing: InputTiming = InputTiming(), faults: FaultLog,
-        extraDrivers: [any TimedDriver] = [], stateFile: StateFile<StoredKiosk>? = nil
+        extraDrivers: [any TimedDriver] = [], store: KioskStore? = nil, held: [String: HeldPress] = [:]
     ) {
-        self.stateFile = stateFile
+        self.store = store
         self.faults = faults
         self.kiosk = kiosk
         self.clock = clock
@@ -49,6 +52,10 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         if let sound = devices.sound as? any TimedDriver { timed.append(sound) }
         timedDrivers = timed + extraDrivers
         debouncers = devices.buttons.mapValues { _ in ButtonDebouncer(settle: timing.settle, hold: timing.hold) }
+        for (name, press) in held {
+            guard let line = devices.buttonLines[name], faults.attempt(name, { try line.read() }) == true else { continue }
+            debouncers[name]?.resume(press)
+        }
         if let encoder = devices.encoder {
             let a = faults.attempt(encoder.a.name) { try encoder.a.read() } ?? false
             let b = faults.attempt(encoder.b.name) { try encoder.b.read() } ?? false
@@ -73,6 +80,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         var candidates = [kiosk.nextDeadline(after: at)]
         candidates += debouncers.values.map(\.nextDeadline)
         candidates += timedDrivers.map(\.nextDeadline)
+        if let store, store.hasPending { candidates.append((lastRetry ?? at) + KioskStore.retryInterval) }
         return candidates.compactMap { $0 }.min()
     }
 
@@ -98,10 +106,27 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         save()
     }
 
-    /// Writes the running state if it changed; a failure is logged once and retried next time.
-    private func save() {
-        guard let stateFile else { return }
-        faults.attempt("state file \(stateFile.path)") { try stateFile.save(StoredKiosk(kiosk: kiosk.stored, savedAt: now)) }
+    /// Writes the running state if it changed (see `KioskStore.save`); `ended` marks a clean end.
+    public func save(ended: Bool = false) {
+        guard let store else { return }
+        let held = debouncers.compactMapValues(\.heldPress)
+        store.save(kiosk: kiosk.stored, held: held, at: now, ended: ended)
+    }
+
+    /// Retries the waiting records when their retry falls due (or starts the wait for it).
+    private func retryPending(at now: Moment) {
+        guard let store, store.hasPending else {
+            lastRetry = nil
+            return
+        }
+        guard let last = lastRetry else {
+            lastRetry = now
+            return
+        }
+        if now >= last + KioskStore.retryInterval {
+            store.retry()
+            lastRetry = now
+        }
     }
 
     /// Handles the core's deadline if it fell due, the edges that arrived, and every driver
@@ -129,6 +154,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         for driver in timedDrivers {
             if let due = driver.nextDeadline, due <= now { driver.fire(at: now) }
         }
+        retryPending(at: now)
     }
 
     /// Hands the core every gesture of button line `name` that became certain by `moment`.

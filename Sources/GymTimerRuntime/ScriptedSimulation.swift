@@ -30,6 +30,10 @@ public final class ScriptedSimulation {
     private let settings: KioskSettings
     private let trace: TraceRecorder
     private let faults: FaultLog
+    private let lock: DataDirectoryLock
+    private let timeline: Timeline
+    /// What the data directory held when the run began.
+    private var initial: StoredKiosk?
 
     /// `write` receives each trace line; `log` each fault line. `display` picks the display
     /// as the config's `hardware.display.type` does: a TM1637, HT16K33 or MAX7219 is its real
@@ -55,26 +59,40 @@ public final class ScriptedSimulation {
         self.settings = settings
         devices = SimulatedDevices(display: display, audio: audio)
         faults = FaultLog(sink: log)
-        // A run on a data directory an earlier (killed) run left state in carries on from where
-        // that state was saved, as the world carries on after a crash: virtual time resumes
-        // there and the script's edges before it are in the past.
-        let statePath = self.dataDirectory + "/state.json"
-        let stored = try? StateFile<StoredKiosk>(path: statePath).load()
-        resumedAt = stored.map { $0.savedAt.sinceOrigin } ?? .zero
-        clock.advance(to: .init(offset: resumedAt))
-        let resumedAt = self.resumedAt
-        inputs = ScriptedInputs(
-            clock: clock, buttons: SimulatedDevices.buttonNames,
-            edges: ScriptedInputs.edges(for: script).filter { stored == nil || $0.time > resumedAt })
-        inputs.limit = script.end
-        let clock = self.clock
         do {
-            store = try HistoryStore(
-                path: self.dataDirectory + "/history.sqlite", faults: faults, timeZone: TimeZone(identifier: "UTC")!,
-                now: { Self.virtualEpoch.addingTimeInterval(Double(clock.now.offset.nanoseconds) / 1e9) })
+            lock = try DataDirectoryLock(directory: self.dataDirectory)
         } catch {
-            throw .unusableHistory("\(error)")
+            throw .dataDirectoryInUse("\(error)")
         }
+        let clock = self.clock
+        let timeline = Timeline()
+        self.timeline = timeline
+        store = HistoryStore.opening(
+            path: self.dataDirectory + "/history.sqlite", faults: faults, timeZone: TimeZone(identifier: "UTC")!,
+            now: { Self.virtualEpoch.addingTimeInterval(Double(timeline.moment(at: clock.now).nanoseconds) / 1e9) })
+        // A run on a data directory an earlier run was killed in carries on from where that
+        // state was saved, as the world carries on after a crash: virtual time resumes there,
+        // the script's edges up to it are in the past (a finger put down then is still down).
+        // One that ended cleanly is over: the next run starts at 0 with its history and its
+        // idle kiosk, its t=0 being where the kiosk's timeline left off (so the new run's
+        // records are new ones, not replays of the old run's).
+        let stored = KioskStore(directory: self.dataDirectory, history: store, faults: faults).load()
+        if let stored, stored.ended {
+            timeline.runOrigin = stored.savedAt
+            resumedAt = .zero
+            initial = stored.restartingIdle
+        } else if let stored {
+            timeline.runOrigin = stored.runOrigin
+            resumedAt = stored.runOrigin.isWithin(KioskRestore.window, of: stored.savedAt)
+                ? max(.zero, stored.savedAt - stored.runOrigin) : .zero
+            initial = stored
+        } else {
+            resumedAt = .zero
+        }
+        clock.advance(to: .init(offset: resumedAt))
+        inputs = ScriptedInputs(clock: clock, buttons: SimulatedDevices.buttonNames, edges: ScriptedInputs.edges(for: script))
+        if resumedAt > .zero { inputs.skip(through: resumedAt) }
+        inputs.limit = script.end
         trace = TraceRecorder(now: { clock.now.offset }, write: write)
         wireTrace()
     }
@@ -86,18 +104,19 @@ public final class ScriptedSimulation {
     /// The wall-clock time virtual time 0 stands for in the simulator's history (a Monday morning).
     public static let virtualEpoch = Date(timeIntervalSince1970: 1_767_600_000)
 
-    /// The running-state file in the data directory.
-    public var statePath: String { dataDirectory + "/state.json" }
+    /// The journal (running state and waiting records) in the data directory.
+    public var statePath: String { dataDirectory + "/" + KioskStore.journalName }
 
     /// Runs the script to its end.
     public func run() throws(HALError) {
-        // Virtual time is the wall clock here, so the origin is the same for every controller.
-        let origin = VirtualClock.Instant(offset: .zero)
-        let end = Moment(script.end)
+        // Virtual time is the wall clock here, so the origin is the same for every controller
+        // of this run: the kiosk's timeline is the run's time plus where earlier runs left it.
+        let origin = VirtualClock.Instant(offset: .zero - timeline.runOrigin.sinceOrigin)
+        let end = timeline.runOrigin + script.end
         var runtime = makeRuntime(origin: origin)
         runtime.start()
         trace.begin()
-        let restarts = script.steps.filter { $0.action == .restart }.map { Moment($0.time) }
+        let restarts = script.steps.filter { $0.action == .restart }.map { timeline.runOrigin + $0.time }
         for restartAt in restarts where restartAt < end {
             try runtime.run(until: restartAt)
             // The controller is torn down as if killed and built again from what it stored;
@@ -106,17 +125,19 @@ public final class ScriptedSimulation {
             runtime.start()
         }
         try runtime.run(until: end)
+        runtime.save(ended: true)
     }
 
     /// A controller built from what is stored in the data directory, as a new process would be.
     private func makeRuntime(origin: VirtualClock.Instant) -> KioskRuntime<VirtualClock> {
-        let stateFile = StateFile<StoredKiosk>(path: statePath)
-        var stored: StoredKiosk?
-        do { stored = try stateFile.load() } catch { faults.failed("state file", error) }
+        let kioskStore = KioskStore(directory: dataDirectory, history: store, faults: faults)
+        kioskStore.runOrigin = timeline.runOrigin
+        let stored = initial ?? kioskStore.load()
+        initial = nil
         return KioskRuntime(
-            kiosk: Kiosk.restoring(stored?.kiosk, settings: settings), clock: clock, origin: origin,
+            kiosk: kioskStore.restore(stored, settings: settings), clock: clock, origin: origin,
             devices: devices.kioskDevices(inputs: inputs), history: HistoryFanOut([store, history]), faults: faults,
-            stateFile: stateFile)
+            store: kioskStore, held: stored?.held ?? [:])
     }
 
     private static func makeDirectory(_ path: String) -> Bool {
@@ -141,4 +162,11 @@ public final class ScriptedSimulation {
         trace.audio(nil)
         sound.onChange = { trace.audio($0) }
     }
+}
+
+/// Where this run's virtual time 0 lies on the kiosk's timeline, which goes on across runs.
+private final class Timeline {
+    var runOrigin = Moment.origin
+
+    func moment(at instant: VirtualClock.Instant) -> Moment { runOrigin + instant.offset }
 }

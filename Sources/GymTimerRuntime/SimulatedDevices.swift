@@ -45,6 +45,7 @@ public final class SimulatedDevices {
             waiter: inputs,
             buttons: Dictionary(uniqueKeysWithValues: ControlButton.allCases.map { ($0.rawValue, $0) }),
             encoder: encoder,
-            display: display, buzzer: buzzer, leds: leds, sound: sound)
+            display: display, buzzer: buzzer, leds: leds, sound: sound,
+            buttonLines: lines.filter { ControlButton(rawValue: $0.key) != nil }.mapValues { $0 as any DigitalInput })
     }
 }

@@ -1,13 +1,13 @@
 /// Why a simulation could not be set up.
 public enum SimulationSetupError: Error, CustomStringConvertible {
     case unusableDataDirectory(String)
-    case unusableHistory(String)
+    case dataDirectoryInUse(String)
 
     public var description: String {
         switch self {
         case .unusableDataDirectory(let path):
             return "cannot use data directory \(path): it must be a writable directory (or creatable)"
-        case .unusableHistory(let reason):
+        case .dataDirectoryInUse(let reason):
             return reason
         }
     }

@@ -121,7 +121,9 @@ public final class TerminalSimulation {
         screen.status = Self.statusText(kiosk)
         if history.records.count != recordsShown {
             for record in history.records[recordsShown...] {
-                events.note("recorded: \(record.kind.rawValue) workout, \(record.sets) set\(record.sets == 1 ? "" : "s")", at: now)
+                let what = record.score.map { "program \(record.preset ?? ""), \($0)" }
+                    ?? "\(record.kind.rawValue) workout, \(record.sets) set\(record.sets == 1 ? "" : "s")"
+                events.note("recorded: " + what, at: now)
             }
             recordsShown = history.records.count
         }

@@ -54,7 +54,7 @@ import Testing
         ("[hardware]\nlines = [1, 2]", "hardware.lines = [1, 2]: must be a table"),
         ("[rest]\nstep_seconds = { every = 15, unit = \"s\" }",
          "rest.step_seconds = { every = 15, unit = \"s\" }: must be a whole number"),
-        ("mode = \"a\\\"b\"", "mode = \"a\\\"b\": must be one of rest, interval, workout"),
+        ("mode = \"a\\\"b\"", "mode = \"a\\\"b\": must be one of rest, interval, workout, program"),
         ("[[workout.preset]]\nname = \"x\"", "workout.preset = [{ name = \"x\" }]: must be a string"),
     ])
     func wrongType(toml: String, message: String) {
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("mode = \"sprint\"", "mode = \"sprint\": must be one of rest, interval, workout"),
+        ("mode = \"sprint\"", "mode = \"sprint\": must be one of rest, interval, workout, program"),
         ("[interval]\nstart_with = \"medium\"", "interval.start_with = \"medium\": must be one of low, high"),
         ("[interval]\nstart_with = 1", "interval.start_with = 1: must be one of low, high"),
         ("[hardware]\nbias = \"up\"", "hardware.bias = \"up\": must be one of pull-up, pull-down, none"),
@@ -104,7 +104,7 @@ import Testing
             volume = 200
             """)
         #expect(found == [
-            "mode = \"sprint\": must be one of rest, interval, workout",
+            "mode = \"sprint\": must be one of rest, interval, workout, program",
             "rest.step_seconds = 0: must be between 1 and 300",
             "rest.warning_seconds = \"three\": must be a whole number",
             "rest.step_secs: unknown key (did you mean rest.step_seconds?)",

@@ -94,8 +94,11 @@ import Testing
         #expect(driver.send(.turned(1), at: at(4)) == [.display(DisplayContent(text: "Int "))])
         #expect(driver.send(.turned(1), at: at(5)) == [.display(DisplayContent(text: "P  1"))])
         #expect(driver.send(.turned(1), at: at(6)) == [.display(DisplayContent(text: "P  2"))])
+        // Then the built-in programs by their labels.
+        #expect(driver.send(.turned(1), at: at(6.5)) == [.display(DisplayContent(text: "tAbA"))])
+        #expect(driver.send(.turned(3), at: at(6.8)) == [.display(DisplayContent(text: "Ft  "))])
         #expect(driver.send(.turned(1), at: at(7)) == [], "already at the end: nothing changes")
-        #expect(driver.send(.turned(-10), at: at(8)) == [.display(DisplayContent(text: "rESt"))])
+        #expect(driver.send(.turned(-20), at: at(8)) == [.display(DisplayContent(text: "rESt"))])
     }
 
     @Test func startPicksTheModeAndShowsItsIdle() {

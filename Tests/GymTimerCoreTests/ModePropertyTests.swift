@@ -53,7 +53,7 @@ import Testing
             switch (before, after) {
             case (.idle, .running(let run)):
                 startedAt = now; total = run.total; pauses = .zero; pausedSince = nil
-                expectedCues = run.cues.map(\.sound); givenCues = []; shownInPhase = nil
+                expectedCues = run.cues.compactMap(\.sound); givenCues = []; shownInPhase = nil
             case (.running(let b), .running(let a)):
                 if !b.isPaused && a.isPaused { pausedSince = now }
                 if b.isPaused && !a.isPaused, let since = pausedSince { pauses += now - since; pausedSince = nil }

@@ -20,6 +20,10 @@ import Testing
         #expect(SoundLibrary.spokenText(for: .setCompleting(4)) == "Set 4 completing in 3, 2, 1")
         #expect(SoundLibrary.spokenText(for: .complete) == "Workout complete")
         #expect(SoundLibrary.spokenText(for: .alarm) == nil)
+        let calls: [Sound] = [.go, .rest, .work, .round(3), .halfway, .lastMinute, .timeCap]
+        #expect(calls.map(SoundLibrary.spokenText) == [
+            "Go", "Rest", "Work", "Round 3", "Halfway", "Last minute", "Time cap",
+        ])
     }
 
     @Test(.enabled(if: SpeechSynthesizer().resolve() != nil, "espeak-ng is installed"))
@@ -33,5 +37,17 @@ import Testing
         let cached = try FileManager.default.contentsOfDirectory(atPath: cache.path)
         #expect(cached == ["speech-set-12-190.wav"])
         #expect(log.all.isEmpty)
+    }
+
+    @Test(.enabled(if: SpeechSynthesizer().resolve() != nil, "espeak-ng is installed"))
+    func programCallsAreSpokenWithinTheirCueLength() throws {
+        let library = SoundLibrary(configuration: .init(cacheDirectory: try temporaryDirectory("cache")), log: { _ in })
+        for call: Sound in [.go, .work, .rest, .round(12), .halfway, .lastMinute, .timeCap] {
+            let samples = library.samples(for: call, sampleRate: 16_000)
+            let frames = Int(SoundCatalog.period(of: call).nanoseconds / 1_000_000) * 16
+            #expect(samples.count == frames, "\(call) is exactly its cue length")
+            #expect(samples != toneLibrary().samples(for: call, sampleRate: 16_000), "\(call) is speech")
+            #expect(samples.suffix(160).allSatisfy { abs(Int($0)) < 2_000 }, "\(call) fits without being cut")
+        }
     }
 }

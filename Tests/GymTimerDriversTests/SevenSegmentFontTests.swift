@@ -1,3 +1,4 @@
+import GymTimerCore
 import Testing
 @testable import GymTimerDrivers
 
@@ -12,5 +13,16 @@ import Testing
         #expect(SevenSegmentFont.render("rESt") == [0x50, 0x79, 0x6D, 0x78])
         #expect(SevenSegmentFont.render("Int") == [0x30, 0x54, 0x78, 0x00])
         #expect(SevenSegmentFont.segments(for: "W") == 0, "no readable shape renders dark")
+    }
+
+    /// The labels the config accepts are exactly those the font draws.
+    @Test func theDrawableCharactersAreTheFontsCharacters() {
+        for character in DisplayContent.drawable where character != " " {
+            #expect(SevenSegmentFont.segments(for: character) != 0, "\(character) draws")
+        }
+        #expect(!DisplayContent.canDraw("MWXK"))
+        #expect(DisplayContent.canDraw("tAbA"))
+        #expect(!DisplayContent.canDraw("tAbAt"), "five characters do not fit")
+        #expect(!DisplayContent.canDraw("ßﬁ"), "a case mapping to several characters is refused, not a crash")
     }
 }

@@ -14,7 +14,10 @@ import Testing
         #expect(on > 100 * Signal.power(slice, frequency: 1100, sampleRate: rate))
     }
 
-    @Test(arguments: [Sound.alarm, .warning, .complete, .restOver, .setCompleting(3), .setCompleting(12), Sound(name: "other")])
+    @Test(arguments: [
+        Sound.alarm, .warning, .complete, .restOver, .setCompleting(3), .setCompleting(12), Sound(name: "other"),
+        .go, .work, .rest, .round(3), .halfway, .lastMinute, .timeCap,
+    ])
     func builtInSoundLastsItsCatalogueLength(_ sound: Sound) {
         let expected = Int(SoundCatalog.period(of: sound).nanoseconds) * rate / 1_000_000_000
         #expect(SoundLibrary.pattern(for: sound).duration == SoundCatalog.period(of: sound))

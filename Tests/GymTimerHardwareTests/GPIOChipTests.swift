@@ -16,13 +16,19 @@ import Testing
         }
     }
 
-    @Test func fileThatIsNoChipIsRefused() {
-        #expect {
-            _ = try GPIOChips.open("/dev/null")
-        } throws: { error in
-            guard case HALError.io(let device, _, _) = error else { return false }
-            return device == "/dev/null"
+    /// A character device of another kind, a regular file and a directory: each is "no GPIO
+    /// chip" (ENODEV) from libgpiod v1 and v2 alike, whatever errno each library sets.
+    @Test(arguments: ["/dev/null", "/proc/self/status", "/proc"])
+    func fileThatIsNoChipIsRefused(path: String) {
+        #expect(throws: HALError.io(device: path, operation: "open GPIO chip", errno: ENODEV)) {
+            _ = try GPIOChips.open(path)
         }
+    }
+
+    @Test func linesAreNamedByNameAndPlace() {
+        #expect(LibgpiodLine.location(name: "GPIO17", chip: "/dev/gpiochip0", offset: 17)
+            == "GPIO17 (/dev/gpiochip0 line 17)")
+        #expect(LibgpiodLine.location(name: nil, chip: "/dev/gpiochip4", offset: 3) == "/dev/gpiochip4 line 3")
     }
 
     @Test func forbiddenChipNamesTheGPIOGroup() {

@@ -43,7 +43,7 @@ struct HistoryFaultTests {
         store.record(Fixture.session(start: 1000))
         #expect(store.pending.count == 2)
         #expect(log.lines.count == 1)
-        #expect(log.lines.first?.hasPrefix("fault: history: cannot save workouts (1 kept in memory") == true)
+        #expect(log.lines.first?.hasPrefix("fault: history: cannot save workouts (1 waiting") == true)
         #expect(log.lines.first?.contains("locked") == true)
 
         try locker.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }

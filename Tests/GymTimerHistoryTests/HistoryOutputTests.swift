@@ -19,18 +19,18 @@ struct HistoryOutputTests {
     @Test("--csv: a header, UTC ISO 8601 times, whole seconds, RFC 4180 quoting")
     func csv() {
         #expect(HistoryOutput.csv(workouts) == """
-            id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises
-            rest@1000000000,2026-03-29T05:05:00Z,2026-03-29,rest,6,1450,0,,
-            workout@5000000000,2026-03-29T22:30:00Z,2026-03-30,workout,2,45,150,full-body,"Squats; Push-ups, ""wide""\"
+            id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score
+            rest@1000000000,2026-03-29T05:05:00Z,2026-03-29,rest,6,1450,0,,,
+            workout@5000000000,2026-03-29T22:30:00Z,2026-03-30,workout,2,45,150,full-body,"Squats; Push-ups, ""wide""\",
 
             """)
-        #expect(HistoryOutput.csv([]) == "id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises\n")
+        #expect(HistoryOutput.csv([]) == "id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score\n")
     }
 
     @Test("the table shows local date and time, aligned columns and totals")
     func table() {
         #expect(HistoryOutput.table(workouts, timeZone: Fixture.berlin) == """
-            Date        Time   Type     Duration  Sets  Calories  Preset
+            Date        Time   Type     Duration  Sets  Calories  Preset     Score
             2026-03-29  07:05  rest        24:10     6         -
             2026-03-30  00:30  workout      0:45     2       150  full-body
 
@@ -38,6 +38,24 @@ struct HistoryOutputTests {
 
             """)
         #expect(HistoryOutput.table([], timeZone: Fixture.berlin) == "No workouts recorded.\n")
+    }
+
+    @Test("a program's score is its own column in the table, CSV and JSON")
+    func programScore() throws {
+        let program = StoredWorkout(
+            id: "program@7000000000", kind: .program, sets: 5, durationMilliseconds: 720_000, calories: 0,
+            exercises: [], preset: "AMRAP 12", completedAt: Fixture.date(2026, 3, 30, 9, 0),
+            localDay: LocalDay(year: 2026, month: 3, day: 30), score: "5 rounds")
+        #expect(HistoryOutput.table([program], timeZone: Fixture.berlin) == """
+            Date        Time   Type     Duration  Sets  Calories  Preset    Score
+            2026-03-30  09:00  program     12:00     5         -  AMRAP 12  5 rounds
+
+            1 workout, 12:00 in all, 0 kcal
+
+            """)
+        #expect(HistoryOutput.csv([program]).hasSuffix(",program,5,720,0,AMRAP 12,,5 rounds\n"))
+        let text = try HistoryOutput.json([program])
+        #expect(text.contains("\"score\" : \"5 rounds\""))
     }
 
     @Test("JSON uses the database's keys and round-trips")

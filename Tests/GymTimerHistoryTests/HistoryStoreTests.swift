@@ -6,14 +6,16 @@ import Testing
 
 @Suite("HistoryStore: schema, recording, streaks, achievements")
 struct HistoryStoreTests {
-    @Test("a new file gets the v1 schema")
+    @Test("a new file gets the v1 schema and v2's score column")
     func migrationsCreateTheSchema() throws {
         let dir = try TemporaryDirectory()
         let store = try Fixture.store(dir.file("h.sqlite"), clock: WallClock(Date(timeIntervalSince1970: 0)))
         try store.database.read { db in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1"])
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2"])
             let workouts = try db.columns(in: "workouts").map(\.name)
-            #expect(workouts == ["id", "kind", "sets", "duration_ms", "calories", "exercises", "preset", "completed_at", "local_day"])
+            #expect(workouts == [
+                "id", "kind", "sets", "duration_ms", "calories", "exercises", "preset", "completed_at", "local_day", "score",
+            ])
             #expect(try db.primaryKey("workouts").columns == ["id"])
             #expect(try db.columns(in: "achievements").map(\.name) == ["name", "unlocked_at"])
         }
@@ -52,6 +54,23 @@ struct HistoryStoreTests {
         #expect(stats.workouts == 2)
         #expect(stats.currentStreak == 2)
         #expect(stats.achievements.map(\.achievement) == [.firstWorkout])
+        #expect(try store.workouts().map(\.score) == [nil, nil], "v2 added the column to the old file")
+    }
+
+    @Test("a program's record keeps its score and counts in points like any workout")
+    func programScoreIsStored() throws {
+        let dir = try TemporaryDirectory()
+        let store = try Fixture.store(dir.file("h.sqlite"), clock: WallClock(Fixture.date(2026, 5, 4, 10, 0)))
+        store.record(WorkoutRecord(
+            kind: .program, sets: 3, duration: .seconds(754), preset: "For Time",
+            score: ProgramScore(rounds: 3, time: .seconds(754)), endedAt: Moment(.seconds(800))))
+        store.record(WorkoutRecord(
+            kind: .program, sets: 5, duration: .seconds(720), preset: "AMRAP 12", score: ProgramScore(rounds: 5),
+            endedAt: Moment(.seconds(2000))))
+        let rows = try store.workouts()
+        #expect(Set(rows.map(\.score)) == ["12:34, 3 rounds", "5 rounds"])
+        #expect(rows.map(\.kind) == [.program, .program])
+        #expect(try store.stats().points == 100)
     }
 
     @Test("a record replayed after a crash is stored once")

@@ -10,7 +10,7 @@ import Testing
 /// never interrupted: no record lost, none written twice.
 @Suite struct KillRestartTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = root.appendingPathComponent(".build/debug/gymtimer").path
+    static let binary = GymtimerBinary.path
 
     /// Interval workouts end (and are recorded) by themselves, so a kill at any moment has a
     /// record in flight somewhere.
@@ -30,37 +30,94 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Runs simulate on `dataDir`; with `killAfter`, SIGKILLs it once it has printed that many
-    /// trace lines. Returns whether it ran to the end.
-    func simulate(dataDir: String, files: URL, killAfter: Int?) throws -> Bool {
+    /// Rest workouts (two sets, ended by a hold of dismiss) and interval workouts, switching
+    /// between the modes through the menu (a hold of start, the knob, start) three times, so a
+    /// kill can fall during any hold, any menu, any record.
+    static let mixedConfig = """
+        mode = "rest"
+        [rest]
+        default_seconds = 15
+        [interval]
+        phase_seconds = 5
+        sets = 2
+        """
+
+    static var mixedScript: String {
+        var lines: [String] = []
+        for cycle in 0..<3 {
+            let t = 1 + cycle * 80
+            lines += [
+                "\(t) click start", "\(t + 16) click dismiss", "\(t + 17) click start", "\(t + 33) click dismiss",
+                "\(t + 35) hold dismiss 2.5",
+                "\(t + 40) hold start 2.5", "\(t + 44) turn 1", "\(t + 45) click start",
+                "\(t + 46) click start", "\(t + 68) click dismiss",
+                "\(t + 70) hold start 2.5", "\(t + 74) turn -1", "\(t + 75) click start",
+            ]
+        }
+        lines.append("250 end")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs simulate on `dataDir`; with `killAfter`, SIGKILLs it once it has saved its running
+    /// state that many more times (watched on disk, so the kill lands mid-run: its trace is
+    /// buffered and only written at the end). Returns whether it ran to the end.
+    func simulate(dataDir: String, files: URL, killAfter: Int?, script: String = "script.txt", config: String = "config.toml") throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = [
-            "simulate", "--script", files.appendingPathComponent("script.txt").path,
-            "--config", files.appendingPathComponent("config.toml").path, "--data-dir", dataDir,
+            "simulate", "--script", files.appendingPathComponent(script).path,
+            "--config", files.appendingPathComponent(config).path, "--data-dir", dataDir,
         ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        var last = Self.saveSignature(dataDir)
         try process.run()
-        var killed = false
         if let killAfter {
-            var seen = 0
-            var buffer = Data()
-            while seen < killAfter {
-                let chunk = pipe.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                seen = buffer.reduce(0) { $1 == 10 ? $0 + 1 : $0 }
+            var saves = 0
+            while saves < killAfter && process.isRunning {
+                let now = Self.saveSignature(dataDir)
+                if now != last {
+                    saves += 1
+                    last = now
+                }
+                sched_yield()
             }
-            if seen >= killAfter {
-                kill(process.processIdentifier, SIGKILL)
-                killed = true
-            }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
-        _ = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return !killed && process.terminationStatus == 0
+        return process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
+    /// What changes with every save of the running state: the journal's newest sequence number
+    /// (or, for a build from before the journal, `state.json`'s inode, new with each rename).
+    static func saveSignature(_ dataDir: String) -> UInt64 {
+        let slotSize = KioskJournal<StoredKiosk>(path: "").slotSize
+        let fd = open(dataDir + "/" + KioskStore.journalName, O_RDONLY)
+        if fd >= 0 {
+            defer { close(fd) }
+            var newest: UInt64 = 0
+            for slot in 0..<2 {
+                var sequence: UInt64 = 0
+                if pread(fd, &sequence, 8, off_t(slot * slotSize + 8)) == 8 { newest = max(newest, UInt64(littleEndian: sequence)) }
+            }
+            return newest
+        }
+        var info = stat()
+        return stat(dataDir + "/state.json", &info) == 0 ? UInt64(info.st_ino) : 0
+    }
+
+    /// How many times a clean run of a script saved its state (its journal's last sequence),
+    /// the range the kills are drawn from.
+    static func saves(ofCleanRun dataDir: String) -> Int {
+        let saves = Int(saveSignature(dataDir))
+        return FileManager.default.fileExists(atPath: dataDir + "/" + KioskStore.journalName) && saves > 1 ? saves : 100
+    }
+
+    /// Whether the run on `dataDir` got to its end before the kill landed: then it is over, and
+    /// another run would be a new run of the script.
+    func endedCleanly(_ dataDir: String) -> Bool {
+        let journal = KioskJournal<StoredKiosk>(path: dataDir + "/" + KioskStore.journalName)
+        return (try? journal.load())??.ended ?? false
     }
 
     func records(in dataDir: String) throws -> [String] {
@@ -79,20 +136,108 @@ import Testing
         let clean = files.appendingPathComponent("clean").path
         #expect(try simulate(dataDir: clean, files: files, killAfter: nil))
         let expected = try records(in: clean)
+        let saves = Self.saves(ofCleanRun: clean)
         #expect(expected.count == 12, "every workout of the script is recorded once")
 
         var rng = SystemRandomNumberGenerator()
         for round in 0..<4 {
             let dir = files.appendingPathComponent("killed-\(round)").path
             var kills = 0
-            // Kill it again and again at random points, then let it finish.
-            while kills < 3 {
-                let finished = try simulate(dataDir: dir, files: files, killAfter: Int.random(in: 1...250, using: &rng))
-                if finished { break }
-                kills += 1
+            // Kill it again and again at random points, then let it finish (once: a run after
+            // a clean end would be a new run of the script).
+            var finished = false
+            while !finished && kills < 3 {
+                finished = try simulate(dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng))
+                if !finished { kills += 1 }
+                finished = finished || endedCleanly(dir)
             }
-            while try !simulate(dataDir: dir, files: files, killAfter: nil) {}
+            while !finished { finished = try simulate(dataDir: dir, files: files, killAfter: nil) }
             #expect(try records(in: dir) == expected, "round \(round) after \(kills) kills")
         }
+    }
+
+    /// SIGKILL at 100 random points across mode switches (seeded: the seed is printed, and
+    /// GYMTIMER_KILL_SEED replays a failing run), each run then finished: every workout of an
+    /// uninterrupted run is stored exactly once.
+    @Test func killedAcrossModeSwitchesAHundredTimesLosesAndDuplicatesNothing() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build first: swift build")
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("gymtimer-kill-mixed-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: files) }
+        try Self.mixedScript.write(to: files.appendingPathComponent("mixed.txt"), atomically: true, encoding: .utf8)
+        try Self.mixedConfig.write(to: files.appendingPathComponent("mixed.toml"), atomically: true, encoding: .utf8)
+
+        let clean = files.appendingPathComponent("clean").path
+        #expect(try simulate(dataDir: clean, files: files, killAfter: nil, script: "mixed.txt", config: "mixed.toml"))
+        let expected = try records(in: clean)
+        let saves = Self.saves(ofCleanRun: clean)
+        #expect(expected.filter { $0.contains("rest") }.count == 3 && expected.filter { $0.contains("interval") }.count == 3,
+                "the script's three rest and three interval workouts: \(expected)")
+
+        let seed = ProcessInfo.processInfo.environment["GYMTIMER_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+        print("killedAcrossModeSwitches: seed \(seed) (GYMTIMER_KILL_SEED=\(seed) replays it)")
+        // Rounds run four at a time (each waits mostly on fsync), each with its own generator.
+        let kills = KillRounds()
+        var nextRound = 0
+        while kills.total < 100 {
+            let first = nextRound
+            nextRound += 4
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                let round = first + index
+                var rng = SeededGenerator(seed: seed &+ UInt64(round))
+                let dir = files.appendingPathComponent("killed-\(round)").path
+                var killsThisRound = 0
+                var finished = false
+                do {
+                    while !finished && killsThisRound < 4 {
+                        finished = try simulate(
+                            dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng), script: "mixed.txt",
+                            config: "mixed.toml")
+                        if !finished { killsThisRound += 1 }
+                        finished = finished || endedCleanly(dir)
+                    }
+                    while !finished {
+                        finished = try simulate(dataDir: dir, files: files, killAfter: nil, script: "mixed.txt", config: "mixed.toml")
+                    }
+                    let stored = try records(in: dir)
+                    if stored != expected {
+                        kills.fail("round \(round) after \(killsThisRound) kills stored \(stored)")
+                    }
+                } catch {
+                    kills.fail("round \(round): \(error)")
+                }
+                kills.add(killsThisRound)
+            }
+        }
+        // Reported here, on the test's own thread.
+        #expect(kills.failures.isEmpty, "seed \(seed), \(kills.total) kills: \(kills.failures.joined(separator: "; "))")
+    }
+}
+
+/// Kills and failures counted from several rounds at once.
+final class KillRounds: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var failed: [String] = []
+
+    var total: Int { lock.withLock { count } }
+    var failures: [String] { lock.withLock { failed } }
+
+    func add(_ kills: Int) { lock.withLock { count += kills } }
+    func fail(_ message: String) { lock.withLock { failed.append(message) } }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing kill sequence can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -63,6 +63,8 @@ import Testing
         #expect(lines[top] == left + "GymTimer — simulated kiosk, real time")
         #expect(lines.contains(left + "● ready    ○ rest    ○ alarm    ○ low    ○ high"))
         #expect(lines.contains(left + "buzzer  ----      sound  ♪ alarm"))
+        screen.status = "program Tabata: round 3 of 8"
+        #expect(screen.lines().contains(left + "program Tabata: round 3 of 8"), "the status line sits under the sound")
     }
 
     @Test func aBigTerminalGetsBiggerDigitsStillCentred() {

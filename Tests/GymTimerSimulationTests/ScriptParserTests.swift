@@ -34,7 +34,7 @@ import Testing
         ("2 click start\n1 click start\n3 end", "script line 2: time 1 is earlier than the line before (times must not decrease)"),
         ("1 click start", "script: the last line must be 'TIME end'"),
         ("1 end\n2 click start", "script line 2: nothing may follow 'end'"),
-        ("1 turn two\n2 end", "script line 1: 'two' is not a whole number of detents"),
+        ("1 turn two\n2 end", "script line 1: 'two' is not a whole number of detents from -10000 to 10000"),
         ("1 hold start\n2 end", "script line 1: usage: TIME hold BUTTON SECONDS"),
         ("1 click\n2 end", "script line 1: usage: TIME click BUTTON"),
         ("1\n2 end", "script line 1: expected 'TIME VERB ...', got '1'"),

@@ -4,14 +4,17 @@ real .build/debug/gymtimer binary against gpio-sim (buttons = simulated pulls, L
 buzzer read back from the simulated lines) and an HT16K33 on i2c-stub (display RAM read
 back with i2cget). Environment from init.sh: CHIP (gpiochipN), SIM (its sysfs dir), I2CBUS.
 Exit 0 iff every check passed."""
+import csv
+import io
 import math
 import os
-import re, signal, subprocess, sys, time, wave
+import re, select, signal, subprocess, sys, time, wave
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("GYMTIMER_BIN", os.path.join(ROOT, ".build/debug/gymtimer"))
 CHIP, SIM, BUS = os.environ["CHIP"], os.environ["SIM"], os.environ["I2CBUS"]
 ADDR = 0x70
+DEBOUNCE_MS = 10
 # The Pi line names of deploy/config.example.toml; gpio-sim's lines carry the same names.
 LINE = {"start": 17, "dismiss": 27, "enc_a": 22, "enc_b": 23, "buzzer": 18,
         "ready": 5, "rest": 6, "alarm": 13, "low": 19, "high": 26}
@@ -72,10 +75,22 @@ def wait_for(predicate, timeout):
     return predicate()
 
 
-def press(line):
+def press(line, seconds=0.15):
     set_pull(line, "pull-down")  # buttons are active low: pressed = pulled to ground
-    time.sleep(0.15)
+    time.sleep(seconds)
     set_pull(line, "pull-up")
+
+
+def turn(detents):
+    """Turns the knob `detents` detents (negative: counter-clockwise) by pulling the encoder's
+    two simulated contacts through full quadrature cycles, A leading B clockwise, as
+    InputGestures.turn does in simulation. The contacts are active low like the buttons."""
+    lead, lag = (LINE["enc_a"], LINE["enc_b"]) if detents > 0 else (LINE["enc_b"], LINE["enc_a"])
+    for _ in range(abs(detents)):
+        for line, pull in ((lead, "pull-down"), (lag, "pull-down"), (lead, "pull-up"), (lag, "pull-up")):
+            set_pull(line, pull)
+            time.sleep(0.005)
+        time.sleep(0.04)
 
 
 def config(path, data, audio=False):
@@ -93,7 +108,7 @@ path = "{data}/history.sqlite"
 chip = "{CHIP}"
 buttons_active_low = true
 bias = "pull-up"
-debounce_ms = 10
+debounce_ms = {DEBOUNCE_MS}
 hold_ms = 2000
 [hardware.lines]
 start = "GPIO17"
@@ -112,6 +127,17 @@ i2c_bus = {BUS}
 address = 0x70
 brightness = 80
 """)
+
+
+def gpioinfo_row(offset):
+    """gpioinfo's row for line `offset` of the chip (`line   4: "GPIO4" "gpiomon" input ...`)."""
+    r = subprocess.run(["gpioinfo", CHIP], capture_output=True, text=True)
+    return next((row for row in r.stdout.splitlines() if re.match(rf"\s*line\s+{offset}:", row)), "")
+
+
+def line_in_use(offset, consumer):
+    """Whether `consumer` holds line `offset` of the chip."""
+    return f'"{consumer}"' in gpioinfo_row(offset)
 
 
 def latency(proc):
@@ -135,11 +161,18 @@ def latency(proc):
     for _ in range(5):
         g = subprocess.Popen(["gpiomon", "--num-events=1", "--rising-edge", "--format=%s %n", CHIP, str(spare)],
                              stdout=subprocess.PIPE, text=True)
-        time.sleep(0.5)  # gpiomon has requested the line
+        # Pull only once gpiomon holds the line (a loaded emulator may take seconds to start it),
+        # and never wait for its line forever: a missed edge is a failed sample, not a hang.
+        if not wait_for(lambda: line_in_use(spare, "gpiomon"), 30):
+            print(f"  gpiomon did not take line {spare} within 30 s: {gpioinfo_row(spare)!r}")
+            g.kill(); g.wait()
+            continue
         t0 = time.monotonic_ns()
         set_pull(spare, "pull-up")
-        out = g.stdout.readline()
+        ready, _, _ = select.select([g.stdout], [], [], 10)
+        out = g.stdout.readline() if ready else ""
         t_user = time.monotonic_ns()
+        g.kill()
         g.wait()
         set_pull(spare, "pull-down")
         try:
@@ -149,12 +182,40 @@ def latency(proc):
         except ValueError:
             print(f"  gpiomon output not understood: {out!r}")
     fmt = lambda xs: " ".join(f"{x:.2f}" for x in xs)
-    print(f"LATENCY gymtimer start-press -> rest LED (ms): {fmt(samples)}; median {sorted(samples)[len(samples)//2]:.2f}")
-    if mon:
-        k = [m[0] for m in mon]; u = [m[1] for m in mon]
-        print(f"LATENCY gpiomon pull -> kernel event timestamp (ms): {fmt(k)}; median {sorted(k)[len(k)//2]:.2f}")
-        print(f"LATENCY gpiomon pull -> line printed (ms): {fmt(u)}; median {sorted(u)[len(u)//2]:.2f}")
+    median = lambda xs: sorted(xs)[len(xs) // 2]
+    print(f"LATENCY gymtimer start-press -> rest LED (ms): {fmt(samples)}; median {median(samples):.2f}")
+    if not check(len(mon) >= 3, f"gpiomon timed {len(mon)} of 5 edges"):
+        return
+    k = [m[0] for m in mon]; u = [m[1] for m in mon]
+    print(f"LATENCY gpiomon pull -> kernel event timestamp (ms): {fmt(k)}; median {median(k):.2f}")
+    print(f"LATENCY gpiomon pull -> line printed (ms): {fmt(u)}; median {median(u):.2f}")
     print("  (TCG emulation: absolute numbers are far slower than a Pi; compare the two)")
+    # gymtimer acts once a press has been stable for the debounce time (a deliberate wait
+    # gpiomon does not make); the rest is its own latency from edge to output.
+    own = median(samples) - DEBOUNCE_MS
+    check(own <= 1.5 * median(u),
+          f"LATENCY gymtimer press -> output minus the {DEBOUNCE_MS} ms debounce {own:.2f} ms"
+          f" is within 1.5 x gpiomon's pull -> printed {median(u):.2f} ms (limit {1.5 * median(u):.2f})")
+
+
+def busy_line(cfg):
+    """Another program (gpiomon) holds the start button's line: gymtimer run refuses in one
+    line naming it, exit status 2."""
+    holder = subprocess.Popen(["gpiomon", CHIP, str(LINE["start"])], stdout=subprocess.DEVNULL)
+    try:
+        if not check(wait_for(lambda: line_in_use(LINE["start"], "gpiomon"), 30), "gpiomon holds GPIO17"):
+            return
+        try:
+            r = subprocess.run([BIN, "run", "--config", cfg], capture_output=True, text=True, timeout=120,
+                               env=dict(os.environ, GYMTIMER_CACHE_DIR="/tmp/gymtimer-vm/cache"))
+            out = (r.stdout + r.stderr).strip()
+            check(r.returncode == 2 and "GPIO line 'GPIO17' on /dev/" in out and "already in use by 'gpiomon'" in out
+                  and len(out.splitlines()) == 1, f"line busy -> exit {r.returncode}, one line: {out}")
+        except subprocess.TimeoutExpired:
+            check(False, "line busy: gymtimer run did not give up within 120 s")
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 def alarm_audio(data):
@@ -168,19 +229,24 @@ def alarm_audio(data):
                             env=dict(os.environ, GYMTIMER_CACHE_DIR=f"{data}/cache"))
     wav = f"{data}/alarm.wav"
     try:
-        if not check(wait_for(lambda: value("ready") == 1, 30), "audio run: ready LED lit"):
+        if not check(wait_for(lambda: value("ready") == 1, 120), "audio run: ready LED lit"):
             return
         rec = subprocess.Popen(["arecord", "-q", "-D", "hw:Loopback,1,0", "-f", "S16_LE", "-r", "48000", "-c", "1",
-                                "-d", "12", wav], stderr=subprocess.PIPE, text=True)
+                                "-d", "14", wav], stderr=subprocess.PIPE, text=True)
         time.sleep(0.5)
         press(LINE["start"])
         alarm = wait_for(lambda: value("alarm") == 1, 15)
         check(alarm, "audio run: alarm LED lit after the 5 s rest")
-        time.sleep(2.5)
+        # 4 s of alarm: a starved emulator was seen to start the sound up to 2 s after the LED.
+        time.sleep(4)
         press(LINE["dismiss"])
         check(wait_for(lambda: value("alarm") == 0, 5), "audio run: dismiss ends the alarm")
         _, err = rec.communicate(timeout=30)
         check(rec.returncode == 0, f"arecord captured from the loopback ({err.strip()})")
+        # Holding dismiss 2 s ends the workout: its one set goes into the history (not before).
+        check(history(cfg) == [], f"no workout in the history before the hold: {history(cfg)}")
+        press(LINE["dismiss"], 2.6)
+        time.sleep(1)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -189,6 +255,15 @@ def alarm_audio(data):
             proc.kill()
         log.close()
     check_alarm_recording(wav, "")
+    check(history(cfg) == [("rest", "1")], f"hold dismiss 2 s -> the workout (1 rest set) is in the history: {history(cfg)}")
+
+
+def history(cfg):
+    """(kind, sets) of each workout `gymtimer history --csv` lists, or its error."""
+    r = subprocess.run([BIN, "history", "--csv", "--config", cfg], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"exit {r.returncode}: {r.stderr.strip()}"
+    return [(row.get("kind"), row.get("sets")) for row in csv.DictReader(io.StringIO(r.stdout))]
 
 
 def check_alarm_recording(wav, who):
@@ -230,15 +305,23 @@ def main():
     check(os.access(BIN, os.X_OK), f"{BIN} is built")
     r = subprocess.run([BIN, "check-config", cfg], capture_output=True, text=True)
     check(r.returncode == 0, f"check-config: {r.stdout.strip()} {r.stderr.strip()}")
+    busy_line(cfg)
     log = open(f"{data}/run.log", "w")
     t0 = time.monotonic()
     proc = subprocess.Popen([BIN, "run", "--config", cfg], stdout=log, stderr=subprocess.STDOUT,
                             env=dict(os.environ, GYMTIMER_CACHE_DIR=f"{data}/cache"))
     try:
-        ok = check(wait_for(lambda: value("ready") == 1, 30), "ready LED lit")
+        # About 3 s on an idle machine; over 30 s seen when the emulator shares it with builds.
+        ok = check(wait_for(lambda: value("ready") == 1, 120), "ready LED lit")
         print(f"  start-up to ready LED: {time.monotonic() - t0:.2f} s")
+        check(line_in_use(LINE["start"], "gymtimer"), f"gpioinfo names gymtimer as the consumer: {gpioinfo_row(LINE['start'])!r}")
         check(wait_for(lambda: shown(ram()) == "01:30", 10), f"display RAM shows 01:30 (got '{shown(ram())}', {ram()})")
         check(value("rest") == 0 and value("alarm") == 0 and value("buzzer") == 0, "rest/alarm LEDs and buzzer off")
+        # The knob: 15 s a detent, clockwise up, shown at once while idle.
+        for detents, want in ((2, "02:00"), (-3, "01:15"), (1, "01:30")):
+            turn(detents)
+            check(wait_for(lambda: shown(ram()) == want, 5),
+                  f"encoder turned {detents:+d} detents (quadrature on GPIO22/23) -> display {want} (got '{shown(ram())}')")
         press(LINE["start"])
         check(wait_for(lambda: value("rest") == 1, 5), "start (pull on GPIO17) -> rest LED lit")
         check(value("ready") == 0, "ready LED off while resting")

@@ -1,9 +1,10 @@
 /// HIIT (behaviour.md, "Interval mode"): `sets` sets of two phases of `phaseSeconds`, the first
 /// of each set `startWith`, the second the other intensity. idle → running ⇄ paused → complete.
 ///
-/// A pure state machine like `RestMode`. The whole workout is one `SegmentRun` (one segment per
-/// phase), so the countdown, the phase and every cue are read off one deadline, and each cue is
-/// given at most once because the run only moves forward through its precomputed cue list.
+/// Idle and its knob are this mode's own; from start to the result the workout is a
+/// `ProgramPlan` (one interval per phase, with its cues) run by the program engine
+/// (`ProgramRun`), like every program, so the countdown, the phase and every cue are read off
+/// one deadline and each cue is given at most once.
 ///
 /// Decisions where behaviour.md is silent:
 /// * dismiss while running pauses (a second dismiss then resets), so a stray press never throws
@@ -13,7 +14,8 @@
 /// * a warning or announcement that would fall at or before the start of its phase or set is left out;
 /// * pausing stops any cue that is playing; resuming does not replay it;
 /// * complete lights no LED; holding dismiss resets to idle (no record) like paused+dismiss.
-public struct IntervalMode: Hashable, Sendable, Codable {
+public struct IntervalMode: ProgramHost, Hashable, Sendable, Codable {
+    /// The state as the table in behaviour.md names it, read off the engine.
     public enum State: Hashable, Sendable, Codable {
         /// Waiting for start; the display shows the phase duration.
         case idle
@@ -28,13 +30,22 @@ public struct IntervalMode: Hashable, Sendable, Codable {
     public static let knobStepSeconds = 5
 
     public let settings: IntervalSettings
-    public private(set) var state: State = .idle
+    /// The workout on the program engine; nil in idle.
+    public var run: ProgramRun?
     /// The length of each phase of the next workout, set with the knob.
     public private(set) var phaseSeconds: Int
 
     public init(settings: IntervalSettings) {
         self.settings = settings
         self.phaseSeconds = max(1, settings.phaseSeconds)
+    }
+
+    public var state: State {
+        switch run?.phase {
+        case nil: return .idle
+        case .running(let segments): return .running(segments)
+        case .finished: return .complete
+        }
     }
 
     /// Number of sets of a workout (at least one).
@@ -66,87 +77,24 @@ public struct IntervalMode: Hashable, Sendable, Codable {
         return (ends, cues)
     }
 
-    /// The outputs of the current state, for start-up and for returning to this mode.
-    public func currentOutputs(at now: Moment) -> [Effect] {
-        switch state {
-        case .idle:
-            return [.display(.time(seconds: phaseSeconds)), .leds([.ready]), .buzzer(.off), .sound(nil)]
-        case .running(let run):
-            return [.display(run.display(at: now)), .leds([led(ofPhase: run.segment)]), .buzzer(.off), .sound(nil)]
-        case .complete:
-            return [.display(.time(seconds: 0)), .leds([]), .buzzer(.off), .sound(nil)]
-        }
+    /// The workout as a plan for the program engine: one interval per phase, its LED showing the
+    /// intensity; start and dismiss pause.
+    public func plan() -> ProgramPlan {
+        ProgramPlan(
+            name: "interval", leadInSeconds: 0,
+            intervals: (0..<(2 * sets)).map { ProgramPlan.Interval(seconds: phaseSeconds, leds: [led(ofPhase: $0)]) },
+            cues: schedule().cues, start: .pause, dismiss: .pause, knobCountsRounds: false,
+            result: .intervalWorkout(sets: sets), endSound: .complete)
     }
 
-    public var isIdle: Bool { state == .idle }
-
-    /// The next moment this mode must be woken at, or nil when it waits for input only.
-    public func nextDeadline(after now: Moment) -> Moment? {
-        if case .running(let run) = state { return run.nextDeadline(after: now) }
-        return nil
+    public func idleOutputs() -> [Effect] {
+        [.display(.time(seconds: phaseSeconds)), .leds([.ready]), .buzzer(.off), .sound(nil)]
     }
 
-    /// Reacts to one event at `now`.
-    public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
-        // Anything already due is handled first, so an input never reorders cues.
-        let overdue = event != .deadline && nextDeadline(after: now).map { $0 <= now } == true
-        var effects = overdue ? advance(to: now) : []
-        switch (event, state) {
-        case (.deadline, _):
-            effects += advance(to: now)
-        case (.pressed(.start), .idle):
-            let (ends, cues) = schedule()
-            state = .running(SegmentRun(segmentEnds: ends, cues: cues, startingAt: now))
-            effects += currentOutputs(at: now)
-        case (.pressed(.start), .running(var run)) where run.isPaused:
-            run.resume(at: now)
-            state = .running(run)
-            effects.append(.display(run.display(at: now)))
-        case (.pressed(.dismiss), .running(let run)) where run.isPaused:
-            effects += reset(at: now)
-        case (.held(.dismiss), .running), (.held(.dismiss), .complete), (.pressed(_), .complete):
-            effects += reset(at: now)
-        case (.pressed(_), .running(var run)):
-            // start or dismiss while running pauses.
-            run.pause(at: now)
-            state = .running(run)
-            effects += [.display(run.display(at: now)), .sound(nil)]
-        case (.turned(let detents), .idle):
-            let range = Self.phaseRange
-            phaseSeconds = min(max(phaseSeconds + detents * Self.knobStepSeconds, range.lowerBound), range.upperBound)
-            effects.append(.display(.time(seconds: phaseSeconds)))
-        default:
-            break
-        }
-        return effects
-    }
-
-    /// Back to idle, dropping any workout in progress (nothing is recorded).
-    public mutating func reset(at now: Moment) -> [Effect] {
-        state = .idle
-        return currentOutputs(at: now)
-    }
-
-
-    private mutating func advance(to now: Moment) -> [Effect] {
-        guard case .running(var run) = state else { return [] }
-        let step = run.advance(to: now)
-        if let end = step.finishedAt {
-            state = .complete
-            var effects: [Effect] = [.display(.time(seconds: 0)), .leds([])]
-            // A workout that ended long ago (the controller was down) is recorded silently.
-            if now - end <= SegmentRun.cueGrace {
-                effects += [.sound(.complete), .buzzer(.longBeep)]
-            } else {
-                effects += [.sound(nil), .buzzer(.off)]
-            }
-            effects.append(.record(WorkoutRecord(kind: .interval, sets: sets, duration: end - run.startedAt, endedAt: end)))
-            return effects
-        }
-        state = .running(run)
-        var effects: [Effect] = [.display(run.display(at: now))]
-        if step.segmentChanged { effects.append(.leds([led(ofPhase: run.segment)])) }
-        effects += step.cues.map { .sound($0) }
-        return effects
+    /// Changes the phase length by `knobStepSeconds` a detent, within `phaseRange`.
+    public mutating func turnInIdle(_ detents: Int) -> [Effect] {
+        let range = Self.phaseRange
+        phaseSeconds = min(max(phaseSeconds + detents * Self.knobStepSeconds, range.lowerBound), range.upperBound)
+        return [.display(.time(seconds: phaseSeconds))]
     }
 }

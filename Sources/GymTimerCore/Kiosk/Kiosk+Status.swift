@@ -10,6 +10,7 @@ extension Kiosk {
             }
         case .interval(let interval): return interval.isIdle ? "interval mode: idle" : "interval mode: running"
         case .workout(let workout): return workout.isIdle ? "workout mode: idle" : "workout mode: running"
+        case .program(let program): return "program \(program.program.name): " + program.statusDetail
         case .menu: return "mode menu"
         }
     }

@@ -21,6 +21,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
         case rest(RestMode)
         case interval(IntervalMode)
         case workout(WorkoutMode)
+        case program(ProgramMode)
         /// The mode menu, over the mode (in idle) it was opened from and returns to on dismiss.
         indirect case menu(ModeMenu, returningTo: Mode)
     }
@@ -29,15 +30,15 @@ public struct Kiosk: Hashable, Sendable, Codable {
     public static let holdUndoWindow: Duration = .seconds(5)
 
     public let settings: KioskSettings
-    public private(set) var mode: Mode
+    public internal(set) var mode: Mode
     /// What the display was last told to show.
     public private(set) var shownDisplay: DisplayContent?
     /// Which LEDs were last told to be lit.
     public private(set) var shownLEDs: Set<StatusLED>?
     /// The idle mode as it was before the latest press of start, and when that press came,
     /// while a hold of that press could still open the menu.
-    public private(set) var beforeStartPress: Mode?
-    public private(set) var startPressedAt: Moment?
+    public internal(set) var beforeStartPress: Mode?
+    public internal(set) var startPressedAt: Moment?
 
     public init(settings: KioskSettings) {
         self.settings = settings
@@ -45,6 +46,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
         case .rest: mode = .rest(RestMode(settings: settings.rest))
         case .interval: mode = .interval(IntervalMode(settings: settings.interval))
         case .workout: mode = .workout(Self.freshWorkout(settings))
+        case .program: mode = .program(Self.freshProgram(settings))
         }
     }
 
@@ -59,18 +61,12 @@ public struct Kiosk: Hashable, Sendable, Codable {
         return copy
     }
 
-    /// `stored` if it was saved with these settings; a fresh kiosk when the config changed
-    /// since (the owner edited it and restarted: the new settings win).
-    public static func restoring(_ stored: Kiosk?, settings: KioskSettings) -> Kiosk {
-        guard let stored, stored.settings == settings else { return Kiosk(settings: settings) }
-        return stored
-    }
-
     public var isIdle: Bool {
         switch mode {
         case .rest(let rest): return rest.isIdle
         case .interval(let interval): return interval.isIdle
         case .workout(let workout): return workout.isIdle
+        case .program(let program): return program.isIdle
         case .menu: return false
         }
     }
@@ -78,12 +74,11 @@ public struct Kiosk: Hashable, Sendable, Codable {
     /// The outputs to show at start-up or after being rebuilt from stored state. A kiosk rebuilt
     /// after a restart first catches up with the clock (see the modes' deadline handling): the
     /// outputs are those of where it should be now, plus any cue still fresh and any record of a
-    /// workout that ended while it was down.
+    /// workout that ended while it was down. A press of start it remembers stays remembered, so
+    /// a hold of that press still opens the menu when a restart fell in the middle of it.
     public mutating func start(at now: Moment) -> [Effect] {
         shownDisplay = nil
         shownLEDs = nil
-        beforeStartPress = nil
-        startPressedAt = nil
         var caughtUp: [Effect] = []
         if let due = nextDeadline(after: now), due <= now { caughtUp = dispatch(.deadline, at: now) }
         let outputs = currentOutputs(at: now)
@@ -123,6 +118,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
         case .rest(let rest): return rest.nextDeadline(after: now)
         case .interval(let interval): return interval.nextDeadline(after: now)
         case .workout(let workout): return workout.nextDeadline(after: now)
+        case .program(let program): return program.nextDeadline(after: now)
         case .menu(let menu, _): return menu.closesAt
         }
     }
@@ -138,14 +134,9 @@ public struct Kiosk: Hashable, Sendable, Codable {
             let effects = rest.handle(event, at: now)
             mode = .rest(rest)
             return effects
-        case .interval(var interval):
-            let effects = interval.handle(event, at: now)
-            mode = .interval(interval)
-            return effects
-        case .workout(var workout):
-            let effects = workout.handle(event, at: now)
-            mode = .workout(workout)
-            return effects
+        case .interval(let interval): return host(interval, event, at: now, as: Mode.interval)
+        case .workout(let workout): return host(workout, event, at: now, as: Mode.workout)
+        case .program(let program): return host(program, event, at: now, as: Mode.program)
         case .menu(var menu, let previous):
             switch event {
             case .turned(let detents):
@@ -166,15 +157,28 @@ public struct Kiosk: Hashable, Sendable, Codable {
         }
     }
 
+    /// Hands `event` to a mode on the program engine and keeps it as `mode` afterwards.
+    private mutating func host<Host: ProgramHost>(
+        _ host: Host, _ event: ControlEvent, at now: Moment, as wrap: (Host) -> Mode
+    ) -> [Effect] {
+        var host = host
+        let effects = host.handle(event, at: now)
+        mode = wrap(host)
+        return effects
+    }
+
     private mutating func openMenu(at now: Moment) -> [Effect] {
         let current: ModeMenu.Entry
         switch mode {
         case .rest: current = .rest
         case .interval: current = .interval
         case .workout(let workout): current = .workout(preset: workout.presetIndex)
+        case .program(let program): current = .program(program.selected)
         case .menu: return []
         }
-        let menu = ModeMenu(presetCount: settings.workout.presets.count, current: current, at: now)
+        let menu = ModeMenu(
+            presetCount: settings.workout.presets.count, programLabels: Self.freshProgram(settings).programs.map(\.label),
+            current: current, at: now)
         mode = .menu(menu, returningTo: mode)
         return menu.currentOutputs()
     }
@@ -191,6 +195,8 @@ public struct Kiosk: Hashable, Sendable, Codable {
         case (.interval, _): mode = .interval(IntervalMode(settings: settings.interval))
         case (.workout(let preset), .workout(let workout)): mode = .workout(workout.selecting(preset: preset))
         case (.workout(let preset), _): mode = .workout(Self.freshWorkout(settings).selecting(preset: preset))
+        case (.program(let index), .program(let program)): mode = .program(program.selecting(program: index))
+        case (.program(let index), _): mode = .program(Self.freshProgram(settings).selecting(program: index))
         }
         return effects + currentOutputs(at: now)
     }
@@ -199,11 +205,16 @@ public struct Kiosk: Hashable, Sendable, Codable {
         WorkoutMode(settings: settings.workout, warningSeconds: settings.interval.warningSeconds)
     }
 
+    static func freshProgram(_ settings: KioskSettings) -> ProgramMode {
+        ProgramMode(settings: settings.programs, warningSeconds: settings.interval.warningSeconds)
+    }
+
     private func currentOutputs(at now: Moment) -> [Effect] {
         switch mode {
         case .rest(let rest): return rest.currentOutputs(at: now)
         case .interval(let interval): return interval.currentOutputs(at: now)
         case .workout(let workout): return workout.currentOutputs(at: now)
+        case .program(let program): return program.currentOutputs(at: now)
         case .menu(let menu, _): return menu.currentOutputs()
         }
     }

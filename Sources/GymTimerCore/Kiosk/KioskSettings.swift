@@ -5,14 +5,31 @@ public struct KioskSettings: Hashable, Sendable, Codable {
     public var startMode: StartMode
     public var interval: IntervalSettings
     public var workout: WorkoutSettings
+    /// The programs on offer (`[[programs]]`, or the built-ins).
+    public var programs: ProgramSettings
 
     public init(
         rest: RestSettings = RestSettings(), startMode: StartMode = .rest,
-        interval: IntervalSettings = IntervalSettings(), workout: WorkoutSettings = WorkoutSettings()
+        interval: IntervalSettings = IntervalSettings(), workout: WorkoutSettings = WorkoutSettings(),
+        programs: ProgramSettings = ProgramSettings()
     ) {
+        self.programs = programs
         self.rest = rest
         self.startMode = startMode
         self.interval = interval
         self.workout = workout
+    }
+
+    private enum CodingKeys: String, CodingKey { case rest, startMode, interval, workout, programs }
+
+    /// Reads stored settings; a state file written before programs existed has none, and reads
+    /// as the built-ins, so a rest in progress survives the upgrade.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rest = try container.decode(RestSettings.self, forKey: .rest)
+        startMode = try container.decode(StartMode.self, forKey: .startMode)
+        interval = try container.decode(IntervalSettings.self, forKey: .interval)
+        workout = try container.decode(WorkoutSettings.self, forKey: .workout)
+        programs = try container.decodeIfPresent(ProgramSettings.self, forKey: .programs) ?? ProgramSettings()
     }
 }

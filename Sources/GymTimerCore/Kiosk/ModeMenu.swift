@@ -1,6 +1,6 @@
 /// The mode menu (behaviour.md, "Across modes"): opened by a long press of start in idle, the
-/// knob scrolls `rESt`, `Int`, then one entry per workout preset (`P  1`, `P  2`, …), start picks
-/// and dismiss leaves.
+/// knob scrolls `rESt`, `Int`, then one entry per workout preset (`P  1`, `P  2`, …), then one per
+/// program by its label (`tAbA`, …), start picks and dismiss leaves.
 ///
 /// Decisions where behaviour.md is silent: the knob stops at either end (no wrap-around), every
 /// LED is dark while the menu is open, and a menu left untouched for `timeout` closes by itself
@@ -10,20 +10,26 @@ public struct ModeMenu: Hashable, Sendable, Codable {
         case rest
         case interval
         case workout(preset: Int)
+        case program(Int)
     }
 
     /// How long the menu stays open without input.
     public static let timeout: Duration = .seconds(30)
 
     public let entries: [Entry]
+    /// The labels of the programs, in order.
+    public let programLabels: [String]
     /// The index in `entries` of the entry shown.
     public private(set) var selected: Int
     /// The last time the menu was opened or the knob turned.
     public private(set) var touchedAt: Moment
 
-    /// A menu over the modes and `presetCount` workout presets, showing `current` first.
-    public init(presetCount: Int, current: Entry, at now: Moment) {
+    /// A menu over the modes, `presetCount` workout presets and the programs labelled
+    /// `programLabels`, showing `current` first.
+    public init(presetCount: Int, programLabels: [String] = [], current: Entry, at now: Moment) {
         entries = [.rest, .interval] + (0..<max(1, presetCount)).map { .workout(preset: $0) }
+            + programLabels.indices.map { .program($0) }
+        self.programLabels = programLabels
         selected = entries.firstIndex(of: current) ?? 0
         touchedAt = now
     }
@@ -31,23 +37,24 @@ public struct ModeMenu: Hashable, Sendable, Codable {
     public var selection: Entry { entries[selected] }
 
     /// How `entry` is shown on the display.
-    public static func label(for entry: Entry) -> DisplayContent {
+    public func label(for entry: Entry) -> DisplayContent {
         switch entry {
         case .rest: return DisplayContent(text: "rESt")
         case .interval: return DisplayContent(text: "Int ")
         case .workout(let preset): return WorkoutMode.label(forPreset: preset)
+        case .program(let index): return DisplayContent(text: programLabels[index])
         }
     }
 
     public func currentOutputs() -> [Effect] {
-        [.display(Self.label(for: selection)), .leds([]), .buzzer(.off), .sound(nil)]
+        [.display(label(for: selection)), .leds([]), .buzzer(.off), .sound(nil)]
     }
 
     /// Moves the selection by `detents` entries, stopping at the ends.
     public mutating func turn(_ detents: Int, at now: Moment) -> [Effect] {
         selected = min(max(selected + detents, 0), entries.count - 1)
         touchedAt = now
-        return [.display(Self.label(for: selection))]
+        return [.display(label(for: selection))]
     }
 
     /// When the untouched menu closes by itself.

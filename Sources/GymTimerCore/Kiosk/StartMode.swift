@@ -3,4 +3,5 @@ public enum StartMode: String, Hashable, Sendable, Codable, CaseIterable {
     case rest
     case interval
     case workout
+    case program
 }

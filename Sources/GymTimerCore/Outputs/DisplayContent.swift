@@ -32,6 +32,27 @@ public struct DisplayContent: Hashable, Sendable, Codable, CustomStringConvertib
         return DisplayContent(text: String(repeating: " ", count: 4 - text.count) + text)
     }
 
+    /// A letter then a number right-aligned in three digits (`r  2`, `E  8`, `C150`); a number
+    /// too long for three digits is shown alone.
+    public static func tagged(_ letter: String, _ value: Int) -> DisplayContent {
+        let number = String(max(0, value))
+        guard number.count <= 3 else { return .number(value) }
+        return DisplayContent(text: letter + String(repeating: " ", count: 3 - number.count) + number)
+    }
+
+    /// The characters a 7-segment digit draws readably (the drivers' font has exactly these);
+    /// a letter counts when either of its cases has a shape.
+    public static let drawable: Set<Character> = Set(" 0123456789AbCcdEFGHhIiJLnoPqrStUuy-_=°")
+
+    /// Whether the display can draw `text`: at most four characters, each in `drawable`.
+    public static func canDraw(_ text: String) -> Bool {
+        // Case mapping may give several characters (`ß` → `SS`): only a single one can match.
+        func drawn(_ variant: String) -> Bool { variant.count == 1 && drawable.contains(Character(variant)) }
+        return text.count <= 4 && text.allSatisfy { char in
+            drawable.contains(char) || drawn(char.lowercased()) || drawn(char.uppercased())
+        }
+    }
+
     public var description: String { colon ? "\(text.prefix(2)):\(text.suffix(2))" : text }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -1,7 +1,7 @@
 /// One finished workout, as the history stores it.
 public struct WorkoutRecord: Hashable, Sendable, Codable {
     /// What kind of workout it was.
-    public enum Kind: String, Hashable, Sendable, Codable { case rest, interval, workout }
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable { case rest, interval, workout, program }
 
     public var kind: Kind
     /// Sets completed (rests finished in rest mode, sets in interval mode, exercises in a session).
@@ -12,14 +12,16 @@ public struct WorkoutRecord: Hashable, Sendable, Codable {
     public var calories: Int
     /// Exercises completed (workout sessions only).
     public var exercises: [String]
-    /// The preset name for workout sessions.
+    /// The preset name for workout sessions, the program's name for programs.
     public var preset: String?
+    /// The score of a program (nil for the other kinds).
+    public var score: ProgramScore?
     /// When it ended on the kiosk's monotonic timeline; the runtime stamps wall-clock time.
     public var endedAt: Moment
 
     public init(
         kind: Kind, sets: Int, duration: Duration, calories: Int = 0,
-        exercises: [String] = [], preset: String? = nil, endedAt: Moment
+        exercises: [String] = [], preset: String? = nil, score: ProgramScore? = nil, endedAt: Moment
     ) {
         self.kind = kind
         self.sets = sets
@@ -27,6 +29,7 @@ public struct WorkoutRecord: Hashable, Sendable, Codable {
         self.calories = calories
         self.exercises = exercises
         self.preset = preset
+        self.score = score
         self.endedAt = endedAt
     }
 }

@@ -31,3 +31,12 @@ extension Duration {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
+
+extension Moment {
+    /// Whether this moment is within `window` of `other`, computed without any arithmetic that
+    /// could trap (for moments read back from storage).
+    public func isWithin(_ window: Duration, of other: Moment) -> Bool {
+        let (difference, overflow) = nanoseconds.subtractingReportingOverflow(other.nanoseconds)
+        return !overflow && window >= .zero && difference.magnitude <= UInt64(window.nanoseconds)
+    }
+}

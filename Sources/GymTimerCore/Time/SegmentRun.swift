@@ -11,14 +11,26 @@
 /// at most once, and any cue the clock passes is either given or deliberately dropped as stale
 /// (more than `cueGrace` late, e.g. after a restart) — never repeated, never left behind.
 public struct SegmentRun: Hashable, Sendable, Codable {
-    /// A sound due at an offset of active time from the start of the run.
+    /// A sound, or a buzzer pattern, due at an offset of active time from the start of the run.
     public struct Cue: Hashable, Sendable, Codable {
         public var at: Duration
-        public var sound: Sound
+        public var sound: Sound?
+        /// A buzzer pattern given with the cue (the 3-2-1 beeps of a program); nil for none.
+        public var buzzer: BuzzerPattern?
 
         public init(at: Duration, sound: Sound) {
             self.at = at
             self.sound = sound
+        }
+
+        public init(at: Duration, buzzer: BuzzerPattern) {
+            self.at = at
+            self.buzzer = buzzer
+        }
+
+        /// The effects that give this cue.
+        public var effects: [Effect] {
+            (sound.map { [Effect.sound($0)] } ?? []) + (buzzer.map { [Effect.buzzer($0)] } ?? [])
         }
     }
 
@@ -31,7 +43,10 @@ public struct SegmentRun: Hashable, Sendable, Codable {
     /// What one call of `advance(to:)` found.
     public struct Step: Hashable, Sendable {
         /// Cues that fell due, in order (stale ones left out).
-        public var cues: [Sound] = []
+        public var cues: [Cue] = []
+
+        /// The effects of those cues, in order.
+        public var cueEffects: [Effect] { cues.flatMap(\.effects) }
         /// The current segment changed (and the run has not finished).
         public var segmentChanged = false
         /// The moment the run ended, if it has now ended.
@@ -125,7 +140,7 @@ public struct SegmentRun: Hashable, Sendable, Codable {
         while nextCue < cues.count {
             let due = moment(of: cues[nextCue].at, end: end)
             guard due <= now else { break }
-            if now - due <= Self.cueGrace { step.cues.append(cues[nextCue].sound) }
+            if now - due <= Self.cueGrace { step.cues.append(cues[nextCue]) }
             nextCue += 1
         }
         let elapsed = elapsed(at: now)

@@ -11,6 +11,7 @@ public enum SoundCatalog {
         case "complete": return .milliseconds(2000)
         case "rest-over": return .milliseconds(1200)
         case let name where name.hasPrefix("set-"): return .milliseconds(2800)
+        case "last-minute", "time-cap": return .milliseconds(1200)
         default: return .milliseconds(1000)
         }
     }

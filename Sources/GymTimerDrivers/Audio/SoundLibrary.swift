@@ -7,7 +7,8 @@ import Synchronization
 /// Where each sound comes from, first match wins:
 /// 1. `<soundsDirectory>/<name>.wav`, the owner's override (played at its own length; for a
 ///    looping sound it is one loop period). A broken file is logged once and skipped.
-/// 2. For spoken cues (`complete`, `set-N`): espeak-ng speech, rendered once into
+/// 2. For spoken cues (`complete`, `set-N`, the program calls `go`, `work`, `rest`, `round-N`,
+///    `halfway`, `last-minute`, `time-cap`): espeak-ng speech, rendered once into
 ///    `cacheDirectory` and fitted to the cue's length in `SoundCatalog`.
 /// 3. The built-in tone pattern, exactly as long as `SoundCatalog` says.
 ///
@@ -100,6 +101,25 @@ public final class SoundLibrary: Sendable {
                 .note(880, 200), .silence(400), .note(880, 200), .silence(400), .note(880, 200), .silence(400),
                 .note(1318.5, 300), .silence(200),
             ])
+        case "go":
+            // One bright, high note: the start.
+            return TonePattern([.note(1318.5, 600), .silence(400)])
+        case "work":
+            // Rising: back to work.
+            return TonePattern([.note(659.25, 200), .silence(50), .note(987.77, 400), .silence(350)])
+        case "rest":
+            // Falling: ease off.
+            return TonePattern([.note(987.77, 200), .silence(50), .note(659.25, 400), .silence(350)])
+        case let name where name.hasPrefix("round-"):
+            // Two quick calls: a new round.
+            return TonePattern([.note(880, 150), .silence(100), .note(880, 150), .silence(600)])
+        case "halfway":
+            return TonePattern([.note(783.99, 150), .silence(100), .note(783.99, 150), .silence(100), .note(783.99, 150), .silence(350)])
+        case "last-minute":
+            return TonePattern([.note(1046.5, 300), .silence(100), .note(1046.5, 300), .silence(100), .note(1046.5, 300), .silence(100)])
+        case "time-cap":
+            // Falling G-E-C: time is up.
+            return TonePattern([.note(783.99, 250), .silence(50), .note(659.25, 250), .silence(50), .note(523.25, 500), .silence(100)])
         default:
             return TonePattern([.note(659.25, 500), .silence(500)])
         }
@@ -107,10 +127,20 @@ public final class SoundLibrary: Sendable {
 
     /// What espeak-ng says for `sound`, or nil for a sound that is only a tone.
     public static func spokenText(for sound: Sound) -> String? {
-        if sound.name == "complete" { return "Workout complete" }
+        switch sound.name {
+        case "complete": return "Workout complete"
+        case "go": return "Go"
+        case "work": return "Work"
+        case "rest": return "Rest"
+        case "halfway": return "Halfway"
+        case "last-minute": return "Last minute"
+        case "time-cap": return "Time cap"
+        default: break
+        }
         if sound.name.hasPrefix("set-"), let n = Int(sound.name.dropFirst(4)) {
             return "Set \(n) completing in 3, 2, 1"
         }
+        if sound.name.hasPrefix("round-"), let n = Int(sound.name.dropFirst(6)) { return "Round \(n)" }
         return nil
     }
 

@@ -24,6 +24,17 @@ public struct ButtonDebouncer: Sendable {
         self.hold = hold
     }
 
+    /// The accepted press to carry across a restart, nil while released.
+    public var heldPress: HeldPress? { isPressed ? HeldPress(holdPendingSince: holdPendingSince) : nil }
+
+    /// Takes up a press a previous controller accepted (the finger is still on the button), so
+    /// its hold is reported when due instead of being lost with the process.
+    public mutating func resume(_ press: HeldPress) {
+        isPressed = true
+        candidate = nil
+        holdPendingSince = press.holdPendingSince
+    }
+
     /// Feeds one raw edge: the line's new level at `moment`.
     public mutating func edge(active: Bool, at moment: Moment) {
         // Any edge restarts the settle time; returning to the accepted level cancels the change.

@@ -21,6 +21,9 @@ public final class FaultLog {
         sink("recovered: \(device) works again")
     }
 
+    /// Logs `line` as it is, every time: for events that happen once (a file moved aside).
+    public func note(_ line: String) { sink(line) }
+
     /// Whether `device` is currently failing.
     public func isFailing(_ device: String) -> Bool { failing.contains(device) }
 

@@ -1,7 +1,7 @@
 import GymTimerHAL
 
-/// An opened GPIO chip that hands out requested lines. One implementation per libgpiod API
-/// (`GPIOChipV1` here; a v2 one is one more file behind this protocol), chosen by `GPIOChips`.
+/// An opened GPIO chip that hands out requested lines: `LibgpiodChip` on hardware (libgpiod v1
+/// or v2 alike), opened by `GPIOChips`; tests may put their own behind it.
 ///
 /// Every line holds its chip open; a line's request is released when the line is released
 /// (or `close()`d), and the chip is closed when the last line and the chip object are gone.

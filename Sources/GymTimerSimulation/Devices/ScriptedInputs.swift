@@ -45,6 +45,10 @@ public final class ScriptedInputs: SimulatedInputs {
     /// a stable sort keeps the script's order for edges at the same instant.
     public func schedule(_ edges: [ScheduledEdge]) { queue.schedule(edges) }
 
+    /// Puts the lines where the edges up to `time` leave them, without delivering those edges:
+    /// a run resumed at `time` finds the world's hands as they are then.
+    public func skip(through time: Duration) { _ = queue.deliver(through: time, now: time) }
+
     /// The virtual time of the next scripted edge, if any remain.
     public var nextEdgeTime: Duration? { queue.nextEdgeTime }
 

@@ -4,6 +4,13 @@ public struct ScriptParser: Sendable {
     /// Button names the script may use.
     public var buttons: Set<String>
 
+    /// The most detents one `turn` line may ask for (200 s of turning): a bound on the edges
+    /// one line makes, so no line can hang the simulator or exhaust its memory.
+    public static let maxDetents = 10_000
+    /// The most detents a whole script may turn, so many `turn` lines at one time cannot build
+    /// more edges than memory holds either.
+    public static let maxTotalDetents = 100_000
+
     public init(buttons: Set<String> = ["start", "dismiss"]) {
         self.buttons = buttons
     }
@@ -12,13 +19,16 @@ public struct ScriptParser: Sendable {
         var steps: [SimulationScript.Step] = []
         var last = Duration.zero
         var end: Duration?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var totalDetents = 0
+        // "\r\n" is one Character in Swift, so CRLF line ends are split on explicitly.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        for (index, rawLine) in lines.enumerated() {
             let number = index + 1
             let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             guard !words.isEmpty else { continue }
             if end != nil { throw ScriptError(line: number, "nothing may follow 'end'") }
-            guard words.count >= 2 else { throw ScriptError(line: number, "expected 'TIME VERB ...', got '\(words[0])'") }
+            guard words.count >= 2 else { throw ScriptError(line: number, "expected 'TIME VERB ...', got '\(Self.shown(words[0]))'") }
             let time = try seconds(words[0], line: number, what: "time")
             if time < last {
                 throw ScriptError(line: number, "time \(words[0]) is earlier than the line before (times must not decrease)")
@@ -37,8 +47,14 @@ public struct ScriptParser: Sendable {
                 action = .hold(name, try seconds(args[1], line: number, what: "hold duration"))
             case "turn":
                 guard args.count == 1 else { throw ScriptError(line: number, "usage: TIME turn DETENTS") }
-                guard let detents = Int(args[0]) else {
-                    throw ScriptError(line: number, "'\(args[0])' is not a whole number of detents")
+                guard let detents = Int(args[0]), detents.magnitude <= Self.maxDetents else {
+                    throw ScriptError(
+                        line: number,
+                        "'\(Self.shown(args[0]))' is not a whole number of detents from -\(Self.maxDetents) to \(Self.maxDetents)")
+                }
+                totalDetents += Int(detents.magnitude)
+                guard totalDetents <= Self.maxTotalDetents else {
+                    throw ScriptError(line: number, "the script turns the knob more than \(Self.maxTotalDetents) detents in all")
                 }
                 action = .turn(detents)
             case "restart":
@@ -49,7 +65,7 @@ public struct ScriptParser: Sendable {
                 end = time
                 continue
             default:
-                throw ScriptError(line: number, "unknown verb '\(words[1])' (press, release, click, hold, bounce, turn, restart, end)")
+                throw ScriptError(line: number, "unknown verb '\(Self.shown(words[1]))' (press, release, click, hold, bounce, turn, restart, end)")
             }
             steps.append(.init(time: time, action: action, line: number))
         }
@@ -60,7 +76,7 @@ public struct ScriptParser: Sendable {
     private func button(_ args: [String], line: Int, verb: String) throws(ScriptError) -> String {
         guard args.count == 1 else { throw ScriptError(line: line, "usage: TIME \(verb) BUTTON") }
         guard buttons.contains(args[0]) else {
-            throw ScriptError(line: line, "unknown button '\(args[0])' (\(buttons.sorted().joined(separator: ", ")))")
+            throw ScriptError(line: line, "unknown button '\(Self.shown(args[0]))' (\(buttons.sorted().joined(separator: ", ")))")
         }
         return args[0]
     }
@@ -71,10 +87,18 @@ public struct ScriptParser: Sendable {
         let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
         guard !(whole.isEmpty && fraction.isEmpty), whole.allSatisfy(\.isASCIIDigit),
               fraction.allSatisfy(\.isASCIIDigit), fraction.count <= 9, whole.count <= 9
-        else { throw ScriptError(line: line, "'\(word)' is not a valid \(what) in seconds (e.g. 1, 12.5, 0.030)") }
+        else { throw ScriptError(line: line, "'\(Self.shown(word))' is not a valid \(what) in seconds (e.g. 1, 12.5, 0.030)") }
         let nanos = (Int64(whole) ?? 0) * 1_000_000_000
             + (Int64(fraction + String(repeating: "0", count: 9 - fraction.count)) ?? 0)
         return .nanoseconds(nanos)
+    }
+}
+
+extension ScriptParser {
+    /// A word as an error message quotes it: cut to 40 characters, so a huge token is not
+    /// echoed whole.
+    static func shown(_ word: String) -> String {
+        word.count <= 40 ? word : word.prefix(40) + "… (\(word.utf8.count) bytes)"
     }
 }
 

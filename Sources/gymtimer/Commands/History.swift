@@ -37,8 +37,14 @@ struct History: ParsableCommand {
             start = day.start(in: .current)
         }
         let workouts: [StoredWorkout]
+        // Outside the `do`: a bad --config has already printed its problems and exits 2 as is.
+        let path = try database.path()
         do {
-            workouts = try HistoryStore.reading(path: database.path()).workouts(since: start)
+            let store = try HistoryStore.reading(path: path)
+            workouts = try store.workouts(since: start)
+            if store.skippedRows > 0 {
+                StandardError.writeLine("\(path): \(store.skippedRows) malformed row(s) left out (edited or damaged)")
+            }
         } catch {
             throw CLIError.usage("\(error)")
         }

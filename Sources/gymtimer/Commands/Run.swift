@@ -16,21 +16,42 @@ import GymTimerRuntime
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the kiosk on the Raspberry Pi's GPIO, I2C or SPI devices.")
 
-    @Option(name: .long, help: "Config file (TOML).")
-    var config = "/etc/gymtimer/config.toml"
+    @Option(name: .long, help: "Config file (TOML; default /etc/gymtimer/config.toml, else the built-in defaults).")
+    var config: String?
 
     func run() throws {
-        let session = try HardwareSession(configPath: config)
+        let log: @Sendable (String) -> Void = { StandardError.writeLine(JournalLine.format($0)) }
+        // One controller per data directory: a second is refused, naming the first, before any
+        // device is opened (so not by a busy GPIO line). A directory that does not exist yet is
+        // locked once the history has made it.
+        var lock: DataDirectoryLock?
+        var directory = "."
+        var lockTried = false
+        func takeLock() throws {
+            lockTried = true
+            do {
+                lock = try DataDirectoryLock(directory: directory)
+            } catch {
+                if case .held = error { throw CLIError.usage("\(error)") }
+                // An unusable directory must not keep the timer dark: it runs, and the faults are logged.
+                log("\(error); running without the lock")
+            }
+        }
+        let session = try HardwareSession(configPath: config) { configuration in
+            let parent = (configuration.history.path as NSString).deletingLastPathComponent
+            directory = parent.isEmpty ? "." : parent
+            if FileManager.default.fileExists(atPath: directory) { try takeLock() }
+        }
+        defer { withExtendedLifetime(lock) {} }
         let (configuration, signals, hardware) = (session.configuration, session.signals, session.hardware)
         defer { hardware.shutDown() }
 
-        let log: @Sendable (String) -> Void = { StandardError.writeLine(JournalLine.format($0)) }
         let faults = FaultLog(sink: log)
-        let history: HistoryStore
-        do { history = try HistoryStore(path: configuration.history.path, faults: faults) } catch { throw CLIError.usage("\(error)") }
-        let stateFile = StateFile<StoredKiosk>(path: (configuration.history.path as NSString).deletingLastPathComponent + "/state.json")
-        var stored: StoredKiosk?
-        do { stored = try stateFile.load() } catch { log("\(error)") }
+        // Never stops the start: a corrupt database is replaced, an unusable one waited for.
+        let history = HistoryStore.opening(path: configuration.history.path, faults: faults)
+        if !lockTried && FileManager.default.fileExists(atPath: directory) { try takeLock() }
+        let store = KioskStore(directory: directory, history: history, faults: faults)
+        let stored = store.load()
         hardware.applyBrightness(faults)
 
         let clock = ContinuousClock()
@@ -45,10 +66,11 @@ struct Run: ParsableCommand {
         }
         let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
         let runtime = KioskRuntime(
-            kiosk: Kiosk.restoring(stored?.kiosk, settings: configuration.kiosk), clock: clock, origin: origin,
+            kiosk: store.restore(stored, settings: configuration.kiosk), clock: clock, origin: origin,
             devices: hardware.devices(wakeups: [signals], sound: sound),
-            history: history, timing: timing, faults: faults, extraDrivers: extra, stateFile: stateFile)
-        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path)\(stored == nil ? "" : ", resumed")")
+            history: history, timing: timing, faults: faults, extraDrivers: extra, store: store,
+            held: stored?.held ?? [:])
+        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(stored == nil ? "" : ", resumed")")
         runtime.start()
         var status = runtime.kiosk.statusLine
         systemd.ready(status: status)

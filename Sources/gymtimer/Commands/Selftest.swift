@@ -10,8 +10,8 @@ struct Selftest: ParsableCommand {
         commandName: "selftest",
         abstract: "Check the wiring: light the display, each LED and the buzzer, then print every button and knob action.")
 
-    @Option(name: .long, help: "Config file (TOML).")
-    var config = "/etc/gymtimer/config.toml"
+    @Option(name: .long, help: "Config file (TOML; default /etc/gymtimer/config.toml, else the built-in defaults).")
+    var config: String?
 
     func run() throws {
         let session = try HardwareSession(configPath: config)

@@ -28,12 +28,7 @@ struct Simulate: ParsableCommand {
         guard let script else {
             return try runInTerminal(configuration)
         }
-        let text: String
-        do {
-            text = try String(contentsOfFile: script, encoding: .utf8)
-        } catch {
-            throw CLIError.usage("cannot read script \(script): \(error.localizedDescription)")
-        }
+        let text = try Self.readScript(script)
         let parsed: SimulationScript
         do {
             parsed = try ScriptParser().parse(text)
@@ -55,6 +50,34 @@ struct Simulate: ParsableCommand {
             throw CLIError.failed("simulation failed: \(error)")
         }
         output.flush()
+    }
+
+    /// The most a script file may hold: far more than any script needs, little enough to read whole.
+    static let maxScriptBytes = 1 << 20
+
+    /// The text of the script at `path`: a regular file of at most `maxScriptBytes`, so a
+    /// device (`/dev/zero`), a FIFO or a directory is one clear line instead of a hang or a
+    /// Foundation error code.
+    static func readScript(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIError.usage("cannot read script \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw CLIError.usage("cannot read script \(path): not a regular file")
+        }
+        guard info.st_size <= maxScriptBytes else {
+            throw CLIError.usage("cannot read script \(path): \(info.st_size) bytes is more than a script may have (\(maxScriptBytes))")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var count = 0
+        while count < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            count += got
+        }
+        return String(decoding: bytes.prefix(count), as: UTF8.self)
     }
 
     /// The kiosk in this terminal, in real time, until `q` or Ctrl-C. The terminal is put

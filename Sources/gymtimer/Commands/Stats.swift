@@ -14,8 +14,10 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let stats: StationStats
+        // Outside the `do`: a bad --config has already printed its problems and exits 2 as is.
+        let path = try database.path()
         do {
-            stats = try HistoryStore.reading(path: database.path()).stats()
+            stats = try HistoryStore.reading(path: path).stats()
         } catch {
             throw CLIError.usage("\(error)")
         }

@@ -111,7 +111,8 @@ final class HardwareKiosk {
         for (led, output) in leds { ledLines[led] = output.line }
         return KioskDevices(
             waiter: GPIOInputWaiter(inputs: inputs, wakeups: wakeups), buttons: buttons,
-            encoder: (encoder.a, encoder.b), display: display, buzzer: buzzer.line, leds: ledLines, sound: sound)
+            encoder: (encoder.a, encoder.b), display: display, buzzer: buzzer.line, leds: ledLines, sound: sound,
+            buttonLines: Dictionary(uniqueKeysWithValues: inputs.filter { buttons[$0.name] != nil }.map { ($0.name, $0 as any DigitalInput) }))
     }
 
     /// The display's brightness from the config (0…100 %), once; a failure is only logged.

@@ -19,10 +19,17 @@ enum KioskAudio {
                 cacheDirectory: cache, speech: audio.speech ? SpeechSynthesizer() : nil),
             log: log)
         let sets = max(kiosk.interval.sets, 1)
+        // Every call a configured program can make, so each one starts on time.
+        let rounds = kiosk.programs.programs.map { program -> Int in
+            if case .emom(let rounds, _) = program.format { return rounds }
+            return 1
+        }.max() ?? 1
+        let programCalls: [Sound] = [.go, .work, .rest, .halfway, .lastMinute, .timeCap]
+            + (rounds >= 2 ? (2...rounds).map(Sound.round) : [])
         let device = audio.device
         return PCMSoundPlayer(
             library: library,
-            preload: [.alarm, .warning, .complete, .restOver] + (1...sets).map(Sound.setCompleting),
+            preload: [.alarm, .warning, .complete, .restOver] + (1...sets).map(Sound.setCompleting) + programCalls,
             log: log,
             open: { () throws(HALError) -> any PCMOutput in try ALSAPCMOutput(name: device) })
     }

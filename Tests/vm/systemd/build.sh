@@ -1,34 +1,39 @@
 #!/usr/bin/env bash
 # Builds the install test VM under $VM_WORK (default .build/vm), after Tests/vm/build.sh:
-#   - a Debian 12 root filesystem from debootstrap: systemd, udev, networking and the test's own
-#     tools only, so install.sh has to install its packages itself (cached: debian-*);
-#   - this checkout as a clone would be, at /root/gymtimer, with BINARY (a release build) beside
-#     it, the simulated devices' unit and the test unit;
-#   - a disk image of it (disk.ext4) and an initramfs that mounts it and starts its systemd.
-# Usage: Tests/vm/systemd/build.sh BINARY
+#   - a Debian root filesystem of RELEASE (bookworm = 12, trixie = 13) from debootstrap:
+#     systemd, udev, networking and the test's own tools only, so install.sh has to install its
+#     packages itself (cached: debian-RELEASE-*);
+#   - this checkout as a clone would be, at /root/gymtimer, with BINARY (a release build for
+#     that release) beside it as gymtimer, OTHER (one built for the other release) as
+#     gymtimer-other and what install.sh must do with it (works | refused) in other.expect,
+#     the simulated devices' unit and the test unit;
+#   - a disk image of it (disk-RELEASE.ext4) and an initramfs that mounts it and starts its
+#     systemd. The kernel is Debian 12's for both (the one gpio-sim is built for).
+# Usage: Tests/vm/systemd/build.sh RELEASE BINARY OTHER works|refused
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$ROOT/Tests/vm/lib.sh"
 WORK=${VM_WORK:-$ROOT/.build/vm}
-BINARY=$(realpath -e "$1")
+RELEASE=$1
+BINARY=$(realpath -e "$2"); OTHER=$(realpath -e "$3"); EXPECT=$4
 KVER=$(cat "$WORK/kver"); KROOT=$WORK/kernel-$KVER
 HERE=$ROOT/Tests/vm/systemd
 
 # What the test needs besides install.sh's packages: systemd as init, udev for the device
 # rules, networkd for apt, and python3, i2c-tools, alsa-utils to drive and read the devices.
 TOOLS=systemd,systemd-sysv,udev,dbus,kmod,iproute2,ca-certificates,python3,i2c-tools,alsa-utils,procps,passwd
-BASE=$WORK/debian-bookworm-$(echo "$TOOLS" | md5sum | cut -c1-8)
+BASE=$WORK/debian-$RELEASE-$(echo "$TOOLS" | md5sum | cut -c1-8)
 if [ ! -d "$BASE" ]; then
-  echo "install vm build: debootstrap bookworm ($TOOLS)"
+  echo "install vm build: debootstrap $RELEASE ($TOOLS)"
   rm -rf "$BASE.tmp"
-  debootstrap --variant=minbase --include="$TOOLS" bookworm "$BASE.tmp" http://deb.debian.org/debian \
-    > "$WORK/debootstrap.log" 2>&1 || { tail -20 "$WORK/debootstrap.log"; exit 1; }
+  debootstrap --variant=minbase --include="$TOOLS" "$RELEASE" "$BASE.tmp" http://deb.debian.org/debian \
+    > "$WORK/debootstrap-$RELEASE.log" 2>&1 || { tail -20 "$WORK/debootstrap-$RELEASE.log"; exit 1; }
   rm -rf "$BASE.tmp/var/cache/apt/archives/"*.deb
   mv "$BASE.tmp" "$BASE"
 fi
 
-echo "install vm build: root filesystem with this checkout"
-R=$WORK/install-root
+echo "install vm build: $RELEASE root filesystem with this checkout"
+R=$WORK/install-root-$RELEASE
 rm -rf "$R"; cp -a "$BASE" "$R"
 copy_module_closure "$KROOT" "$KVER" "$R" configfs gpio-sim i2c-stub i2c-dev snd-aloop virtio_net autofs4
 echo gymtimer-vm > "$R/etc/hostname"
@@ -46,17 +51,19 @@ mkdir -p "$T/Tests/vm"
 cp -a "$ROOT/deploy" "$ROOT/README.md" "$T/"
 cp -a "$ROOT/Tests/vm/guest_test.py" "$ROOT/Tests/vm/simulated-devices.sh" "$HERE" "$T/Tests/vm/"
 install -m755 "$BINARY" "$T/gymtimer"
+install -m755 "$OTHER" "$T/gymtimer-other"
+echo "$EXPECT" > "$T/other.expect"
 for u in vmtest-devices.service vmtest.service; do
   install -m644 "$HERE/$u" "$R/etc/systemd/system/$u"
   ln -sf "../$u" "$R/etc/systemd/system/multi-user.target.wants/$u"
 done
 
-rm -f "$WORK/disk.ext4"
-mkfs.ext4 -q -L root -d "$R" "$WORK/disk.ext4" 3G
+rm -f "$WORK/disk-$RELEASE.ext4"
+mkfs.ext4 -q -L root -d "$R" "$WORK/disk-$RELEASE.ext4" 3G
 rm -rf "$R"
 
 SIG=$( (cat "$HERE/boot-init.sh"; echo "$KVER") | md5sum | cut -c1-12)
 INITRD=$WORK/boot-initramfs-$SIG.cpio.gz
 [ -f "$INITRD" ] || make_initramfs "$KROOT" "$KVER" "$INITRD" "$HERE/boot-init.sh" "" virtio_pci virtio_blk crc32c_generic ext4
 ln -sf "$(basename "$INITRD")" "$WORK/boot-initramfs.cpio.gz"
-echo "install vm build: ready (disk.ext4, $(basename "$INITRD"))"
+echo "install vm build: ready (disk-$RELEASE.ext4, $(basename "$INITRD"))"

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Runs inside the install test VM: Debian 12 booted with systemd as PID 1, the kernel's
+"""Runs inside the install test VM: Debian 12 or 13 booted with systemd as PID 1, the kernel's
 simulated devices already up (devices.sh, before gymtimer.service as a Pi's own chips are).
 Installs GymTimer the way a gym owner does, with deploy/install.sh, and checks the service it
 makes: Type=notify ready, watchdog-supervised, sandboxed but reaching the GPIO, I2C and sound
 devices, one log line per fault, clean stop, install again keeping the config, enabled at boot,
-and uninstall. Two boots, phase 1 ending in a reboot; prints "INSTALLTEST PHASE n: PASS|FAIL"."""
+the binary built for the other Debian release (installed and working, or refused in one line
+saying why: other.expect says which), and uninstall. Two boots, phase 1 ending in a reboot; prints "INSTALLTEST PHASE n: PASS|FAIL"."""
 import os
 import re
 import subprocess
@@ -18,6 +19,7 @@ import guest_test as g  # noqa: E402  (the simulated lines, display RAM and alar
 
 INSTALL = f"{REPO}/deploy/install.sh"
 BINARY = f"{REPO}/gymtimer"
+OTHER = f"{REPO}/gymtimer-other"  # built for the other Debian release
 CONFIG = "/etc/gymtimer/config.toml"
 STATE = "/var/lib/gymtimer"
 PHASE_FILE = "/var/lib/gymtimer-vmtest/phase"
@@ -77,6 +79,11 @@ def phase1():
     g.check(g.wait_for(active, 60), f"gymtimer.service is active (running) after READY=1 ({prop('ActiveState')})")
     g.check(prop("Type") == "notify" and prop("WatchdogUSec") == "30s",
             f"Type=notify with a 30 s watchdog ({prop('Type')}, {prop('WatchdogUSec')})")
+    release = sh("sh", "-c", ". /etc/os-release; echo $VERSION_CODENAME")[1].strip()
+    api = {"bookworm": "1.6", "trixie": "2."}.get(release, "?")
+    running = [line for line in journal() if "running:" in line]
+    g.check(bool(running) and f"(libgpiod {api}" in running[-1],
+            f"the kiosk on {release} drives GPIO through its libgpiod ({api}*): {running[-1:]}")
     status = prop("StatusText")
     g.check(status.startswith("rest mode: idle, 90 s"), f"STATUS= from the kiosk: '{status}'")
     pid = int(prop("MainPID"))
@@ -136,7 +143,7 @@ def phase1():
     st = os.stat(STATE)
     g.check(st.st_mode & 0o777 == 0o750 and sh("stat", "-c", "%U", STATE)[1].strip() == "gymtimer",
             f"{STATE} belongs to gymtimer, mode {oct(st.st_mode & 0o777)}")
-    g.check(os.path.exists(f"{STATE}/history.sqlite") and os.path.exists(f"{STATE}/state.json"),
+    g.check(os.path.exists(f"{STATE}/history.sqlite") and os.path.exists(f"{STATE}/state.journal"),
             f"history and running state are kept in {STATE}: {sorted(os.listdir(STATE))}")
 
     # 5. A hung event loop: systemd's watchdog kills and restarts it.
@@ -174,6 +181,7 @@ def phase2():
     boot = sh("journalctl", "-b", "-u", "gymtimer.service", "-o", "cat", "--no-pager")[1].splitlines()
     failed = [line for line in boot if re.search(r"Failed|denied|Permission", line)]
     g.check(not failed, f"it started first time at boot: the udev rules and device order held {failed}")
+    other_release_binary()
     rc, out = sh("bash", INSTALL, "--uninstall")
     print("\n".join("    | " + line for line in out.splitlines()), flush=True)
     g.check(rc == 0, f"install.sh --uninstall exited {rc}")
@@ -182,6 +190,30 @@ def phase2():
     g.check(os.path.exists(CONFIG) and os.path.exists(f"{STATE}/history.sqlite"), "config and history kept")
     lit = [n for n in ("ready", "rest", "alarm") if g.value(n) != 0]
     g.check(not lit, f"uninstall stopped the kiosk: LEDs off (lit: {lit})")
+
+
+def other_release_binary():
+    """8. install.sh --binary with the binary built for the other Debian release: it either
+    works (a kiosk running on it) or is refused in one line saying why, leaving the installed
+    kiosk running."""
+    expect = open(f"{REPO}/other.expect").read().strip()
+    pid = int(prop("MainPID"))
+    print(f"guest: {INSTALL} --binary {OTHER} (built for the other release; expected: {expect})", flush=True)
+    rc, out = sh("bash", INSTALL, "--binary", OTHER, timeout=600)
+    print("\n".join("    | " + line for line in out.splitlines()), flush=True)
+    if expect == "works":
+        g.check(rc == 0, f"the other release's binary installs here (exit {rc})")
+        g.check(g.wait_for(lambda: active() and int(prop("MainPID")) not in (0, pid), 60),
+                "the service restarted on it")
+        g.check(g.wait_for(lambda: g.value("ready") == 1, 15), "ready LED lit by it")
+        running = [line for line in journal() if "running:" in line]
+        print(f"guest: {running[-1:]}", flush=True)
+    else:
+        last = out.strip().splitlines()[-1] if out.strip() else ""
+        g.check(rc != 0 and "cannot run on" in last and "libgpiod.so" in last and "not have" in last,
+                f"refused in one line saying why (exit {rc}): {last}")
+        g.check(active() and int(prop("MainPID")) == pid and g.value("ready") == 1,
+                "the installed kiosk keeps running")
 
 
 def main():

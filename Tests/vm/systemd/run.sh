@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Boots the install test VM built by build.sh under qemu (TCG) twice: phase 1 installs and
-# checks the service, then reboots; phase 2 checks it came back at boot and uninstalls. Exits
-# 0 iff both printed "INSTALLTEST PHASE n: PASS". Consoles go to $VM_WORK/install-console-n.log.
+# Boots the install test VM of RELEASE built by build.sh under qemu (TCG) twice: phase 1
+# installs and checks the service, then reboots; phase 2 checks it came back at boot, tries the
+# other release's binary and uninstalls. Exits 0 iff both printed "INSTALLTEST PHASE n: PASS".
+# Consoles go to $VM_WORK/install-console-RELEASE-n.log.  Usage: run.sh RELEASE
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 WORK=${VM_WORK:-$ROOT/.build/vm}
+RELEASE=${1:-bookworm}
 ACCEL=${VM_ACCEL:--accel tcg}
 for phase in 1 2; do
-  LOG=$WORK/install-console-$phase.log
+  LOG=$WORK/install-console-$RELEASE-$phase.log
   timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 $ACCEL -cpu max -smp "${VM_SMP:-2}" -m 1536 -nographic -no-reboot \
     -kernel "$WORK/vmlinuz" -initrd "$WORK/boot-initramfs.cpio.gz" \
-    -drive file="$WORK/disk.ext4",format=raw,if=virtio \
+    -drive file="$WORK/disk-$RELEASE.ext4",format=raw,if=virtio \
     -netdev user,id=net0 -device virtio-net-pci,netdev=net0 \
     -append "console=ttyS0 quiet panic=-1 systemd.show_status=false" </dev/null >"$LOG" 2>&1
   rc=$?

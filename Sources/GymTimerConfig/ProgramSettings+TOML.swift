@@ -1,0 +1,99 @@
+import GymTimerCore
+
+extension ProgramSettings {
+    /// Reads the root's `[[programs]]` and `program`. A `[[programs]]` list replaces the built-in
+    /// programs; without `program`, the first one is selected.
+    static func read(from root: TOMLReader) -> ProgramSettings {
+        var firstUse: [String: String] = [:]
+        let read = root.tables("programs") { reader, _ -> Program? in
+            let program = Program.read(from: reader)
+            guard let program, let raw = reader.value("name") else { return program }
+            if let earlier = firstUse[program.name] {
+                reader.report("name", raw, "already used by \(earlier)")
+                return nil
+            }
+            firstUse[program.name] = reader.path
+            return program
+        }
+        let offered = read.map { $0.compactMap { $0 } } ?? []
+        let settings = ProgramSettings(programs: offered.isEmpty ? Program.builtIns : offered)
+        let names = settings.programs.map(\.name)
+        let name = root.string("program", default: settings.programName)
+        if let raw = root.value("program"), root.isValid("program"), !names.contains(name) {
+            root.report("program", raw, "must be one of " + names.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        return ProgramSettings(programs: settings.programs, programName: names.contains(name) ? name : nil)
+    }
+}
+
+extension Program {
+    /// The kinds as written in `kind = …`.
+    enum Kind: String, CaseIterable {
+        case intervals, emom, amrap
+        case forTime = "for-time"
+
+        /// The keys of this kind beside name, label, kind and lead_in_seconds.
+        var keys: [String] {
+            switch self {
+            case .intervals: return ["rounds", "work_seconds", "rest_seconds"]
+            case .emom: return ["rounds", "every_seconds"]
+            case .amrap: return ["time_seconds"]
+            case .forTime: return ["cap_seconds"]
+            }
+        }
+
+        /// The keys a program of this kind must set.
+        var required: [String] {
+            switch self {
+            case .intervals: return ["rounds", "work_seconds", "rest_seconds"]
+            case .emom: return ["rounds"]
+            case .amrap: return ["time_seconds"]
+            case .forTime: return []
+            }
+        }
+    }
+
+    static let kindKeys = ["rounds", "work_seconds", "rest_seconds", "every_seconds", "time_seconds", "cap_seconds"]
+
+    /// Reads one `[[programs]]` table: nil when it cannot be used (every problem is reported).
+    static func read(from reader: TOMLReader) -> Program? {
+        let name = reader.string("name", default: "")
+        if reader.value("name") == nil { reader.report("name", nil, "required") }
+        let label = reader.string("label", default: "")
+        if let raw = reader.value("label") {
+            if reader.isValid("label"), !DisplayContent.canDraw(label) {
+                reader.report("label", raw, "must be up to 4 characters the 7-segment display can draw (letters such as A b C d E F H L n o P r S t U y, digits, space, -)")
+            }
+        } else {
+            reader.report("label", nil, "required")
+        }
+        let leadIn = reader.int("lead_in_seconds", default: 10, in: 0...60)
+        let kind = reader.choice("kind", default: Kind.intervals)
+        if reader.value("kind") == nil { reader.report("kind", nil, "required (one of intervals, emom, amrap, for-time)") }
+        let rounds = reader.int("rounds", default: 8, in: 1...99)
+        let work = reader.int("work_seconds", default: 20, in: 1...5999)
+        let rest = reader.int("rest_seconds", default: 10, in: 0...5999)
+        let every = reader.int("every_seconds", default: 60, in: 1...5999)
+        let time = reader.int("time_seconds", default: 720, in: 1...5999)
+        let cap = reader.int("cap_seconds", default: 0, in: 0...5999)
+        guard reader.isValid("kind"), reader.value("kind") != nil else { return nil }
+        for key in kindKeys where !kind.keys.contains(key) {
+            guard let raw = reader.value(key) else { continue }
+            reader.report(key, raw, "not a key of kind = \"\(kind.rawValue)\" (its keys: \(kind.keys.joined(separator: ", ")))")
+        }
+        for key in kind.required where reader.value(key) == nil {
+            reader.report(key, nil, "required for kind = \"\(kind.rawValue)\"")
+        }
+        guard reader.isValid("name", "label", "lead_in_seconds", "kind"), kindKeys.allSatisfy({ reader.isValid($0) }),
+              kind.required.allSatisfy({ reader.value($0) != nil }), reader.value("name") != nil, reader.value("label") != nil
+        else { return nil }
+        let format: Format
+        switch kind {
+        case .intervals: format = .intervals(rounds: rounds, workSeconds: work, restSeconds: rest)
+        case .emom: format = .emom(rounds: rounds, everySeconds: every)
+        case .amrap: format = .amrap(timeSeconds: time)
+        case .forTime: format = .forTime(capSeconds: cap)
+        }
+        return Program(name: name, label: label, leadInSeconds: leadIn, format: format)
+    }
+}

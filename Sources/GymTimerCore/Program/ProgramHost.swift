@@ -1,0 +1,50 @@
+/// A mode whose idle is its own (what it shows, what the knob chooses) and whose workout, from
+/// start to result, is a `ProgramPlan` run by the program engine. The interval, workout and
+/// program modes are all hosts: what they share is written once, here.
+public protocol ProgramHost {
+    /// The run on the engine; nil in idle. Only the host's own `handle` and `reset` set it.
+    var run: ProgramRun? { get set }
+    /// The plan a start runs, from the host's current choice.
+    func plan() -> ProgramPlan
+    /// The outputs of idle.
+    func idleOutputs() -> [Effect]
+    /// The knob in idle: changes the choice and returns what to show.
+    mutating func turnInIdle(_ detents: Int) -> [Effect]
+}
+
+extension ProgramHost {
+    public var isIdle: Bool { run == nil }
+
+    /// The outputs of the current state, for start-up and for returning to this mode.
+    public func currentOutputs(at now: Moment) -> [Effect] {
+        run?.currentOutputs(at: now) ?? idleOutputs()
+    }
+
+    /// The next moment this mode must be woken at, or nil when it waits for input only.
+    public func nextDeadline(after now: Moment) -> Moment? { run?.nextDeadline(after: now) }
+
+    /// Reacts to one event at `now`: idle's own inputs, or the run's.
+    public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
+        guard var running = run else {
+            switch event {
+            case .pressed(.start):
+                let (started, effects) = ProgramRun.start(plan(), at: now)
+                run = started
+                return effects
+            case .turned(let detents):
+                return turnInIdle(detents)
+            default:
+                return []
+            }
+        }
+        let (effects, outcome) = running.handle(event, at: now)
+        run = running
+        return outcome == .resets ? effects + reset(at: now) : effects
+    }
+
+    /// Back to idle, abandoning any run in progress (nothing is recorded).
+    public mutating func reset(at now: Moment) -> [Effect] {
+        run = nil
+        return idleOutputs()
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import GymTimerCore
+
+/// A stored kiosk read back after a hand edit or damage (issue #12, items 3 and 4): every
+/// number an edit can change is either refused by `KioskRestore` or safe to run with.
+@Suite struct KioskRestoreTests {
+    static let settings = KioskSettings()
+
+    /// Kiosks in every mode and phase a stored file can hold, saved at their moment.
+    static var snapshots: [(Kiosk, Moment)] {
+        var result: [(Kiosk, Moment)] = []
+        func drive(_ events: [(ControlEvent, Double)], then seconds: Double) {
+            var driver = Driver(Kiosk(settings: settings), at: at(1000))
+            for (event, time) in events { driver.send(event, at: at(1000 + time)) }
+            driver.run(to: at(1000 + seconds))
+            result.append((driver.machine.stored, driver.now))
+        }
+        drive([(.pressed(.start), 1)], then: 5)  // resting
+        drive([(.pressed(.start), 1)], then: 100)  // alarm, a set counted
+        drive([(.pressed(.start), 1), (.pressed(.dismiss), 100), (.pressed(.start), 101)], then: 110)  // second rest
+        drive([(.pressed(.start), 1), (.held(.start), 3)], then: 4)  // the menu
+        drive([(.pressed(.start), 1), (.held(.start), 3), (.turned(1), 4), (.pressed(.start), 5), (.pressed(.start), 6)], then: 20)  // interval
+        drive([(.pressed(.start), 1), (.held(.start), 3), (.turned(2), 4), (.pressed(.start), 5), (.pressed(.start), 6)], then: 20)  // session
+        drive([(.pressed(.start), 1), (.held(.start), 3), (.turned(2), 4), (.pressed(.start), 5), (.pressed(.start), 6), (.pressed(.dismiss), 8)], then: 20)  // paused
+        return result
+    }
+
+    @Test func aPlausibleKioskIsRestoredAsItWas() {
+        for (kiosk, savedAt) in Self.snapshots {
+            let restore = KioskRestore(kiosk, savedAt: savedAt, settings: Self.settings)
+            #expect(!restore.implausible)
+            #expect(restore.kiosk == kiosk)
+        }
+    }
+
+    /// Every integer in every snapshot's JSON, set in turn to extremes an edit could write:
+    /// the kiosk is refused, or it runs (start, deadlines, every input) without trapping.
+    @Test(arguments: [Int64.max, Int64.min, -1, 1 << 40])
+    func everyEditedNumberIsRefusedOrSafe(value: Int64) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let number = try NSRegularExpression(pattern: "(?<=[:\\[,])-?[0-9]+(?=[,\\]}])")
+        var refused = 0, kept = 0
+        for (kiosk, savedAt) in Self.snapshots {
+            let json = String(decoding: try encoder.encode(kiosk), as: UTF8.self)
+            for match in number.matches(in: json, range: NSRange(json.startIndex..., in: json)) {
+                let edited = (json as NSString).replacingCharacters(in: match.range, with: String(value))
+                guard let decoded = try? JSONDecoder().decode(Kiosk.self, from: Data(edited.utf8)) else { continue }
+                let restore = KioskRestore(decoded, savedAt: savedAt, settings: Self.settings)
+                if restore.implausible {
+                    refused += 1
+                    continue
+                }
+                kept += 1
+                var driver = Driver(restore.kiosk, at: savedAt)
+                _ = driver.machine.start(at: savedAt)
+                for event: ControlEvent in [.turned(3), .pressed(.start), .released(.start), .held(.start), .turned(-2),
+                                            .pressed(.dismiss), .held(.dismiss), .pressed(.start)] {
+                    driver.send(event, at: driver.now + .seconds(7))
+                }
+                driver.run(to: driver.now + .seconds(3600))
+            }
+        }
+        #expect(refused > 0, "some edits are refused")
+        #expect(kept + refused > 20)
+    }
+
+    /// A changed config keeps a mode whose own settings did not change, and records a rest
+    /// workout's counted sets when they did.
+    @Test func aConfigChangeKeepsOrRecordsTheWorkInProgress() throws {
+        let (secondRest, savedAt) = Self.snapshots[2]
+        var otherInterval = Self.settings
+        otherInterval.interval.phaseSeconds += 5
+        let kept = KioskRestore(secondRest, savedAt: savedAt, settings: otherInterval)
+        #expect(kept.kiosk.mode == secondRest.mode)
+        #expect(kept.records.isEmpty)
+        #expect(kept.notes == ["the config changed; the rest workout in progress continues"])
+
+        var otherRest = Self.settings
+        otherRest.rest.defaultSeconds = 60
+        let recorded = KioskRestore(secondRest, savedAt: savedAt, settings: otherRest)
+        #expect(recorded.kiosk == Kiosk(settings: otherRest))
+        #expect(recorded.records.map(\.sets) == [1])
+        #expect(recorded.notes == ["the config changed; the rest workout in progress (1 sets) was recorded and ended"])
+    }
+}
