@@ -43,7 +43,8 @@ import Testing
         _ = pump([owner]) { connected($0, 0) }
         try owner.subscribe("gymtimer/+/status")
         var seen = pump([owner]) { $0[0]?.contains { if case .message = $0 { true } else { false } } == true }
-        #expect(seen[0]?.contains(.message(MQTTMessage(topic: "gymtimer/rack-3/status", text: "online", qos: 0, retain: true))) == true)
+        // Subscribed at QoS 1: the retained QoS 1 status comes at QoS 1, flagged as retained.
+        #expect(seen[0]?.contains(.message(MQTTMessage(topic: "gymtimer/rack-3/status", text: "online", qos: 1, retain: true))) == true)
         // The station's process dies without DISCONNECT: its socket closes, the broker publishes the will.
         _ = shutdown(station!.socket, Int32(SHUT_RDWR))
         _ = pump([station!], timeout: 0.2) { _ in false }

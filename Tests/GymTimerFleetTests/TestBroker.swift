@@ -6,7 +6,7 @@ import GymTimerMQTT
 /// printed reason) where the `mosquitto` binary is not installed.
 final class TestBroker {
     let port: Int
-    private let process: Process
+    private var process: ChildProcess?
     private let directory: URL
 
     static let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -21,26 +21,43 @@ final class TestBroker {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.port = try port ?? Self.freePort()
         let config = directory.appendingPathComponent("mosquitto.conf")
+        // As root Mosquitto drops to its own user, which must be able to read the config.
         try "listener \(self.port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(to: config, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-c", config.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        _ = chmod(directory.path, 0o755)
+        _ = chmod(config.path, 0o644)
+        self.binary = binary
+        self.config = config.path
+        try start()
+    }
+
+    private let binary: String
+    private let config: String
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts the broker again on the same port (after `kill()` or `stop()`).
+    func start() throws {
+        process = try ChildProcess(binary, ["-c", config])
         try waitUntilListening()
     }
 
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory)
+    /// Stops the broker cleanly (SIGTERM), as `systemctl stop mosquitto` does.
+    func stop() {
+        guard let process else { return }
+        process.signal(SIGTERM)
+        if process.wait(upTo: 5) == nil { process.signal(SIGKILL); process.wait() }
+        self.process = nil
     }
 
     /// Stops the broker at once (as a crash or a pulled cable would look to the clients).
     func kill() {
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        guard let process else { return }
+        process.signal(SIGKILL)
+        process.wait()
+        self.process = nil
     }
 
     /// A port nobody listens on now: the kernel's pick for a socket bound to port 0.
