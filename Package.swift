@@ -50,6 +50,16 @@ let package = Package(
         // Swift + Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
         .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquitto"]),
+        // The fleet's two ends over MQTT: the station a kiosk's loop hosts (with its durable
+        // outbox), the collector, and `simulate --headless` (the kiosk on simulated devices in
+        // real time, the fleet's test and demo station).
+        .target(
+            name: "GymTimerFleetLink",
+            dependencies: [
+                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerDrivers",
+                "GymTimerRuntime", "GymTimerSimulation", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
@@ -62,6 +72,7 @@ let package = Package(
             name: "gymtimer",
             dependencies: [
                 "GymTimerRuntime", "GymTimerHardware", "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory",
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,7 +88,10 @@ let package = Package(
         .testTarget(name: "GymTimerSimulationTests", dependencies: ["GymTimerSimulation", "GymTimerRuntime"]),
         .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
-        .testTarget(name: "GymTimerFleetTests", dependencies: ["GymTimerFleet", "GymTimerMQTT", "GymTimerConfig"]),
+        .testTarget(
+            name: "GymTimerFleetTests",
+            dependencies: ["GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore"]
+        ),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV"], exclude: ["Corpus", "Unfixed"]),
     ],
     swiftLanguageModes: [.v6]

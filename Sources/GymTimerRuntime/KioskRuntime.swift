@@ -113,6 +113,13 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         store.save(kiosk: kiosk.stored, held: held, at: now, ended: ended)
     }
 
+    /// Hands the core an event that did not come from a device (a fleet command), as of
+    /// `moment` (a start scheduled for an instant the loop woke just after); the effects are
+    /// carried out now.
+    public func inject(_ event: ControlEvent, at moment: Moment) {
+        apply(kiosk.handle(event, at: min(moment, now)), at: now)
+    }
+
     /// Retries the waiting records when their retry falls due (or starts the wait for it).
     private func retryPending(at now: Moment) {
         guard let store, store.hasPending else {
