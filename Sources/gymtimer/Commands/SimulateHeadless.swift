@@ -1,0 +1,43 @@
+import Foundation
+import GymTimerConfig
+import GymTimerFleetLink
+
+extension Simulate {
+    /// `simulate --headless` (simulation.md): see `HeadlessSimulation`.
+    func runHeadless(_ configuration: GymTimerConfiguration) throws {
+        guard script == nil else { throw CLIError.usage("--headless reads its script lines from stdin; leave out --script") }
+        var directory = dataDir
+        if directory == nil {
+            var template = Array((NSTemporaryDirectory() + "gymtimer-headless-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else { throw CLIError.usage("cannot create a temporary data directory") }
+            directory = String(cString: made)
+        } else if !FileManager.default.fileExists(atPath: directory!) {
+            try? FileManager.default.createDirectory(atPath: directory!, withIntermediateDirectories: true)
+        }
+        let password = try configuration.fleet?.passwordFile.map(readPasswordFile)
+        let output = StandardOutput()
+        let simulation: HeadlessSimulation
+        do {
+            simulation = try HeadlessSimulation(
+                configuration: configuration, dataDirectory: directory!, password: password,
+                write: { output.writeLine($0); output.flush() }, log: { StandardError.writeLine($0) })
+        } catch {
+            throw CLIError.usage("\(error)")
+        }
+        do {
+            try simulation.run()
+        } catch {
+            throw CLIError.failed("simulation failed: \(error)")
+        }
+        output.flush()
+        if dataDir == nil { try? FileManager.default.removeItem(atPath: directory!) }
+    }
+}
+
+/// The password on the first line of `path` (fleet.md: never the password itself in the config).
+func readPasswordFile(_ path: String) throws -> String {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        throw CLIError.usage("cannot read the MQTT password file \(path) (it holds the password on its first line)")
+    }
+    return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Glibc
+import GymTimerFleet
+import GymTimerMQTT
+import Testing
+
+/// `gymtimer simulate --headless` stations, `gymtimer fleet start` and a real Mosquitto, as
+/// separate processes on one machine: synchronised starts, retained state, refused commands.
+@Suite(.serialized) struct HeadlessStationTests {
+    let directory: String
+    /// The `gymtimer` binary beside the test bundle.
+    let gymtimer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gymtimer").path
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "fleet-headless-XXXXXX").utf8CString)
+        directory = String(cString: mkdtemp(&template)!)
+    }
+
+    /// A headless station named `name` on the broker at `port`, stdin a pipe.
+    func station(_ name: String, port: Int) throws -> ChildProcess {
+        let config = "\(directory)/\(name).toml"
+        try "[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"\(name)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        return try ChildProcess(
+            gymtimer, ["simulate", "--headless", "--config", config, "--data-dir", "\(directory)/\(name)"],
+            stdout: "\(directory)/\(name).jsonl", stderr: "\(directory)/\(name).log", pipeInput: true)
+    }
+
+    /// An observer subscribed to `topics`, connected.
+    func observer(port: Int, _ topics: [String]) throws -> MQTTClient {
+        let client = try MQTTClient(.init(clientID: "observer-\(UUID().uuidString.prefix(8))", host: "127.0.0.1", port: port))
+        try client.connect()
+        _ = pump([client]) { $0[0]?.contains(.connected) == true }
+        for topic in topics { try client.subscribe(topic, qos: 1) }
+        return client
+    }
+
+    /// The messages the observer got in `seconds`, or until `done` holds for them.
+    func messages(_ client: MQTTClient, seconds: Double = 5, until done: @escaping ([MQTTMessage]) -> Bool) -> [MQTTMessage] {
+        func of(_ events: [Int: [MQTTEvent]]) -> [MQTTMessage] {
+            (events[0] ?? []).compactMap { if case .message(let message) = $0 { message } else { nil } }
+        }
+        return of(pump([client], timeout: seconds) { done(of($0)) })
+    }
+
+    func object(_ text: String) -> [String: JSONValue] {
+        if case .object(let object)? = JSONValue.parse(Array(text.utf8)) { return object }
+        return [:]
+    }
+
+    func traceLines(_ name: String) -> [[String: JSONValue]] {
+        let text = (try? String(contentsOfFile: "\(directory)/\(name).jsonl", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map { object(String($0)) }
+    }
+
+    @Test func twoStationsStartedWithOneFleetStartBeginWithinFiveMilliseconds() throws {
+        guard let broker = try TestBroker() else { return }
+        let watcher = try observer(port: broker.port, ["gymtimer/+/status", "gymtimer/+/state"])
+        let stations = try ["rack-1", "rack-2"].map { try station($0, port: broker.port) }
+        let online = messages(watcher) { seen in
+            Set(seen.filter { $0.text == "online" }.map(\.topic)) == ["gymtimer/rack-1/status", "gymtimer/rack-2/status"]
+        }
+        #expect(online.filter { $0.text == "online" }.count >= 2, "both stations come online (retained status)")
+        let start = try ChildProcess(gymtimer, ["fleet", "start", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--in", "2"],
+                                     stdout: "\(directory)/start.out", stderr: "\(directory)/start.err")
+        #expect(start.wait(upTo: 10) == 0)
+        let said = (try? String(contentsOfFile: "\(directory)/start.out", encoding: .utf8)) ?? ""
+        let at = try #require(said.split(separator: " ").dropFirst(2).first.flatMap { Double($0) }, "fleet start prints `start at UNIX`: \(said)")
+        // Both stations' retained state: resting, with the deadline of a 90 s rest from `at`.
+        let states = messages(watcher, seconds: 6) { seen in
+            Set(seen.filter { $0.topic.hasSuffix("/state") && $0.text.contains("\"resting\"") }.map(\.topic)).count == 2
+        }
+        for name in ["rack-1", "rack-2"] {
+            let resting = states.last { $0.topic == "gymtimer/\(name)/state" && $0.text.contains("\"resting\"") }
+            let deadline = resting.flatMap { object($0.text)["deadline"]?.number }
+            #expect(deadline.map { abs($0 - (at + 90)) < 0.005 } == true, "\(name)'s state has the deadline at + 90 s: \(resting?.text ?? "none")")
+        }
+        for station in stations { station.send("0.2 end") }
+        for station in stations { #expect(station.wait(upTo: 10) == 0, "SIGTERM-free clean end on an `end` line") }
+        // From the traces' unix times: the rest LED lights when the countdown begins.
+        var begins: [Double] = []
+        for name in ["rack-1", "rack-2"] {
+            let lines = traceLines(name)
+            #expect(lines.first?["t"]?.number == 0, "the trace starts at t 0")
+            let begin = lines.first { $0["device"]?.string == "led" && $0["name"]?.string == "rest" && $0["on"] == .bool(true) }
+            let unix = try #require(begin?["unix"]?.number, "\(name) began a countdown")
+            begins.append(unix)
+            #expect(abs(unix - at) < 0.005, "\(name) began \(unix - at) s from at")
+        }
+        #expect(abs(begins[0] - begins[1]) < 0.005)
+        let offline = messages(watcher, seconds: 2) { seen in seen.filter { $0.text == "offline" }.count == 2 }
+        #expect(offline.filter { $0.text == "offline" }.count == 2, "a clean stop leaves `offline` retained")
+    }
+
+    @Test func badCommandsAreRefusedWithOneErrorEventEachAndChangeNothing() throws {
+        guard let broker = try TestBroker() else { return }
+        let watcher = try observer(port: broker.port, ["gymtimer/rack-1/status", "gymtimer/rack-1/event", "gymtimer/rack-1/state"])
+        let rack1 = try station("rack-1", port: broker.port)
+        _ = messages(watcher) { $0.contains { $0.text == "online" } }
+        let sender = try MQTTClient(.init(clientID: "coach", host: "127.0.0.1", port: broker.port))
+        try sender.connect()
+        _ = pump([sender]) { $0[0]?.contains(.connected) == true }
+        func send(_ payload: String, to topic: String = "gymtimer/rack-1/cmd") throws {
+            let mid = try sender.publish(MQTTMessage(topic: topic, text: payload, qos: 1))
+            _ = pump([sender]) { $0[0]?.contains(.delivered(mid: mid)) == true }
+        }
+        let bad: [(String, String)] = [
+            (String(repeating: " ", count: 5000) + "{\"do\":\"start\"}", "too-large"),
+            ("not json", "malformed"),
+            ("[1, 2]", "malformed"),
+            ("{\"do\":\"jump\"}", "unknown-command"),
+            ("{\"do\":\"start\",\"at\":\"soon\"}", "bad-field"),
+            ("{\"do\":\"set\",\"rest_seconds\":\"long\"}", "bad-field"),
+            ("{\"do\":\"start\",\"at\":\(Date().timeIntervalSince1970 - 10)}", "too-late"),
+        ]
+        for (payload, _) in bad { try send(payload) }
+        try send("{\"do\":\"start\"}", to: "gymtimer/rack-2/cmd")
+        try send("{\"do\":\"start\"}", to: "gymtimer/rack-1/state")
+        let events = messages(watcher) { seen in seen.filter { $0.topic.hasSuffix("/event") }.count >= bad.count }
+            .filter { $0.topic.hasSuffix("/event") }
+        #expect(events.map { object($0.text)["kind"]?.string ?? "?" } == bad.map(\.1), "one error event per bad command, in order")
+        #expect(events.allSatisfy { object($0.text)["event"]?.string == "error" })
+        // Busy now: a second start with `at` and a `set` are not allowed, and change nothing.
+        try send("{\"do\":\"start\"}")
+        _ = messages(watcher) { $0.contains { $0.text.contains("\"resting\"") } }
+        try send("{\"do\":\"set\",\"rest_seconds\":60}")
+        try send("{\"do\":\"start\",\"at\":\(Date().timeIntervalSince1970 + 1)}")
+        let refused = messages(watcher) { seen in seen.filter { $0.text.contains("\"not-allowed\"") }.count >= 2 }
+        #expect(refused.filter { $0.text.contains("\"not-allowed\"") }.count == 2)
+        rack1.send("0 end")
+        #expect(rack1.wait(upTo: 10) == 0)
+        // Nothing changed but the one good start: the trace has one countdown, no knob turn.
+        let lines = traceLines("rack-1")
+        let restOn = lines.filter { $0["device"]?.string == "led" && $0["name"]?.string == "rest" && $0["on"] == .bool(true) }
+        #expect(restOn.count == 1)
+        #expect(!lines.contains { $0["text"]?.string == "0100" })
+        // One log line per kind, not per message.
+        let log = (try? String(contentsOfFile: "\(directory)/rack-1.log", encoding: .utf8)) ?? ""
+        for kind in ["too-large", "malformed", "unknown-command", "bad-field", "too-late", "not-allowed"] {
+            #expect(log.components(separatedBy: "refused a command (\(kind))").count - 1 == 1, "\(kind) logged once:\n\(log)")
+        }
+    }
+}
