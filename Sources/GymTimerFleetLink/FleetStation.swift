@@ -128,6 +128,8 @@ public final class FleetStation: TimedDriver {
         if connected || connecting, (lastMaintain ?? now) + (connected ? client.keepAliveInterval : .seconds(1)) <= now || lastMaintain == nil {
             lastMaintain = now
             handle(client.maintain())
+            // A loop that polls for reading only (the hardware's) writes what is still queued here.
+            if client.wantsWrite { handle(client.writable()) }
         }
     }
 

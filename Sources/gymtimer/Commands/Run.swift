@@ -65,11 +65,13 @@ struct Run: ParsableCommand {
             extra.append(WatchdogPinger(interval: interval, start: Moment(origin.duration(to: clock.now))) { systemd.watchdog() })
         }
         let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
+        let fleet = try RunFleet(configuration, origin: origin, log: log)
         let runtime = KioskRuntime(
             kiosk: store.restore(stored, settings: configuration.kiosk), clock: clock, origin: origin,
-            devices: hardware.devices(wakeups: [signals], sound: sound),
-            history: history, timing: timing, faults: faults, extraDrivers: extra, store: store,
+            devices: hardware.devices(wakeups: [signals] + fleet.wakeups, sound: sound),
+            history: fleet.history(history), timing: timing, faults: faults, extraDrivers: extra + fleet.drivers, store: store,
             held: stored?.held ?? [:])
+        fleet.attach(runtime)
         log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(stored == nil ? "" : ", resumed")")
         runtime.start()
         var status = runtime.kiosk.statusLine
@@ -77,6 +79,7 @@ struct Run: ParsableCommand {
         do {
             while !signals.stopRequested {
                 try runtime.step()
+                fleet.observe(runtime.kiosk)
                 if runtime.kiosk.statusLine != status {
                     status = runtime.kiosk.statusLine
                     systemd.status(status)
@@ -86,6 +89,7 @@ struct Run: ParsableCommand {
             throw CLIError.failed("the event loop failed: \(error)")
         }
         systemd.stopping()
+        fleet.stop()
         if let player = sound as? PCMSoundPlayer, !player.shutdown() {
             log("\(PCMSoundPlayer.faultName): did not stop within 2 s; exiting without it")
         }
