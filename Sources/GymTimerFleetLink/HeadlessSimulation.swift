@@ -83,8 +83,8 @@ public final class HeadlessSimulation {
             devices: devices.kioskDevices(inputs: inputs), history: HistoryFanOut(targets), faults: faults,
             extraDrivers: station.map { [$0] } ?? [])
         station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
-        traceStart.offset = origin.duration(to: clock.now)
         runtime.start()
+        traceStart.offset = origin.duration(to: clock.now)
         trace.begin()
         station?.observe(runtime.kiosk)
         while !inputs.stopRequested {

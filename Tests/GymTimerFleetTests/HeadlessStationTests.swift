@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GymTimerFleet
+import GymTimerFleetLink
 import GymTimerMQTT
 import Testing
 
@@ -16,10 +17,11 @@ import Testing
         directory = String(cString: mkdtemp(&template)!)
     }
 
-    /// A headless station named `name` on the broker at `port`, stdin a pipe.
-    func station(_ name: String, port: Int) throws -> ChildProcess {
+    /// A headless station named `name` on the broker at `port`, stdin a pipe; `extra` goes
+    /// before the `[fleet]` section of its config.
+    func station(_ name: String, port: Int, extra: String = "") throws -> ChildProcess {
         let config = "\(directory)/\(name).toml"
-        try "[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"\(name)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "\(extra)[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"\(name)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         return try ChildProcess(
             gymtimer, ["simulate", "--headless", "--config", config, "--data-dir", "\(directory)/\(name)"],
             stdout: "\(directory)/\(name).jsonl", stderr: "\(directory)/\(name).log", pipeInput: true)
@@ -138,5 +140,54 @@ import Testing
         for kind in ["too-large", "malformed", "unknown-command", "bad-field", "too-late", "not-allowed"] {
             #expect(log.components(separatedBy: "refused a command (\(kind))").count - 1 == 1, "\(kind) logged once:\n\(log)")
         }
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    func eventually(_ seconds: Double = 15, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            var none = pollfd()
+            _ = poll(&none, 0, 20)
+        }
+        return condition()
+    }
+
+    /// One rest workout of two sets, 1 s rests, ended by a hold of dismiss: recorded about 5 s after.
+    func workout(_ station: ChildProcess) {
+        station.send("0 click start")
+        station.send("1.5 click start")
+        station.send("3 hold dismiss 2.3")
+    }
+
+    @Test func recordsInTheOutboxOfAStationKilledWithSIGKILLArriveOnceAfterItsRestart() throws {
+        // The broker is not there yet: the records wait in the outbox.
+        let port = try TestBroker.freePort()
+        let quick = "[rest]\ndefault_seconds = 1\nmin_seconds = 1\nstep_seconds = 1\nwarning_seconds = 0\n"
+        let outboxPath = "\(directory)/rack-9/outbox.sqlite"
+        func waiting() -> Int { (try? FleetOutbox(path: outboxPath).pending().count) ?? -1 }
+        var rack9 = try station("rack-9", port: port, extra: quick)
+        workout(rack9)
+        #expect(eventually { waiting() == 1 }, "the record waits in the outbox while the broker is away")
+        rack9.signal(SIGKILL)
+        #expect(rack9.wait() == 128 + SIGKILL)
+        #expect(waiting() == 1, "SIGKILL loses nothing")
+        guard let broker = try TestBroker(port: port) else { return }
+        let gym = try FleetCollector(
+            options: .init(clientID: "collector", host: "127.0.0.1", port: broker.port, cleanSession: false),
+            prefix: "gymtimer", database: "\(directory)/gym.sqlite", log: { print($0) })
+        rack9 = try station("rack-9", port: port, extra: quick)
+        workout(rack9)
+        #expect(eventually(20) {
+            gym.step(timeout: .milliseconds(20))
+            return gym.stored == 2 && waiting() == 0
+        }, "the old record and the new one arrive, and the outbox empties")
+        rack9.send("0 end")
+        #expect(rack9.wait(upTo: 10) == 0)
+        for _ in 0..<10 { gym.step(timeout: .milliseconds(20)) }
+        let stored = try gym.store.workouts()
+        #expect(stored.count == 2, "each record once: \(stored.map(\.id))")
+        #expect(Set(stored.map(\.id)).count == 2)
+        #expect(stored.allSatisfy { $0.station == "rack-9" && $0.sets == 2 })
     }
 }
