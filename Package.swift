@@ -82,6 +82,7 @@ let package = Package(
         .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation", "GymTimerRuntime"]),
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
+        .executableTarget(name: "FuzzCommand", dependencies: ["FuzzSupport", "GymTimerFleet"]),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
         .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSimulation"]),
         .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
@@ -92,7 +93,7 @@ let package = Package(
             name: "GymTimerFleetTests",
             dependencies: ["GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore"]
         ),
-        .testTarget(name: "FuzzTests", dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV"], exclude: ["Corpus", "Unfixed"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand"], exclude: ["Corpus", "Unfixed"]),
     ],
     swiftLanguageModes: [.v6]
 )

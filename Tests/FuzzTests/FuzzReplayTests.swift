@@ -1,4 +1,5 @@
 import Foundation
+import FuzzCommand
 import FuzzConfig
 import FuzzScript
 import FuzzWAV
@@ -33,8 +34,12 @@ import Testing
         try Self.replay(file, fuzzWAVOneInput)
     }
 
+    @Test(arguments: inputs("FuzzCommand")) func commandInputs(_ file: URL) throws {
+        try Self.replay(file, fuzzCommandOneInput)
+    }
+
     @Test func everyTargetHasInputs() {
-        for target in ["FuzzScript", "FuzzConfig", "FuzzWAV"] {
+        for target in ["FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand"] {
             #expect(!Self.inputs(target).isEmpty, "\(target) has no corpus")
         }
     }
