@@ -7,13 +7,14 @@ public struct FleetStateReport: Hashable, Sendable {
     public var mode: String
     public var phase: String
     public var program: String?
-    /// When the current countdown ends, as a Unix time; nil when none runs.
-    public var deadline: Double?
+    /// When the current countdown ends, on the kiosk's timeline (a Unix time in the JSON, so
+    /// that equal states compare equal whatever the wall clock does); nil when none runs.
+    public var deadline: Moment?
     public var sets: Int
     public var restSeconds: Int?
 
-    /// The report of `kiosk` at `now`; `unix` converts a moment on the kiosk's timeline to Unix time.
-    public init(_ kiosk: Kiosk, unix: (Moment) -> Double) {
+    /// The report of `kiosk`.
+    public init(_ kiosk: Kiosk) {
         program = nil
         deadline = nil
         sets = 0
@@ -27,7 +28,7 @@ public struct FleetStateReport: Hashable, Sendable {
             case .idle: phase = "idle"
             case .resting(let countdown, _):
                 phase = "resting"
-                deadline = unix(countdown.deadline)
+                deadline = countdown.deadline
             case .alarm: phase = "alarm"
             }
         case .interval(let interval):
@@ -47,12 +48,13 @@ public struct FleetStateReport: Hashable, Sendable {
     }
 
     /// The JSON payload: these fields plus what the display shows and `t`, the Unix time of the
-    /// change. The display is the one value that may differ between equal reports.
-    public func json(display: String, at t: Double) -> String {
+    /// change; `unix` converts a moment on the kiosk's timeline to Unix time. The display is
+    /// the one value that may differ between equal reports.
+    public func json(display: String, at t: Double, unix: (Moment) -> Double) -> String {
         func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "null" }
         func text(_ value: String?) -> String { value.map(Self.quoted) ?? "null" }
         return "{\"mode\":\(text(mode)),\"phase\":\(text(phase)),\"program\":\(text(program)),"
-            + "\"display\":\(text(display)),\"deadline\":\(number(deadline)),\"remaining\":null,"
+            + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),\"remaining\":null,"
             + "\"round\":null,\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),\"t\":\(number(t))}"
     }
 

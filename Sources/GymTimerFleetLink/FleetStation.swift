@@ -135,7 +135,7 @@ public final class FleetStation: TimedDriver {
 
     /// The kiosk after a wake-up: its state is published (retained) when it changed.
     public func observe(_ kiosk: Kiosk) {
-        let report = FleetStateReport(kiosk, unix: unix)
+        let report = FleetStateReport(kiosk)
         let display = kiosk.shownDisplay?.text ?? "    "
         guard report != lastReport else { return }
         lastReport = report
@@ -239,7 +239,7 @@ public final class FleetStation: TimedDriver {
 
     private func publishState() {
         guard connected, let client, let report = lastReport else { return }
-        let payload = report.json(display: lastDisplay ?? "    ", at: unixNow())
+        let payload = report.json(display: lastDisplay ?? "    ", at: unixNow(), unix: unix)
         _ = try? client.publish(MQTTMessage(topic: topics.state, text: payload, qos: 1, retain: true))
     }
 

@@ -76,6 +76,9 @@ import Testing
             let deadline = resting.flatMap { object($0.text)["deadline"]?.number }
             #expect(deadline.map { abs($0 - (at + 90)) < 0.005 } == true, "\(name)'s state has the deadline at + 90 s: \(resting?.text ?? "none")")
         }
+        // The display counts down each second; the state is published on change only.
+        let later = messages(watcher, seconds: 2.2) { _ in false }
+        #expect(later.filter { $0.topic.hasSuffix("/state") }.isEmpty, "no state per displayed second: \(later.map(\.text))")
         for station in stations { station.send("0.2 end") }
         for station in stations { #expect(station.wait(upTo: 10) == 0, "SIGTERM-free clean end on an `end` line") }
         // From the traces' unix times: the rest LED lights when the countdown begins.
