@@ -49,6 +49,8 @@ public final class FleetStation: TimedDriver {
 
     /// The longest back-off between reconnects.
     public static let maximumBackoff: Duration = .seconds(30)
+    /// How long before a scheduled start the loop wakes, to be at the instant awake.
+    public static let startLead: Duration = .milliseconds(3)
     /// How far in the past a start's `at` may be and still be obeyed.
     public static let startSlack = 2.0
 
@@ -103,7 +105,7 @@ public final class FleetStation: TimedDriver {
     }
 
     public var nextDeadline: Moment? {
-        var candidates: [Moment?] = [scheduledStart]
+        var candidates: [Moment?] = [scheduledStart.map { $0 - Self.startLead }]
         if client != nil {
             if connected || connecting {
                 candidates.append((lastMaintain ?? now()) + (connected ? client!.keepAliveInterval : .seconds(1)))
@@ -115,8 +117,11 @@ public final class FleetStation: TimedDriver {
     }
 
     public func fire(at now: Moment) {
-        if let start = scheduledStart, start <= now {
+        if let start = scheduledStart, start - Self.startLead <= now {
             scheduledStart = nil
+            // Woken `startLead` early (a process woken from sleep on a busy machine is late by
+            // milliseconds, and a class start is worth being exact): wait out the rest awake.
+            while self.now() < start { sched_yield() }
             deliver(.pressed(.start), start)
             deliver(.released(.start), start)
             event("started", ["at": String(format: "%.3f", unix(start))])

@@ -67,7 +67,7 @@ public final class HeadlessSimulation {
         inputs = HeadlessInputs(station: station, now: now, log: log)
         let traceStart = TraceStart()
         self.traceStart = traceStart
-        trace = TraceRecorder(now: { now() - traceStart.offset }) { line in
+        trace = TraceRecorder(now: { traceStart.atZero ? .zero : now() - traceStart.offset }) { line in
             // One more field, `unix`, the time of the change on the wall clock.
             write(String(line.dropLast()) + ",\"unix\":" + String(format: "%.6f", unixNow()) + "}")
         }
@@ -85,7 +85,10 @@ public final class HeadlessSimulation {
         station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
         runtime.start()
         traceStart.offset = origin.duration(to: clock.now)
+        // Every device's initial state is reported at t 0, however long writing them takes.
+        traceStart.atZero = true
         trace.begin()
+        traceStart.atZero = false
         station?.observe(runtime.kiosk)
         while !inputs.stopRequested {
             try runtime.step()
@@ -115,4 +118,6 @@ public final class HeadlessSimulation {
 /// Where the trace's `t` 0 lies on the kiosk's timeline: when the loop starts, after set-up.
 private final class TraceStart {
     var offset: Duration = .zero
+    /// True while the t 0 records are written.
+    var atZero = false
 }

@@ -156,11 +156,13 @@ import Testing
         return condition()
     }
 
-    /// One rest workout of two sets, 1 s rests, ended by a hold of dismiss: recorded about 5 s after.
+    /// One rest workout of two sets, 1 s rests, ended by a hold of dismiss: recorded about 5 s
+    /// after. The presses fall midway between the alarm's blink changes, so two processes fed
+    /// the same lines a few milliseconds apart see the same outputs.
     func workout(_ station: ChildProcess) {
         station.send("0 click start")
-        station.send("1.5 click start")
-        station.send("3 hold dismiss 2.3")
+        station.send("1.4 click start")
+        station.send("2.8 hold dismiss 2.3")
     }
 
     @Test func recordsInTheOutboxOfAStationKilledWithSIGKILLArriveOnceAfterItsRestart() throws {
@@ -192,5 +194,49 @@ import Testing
         #expect(stored.count == 2, "each record once: \(stored.map(\.id))")
         #expect(Set(stored.map(\.id)).count == 2)
         #expect(stored.allSatisfy { $0.station == "rack-9" && $0.sets == 2 })
+    }
+
+    @Test func aStationWhoseBrokerIsUnreachableRunsExactlyAsAlone() throws {
+        let port = try TestBroker.freePort()
+        let quick = "[rest]\ndefault_seconds = 1\nmin_seconds = 1\nstep_seconds = 1\nwarning_seconds = 0\n"
+        let fleet = try station("rack-5", port: port, extra: quick)
+        let aloneConfig = "\(directory)/alone.toml"
+        try quick.write(toFile: aloneConfig, atomically: true, encoding: .utf8)
+        let alone = try ChildProcess(
+            gymtimer, ["simulate", "--headless", "--config", aloneConfig, "--data-dir", "\(directory)/alone"],
+            stdout: "\(directory)/alone.jsonl", stderr: "\(directory)/alone.log", pipeInput: true)
+        for process in [fleet, alone] {
+            workout(process)
+            process.send("7 end")
+        }
+        #expect(fleet.wait(upTo: 20) == 0)
+        #expect(alone.wait(upTo: 20) == 0)
+        // The same outputs in the same order (times differ by how the two processes were scheduled).
+        func outputs(_ name: String) -> [String] {
+            traceLines(name).map { line in
+                line.filter { $0.key != "t" && $0.key != "unix" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            }
+        }
+        #expect(outputs("rack-5") == outputs("alone"))
+        #expect(outputs("rack-5").count > 10, "the workout ran")
+        // Recorded exactly as alone: one workout in the history, and it waits in the outbox.
+        #expect((try? FleetOutbox(path: "\(directory)/rack-5/outbox.sqlite").pending().count) == 1)
+        let log = (try? String(contentsOfFile: "\(directory)/rack-5.log", encoding: .utf8)) ?? ""
+        #expect(log.components(separatedBy: "\n").filter { $0.contains("unreachable") }.count == 1, "said once: \(log)")
+    }
+
+    @Test func homeAssistantFindsTheStationByRetainedDiscovery() throws {
+        guard let broker = try TestBroker() else { return }
+        let status = try observer(port: broker.port, ["gymtimer/rack-4/status"])
+        let rack = try station("rack-4", port: broker.port)
+        _ = messages(status) { $0.contains { $0.text == "online" } }
+        // Subscribed after the station published them: what arrives is what the broker retained.
+        let watcher = try observer(port: broker.port, ["homeassistant/#"])
+        let seen = messages(watcher) { $0.count >= 7 }
+        #expect(Set(seen.map(\.topic)).count == 7)
+        #expect(seen.allSatisfy { $0.retain && $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/gymtimer_rack-4/" + $0.topic.split(separator: "/")[3] + "/config") })
+        #expect(seen.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.payload))) != nil })
+        rack.send("0 end")
+        #expect(rack.wait(upTo: 10) == 0)
     }
 }
