@@ -5,7 +5,8 @@ import GRDB
 /// SQLite file beside the history, until the broker has acknowledged it (QoS 1 PUBACK). A
 /// broker down for a week, a restart, SIGKILL or a power cut in between loses none; a record
 /// sent but not acknowledged before a crash is sent again (its `id` lets the collector store
-/// it once).
+/// it once). It also keeps a start scheduled with `at`, so a station restarted before the
+/// class starts still starts on time.
 public final class FleetOutbox {
     /// One record waiting: its stable id and the JSON payload to publish.
     public struct Entry: Hashable, Sendable {
@@ -40,6 +41,10 @@ public final class FleetOutbox {
                     )
                     """)
             }
+            migrator.registerMigration("v2") { db in
+                // At most one row: the Unix time of the start the station is waiting for.
+                try db.execute(sql: "CREATE TABLE scheduled_start (slot INTEGER PRIMARY KEY CHECK (slot = 1), at REAL NOT NULL)")
+            }
             try migrator.migrate(database)
         } catch {
             throw .outbox(path: path, detail: "\(error)")
@@ -72,6 +77,30 @@ public final class FleetOutbox {
     public func remove(id: String) throws(FleetLinkError) {
         do {
             try database.write { db in try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id]) }
+        } catch {
+            throw .outbox(path: path, detail: "\(error)")
+        }
+    }
+
+    /// The start the station waits for (a Unix time), if any.
+    public func scheduledStart() throws(FleetLinkError) -> Double? {
+        do {
+            return try database.read { db in try Double.fetchOne(db, sql: "SELECT at FROM scheduled_start WHERE slot = 1") }
+        } catch {
+            throw .outbox(path: path, detail: "\(error)")
+        }
+    }
+
+    /// Keeps (or, with nil, forgets) the start the station waits for.
+    public func setScheduledStart(_ at: Double?) throws(FleetLinkError) {
+        do {
+            try database.write { db in
+                if let at {
+                    try db.execute(sql: "INSERT OR REPLACE INTO scheduled_start (slot, at) VALUES (1, ?)", arguments: [at])
+                } else {
+                    try db.execute(sql: "DELETE FROM scheduled_start")
+                }
+            }
         } catch {
             throw .outbox(path: path, detail: "\(error)")
         }

@@ -82,6 +82,29 @@ public final class FleetStation: TimedDriver {
             client = nil
         }
         reconnectAt = now()
+        resumeScheduledStart()
+    }
+
+    /// A start scheduled before a restart is kept: on time if its instant is still to come
+    /// (or at most `startSlack` past), else dropped with one line.
+    private func resumeScheduledStart() {
+        guard let outbox, let at = try? outbox.scheduledStart() else { return }
+        let late = unixNow() - at
+        if late <= Self.startSlack {
+            scheduledStart = now() + .nanoseconds(Int64((-late * 1e9).rounded()))
+        } else {
+            log("fleet: the start scheduled for \(String(format: "%.3f", at)) passed while the station was down; not started")
+            remember(start: nil)
+        }
+    }
+
+    /// Keeps the scheduled start in the outbox's file (nil: forgets it).
+    private func remember(start at: Double?) {
+        do {
+            try outbox?.setScheduledStart(at)
+        } catch {
+            log("fleet: \(error)")
+        }
     }
 
     // MARK: The loop's side
@@ -122,6 +145,7 @@ public final class FleetStation: TimedDriver {
             // Woken `startLead` early (a process woken from sleep on a busy machine is late by
             // milliseconds, and a class start is worth being exact): wait out the rest awake.
             while self.now() < start { sched_yield() }
+            defer { remember(start: nil) }
             deliver(.pressed(.start), start)
             deliver(.released(.start), start)
             event("started", ["at": String(format: "%.3f", unix(start))])
@@ -294,6 +318,7 @@ public final class FleetStation: TimedDriver {
                 return refuse(.notAllowed(command: "start", reason: "the station is busy (\(lastReport?.phase ?? "starting"))"))
             }
             scheduledStart = at + .nanoseconds(Int64((-late * 1e9).rounded()))
+            remember(start: unixTime)
             event("scheduled", ["at": String(format: "%.3f", unixTime)])
         case .dismiss:
             deliver(.pressed(.dismiss), at)

@@ -167,7 +167,7 @@ import Testing
 
     @Test func recordsInTheOutboxOfAStationKilledWithSIGKILLArriveOnceAfterItsRestart() throws {
         // The broker is not there yet: the records wait in the outbox.
-        let port = try TestBroker.freePort()
+        let (port, reservation) = try TestBroker.reservedPort()
         let quick = "[rest]\ndefault_seconds = 1\nmin_seconds = 1\nstep_seconds = 1\nwarning_seconds = 0\n"
         let outboxPath = "\(directory)/rack-9/outbox.sqlite"
         func waiting() -> Int { (try? FleetOutbox(path: outboxPath).pending().count) ?? -1 }
@@ -177,6 +177,7 @@ import Testing
         rack9.signal(SIGKILL)
         #expect(rack9.wait() == 128 + SIGKILL)
         #expect(waiting() == 1, "SIGKILL loses nothing")
+        close(reservation)
         guard let broker = try TestBroker(port: port) else { return }
         let gym = try FleetCollector(
             options: .init(clientID: "collector", host: "127.0.0.1", port: broker.port, cleanSession: false),
@@ -197,7 +198,8 @@ import Testing
     }
 
     @Test func aStationWhoseBrokerIsUnreachableRunsExactlyAsAlone() throws {
-        let port = try TestBroker.freePort()
+        let (port, reservation) = try TestBroker.reservedPort()
+        defer { close(reservation) }
         let quick = "[rest]\ndefault_seconds = 1\nmin_seconds = 1\nstep_seconds = 1\nwarning_seconds = 0\n"
         let fleet = try station("rack-5", port: port, extra: quick)
         let aloneConfig = "\(directory)/alone.toml"
@@ -238,5 +240,28 @@ import Testing
         #expect(seen.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.payload))) != nil })
         rack.send("0 end")
         #expect(rack.wait(upTo: 10) == 0)
+    }
+
+    @Test func aStationRestartedBeforeTheScheduledStartStillStartsOnTime() throws {
+        guard let broker = try TestBroker() else { return }
+        let watcher = try observer(port: broker.port, ["gymtimer/rack-7/status", "gymtimer/rack-7/event"])
+        var rack7 = try station("rack-7", port: broker.port)
+        _ = messages(watcher) { $0.contains { $0.text == "online" } }
+        let coach = try MQTTClient(.init(clientID: "coach", host: "127.0.0.1", port: broker.port))
+        try coach.connect()
+        _ = pump([coach]) { $0[0]?.contains(.connected) == true }
+        let at = (Date().timeIntervalSince1970 + 2.5).rounded(.down)
+        let mid = try coach.publish(MQTTMessage(topic: "gymtimer/all/cmd", text: "{\"do\":\"start\",\"at\":\(at)}", qos: 1))
+        _ = pump([coach]) { $0[0]?.contains(.delivered(mid: mid)) == true }
+        #expect(!messages(watcher) { $0.contains { $0.text.contains("\"scheduled\"") } }.isEmpty)
+        rack7.signal(SIGKILL)
+        rack7.wait()
+        rack7 = try station("rack-7", port: broker.port)
+        #expect(eventually(6) { Date().timeIntervalSince1970 > at + 0.5 })
+        rack7.send("0 end")
+        #expect(rack7.wait(upTo: 10) == 0)
+        let begin = traceLines("rack-7").first { $0["device"]?.string == "led" && $0["name"]?.string == "rest" && $0["on"] == .bool(true) }
+        let unix = try #require(begin?["unix"]?.number, "the restarted station began its countdown")
+        #expect(abs(unix - at) < 0.005, "began \(unix - at) s from at")
     }
 }

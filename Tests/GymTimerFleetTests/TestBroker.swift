@@ -35,11 +35,17 @@ final class TestBroker {
 
     deinit {
         stop()
+        if reservation >= 0 { close(reservation) }
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Keeps the port from other tests while the broker is down (see `reservedPort`).
+    private var reservation: Int32 = -1
+
     /// Starts the broker again on the same port (after `kill()` or `stop()`).
     func start() throws {
+        if reservation >= 0 { close(reservation) }
+        reservation = -1
         process = try ChildProcess(binary, ["-c", config])
         try waitUntilListening()
     }
@@ -58,12 +64,37 @@ final class TestBroker {
         process.signal(SIGKILL)
         process.wait()
         self.process = nil
+        reservation = Self.reserve(port)
+    }
+
+    /// A socket bound to `port` (not listening) with SO_REUSEADDR, or -1 if it cannot be had.
+    static func reserve(_ port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        if !bound { close(fd) }
+        return bound ? fd : -1
     }
 
     /// A port nobody listens on now: the kernel's pick for a socket bound to port 0.
     static func freePort() throws -> Int {
+        let (port, fd) = try reservedPort()
+        close(fd)
+        return port
+    }
+
+    /// A port kept free: the socket bound to it (and not listening, so connecting is refused)
+    /// stays open until the caller closes it, so no test running meanwhile gets the same port
+    /// for its broker. Close it just before starting a broker there.
+    static func reservedPort() throws -> (port: Int, socket: Int32) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -71,8 +102,11 @@ final class TestBroker {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        return (Int(UInt16(bigEndian: address.sin_port)), fd)
     }
 
     /// Connects until the broker accepts (it starts in milliseconds), up to 5 s.
