@@ -167,9 +167,14 @@ public final class FleetStation: TimedDriver {
         let report = FleetStateReport(kiosk)
         let display = kiosk.shownDisplay?.text ?? "    "
         guard report != lastReport else { return }
+        let before = lastReport
         lastReport = report
         lastDisplay = display
         publishState()
+        // A change of phase (a rest started, the alarm, back to idle) is also an event.
+        if let before, before.mode != report.mode || before.phase != report.phase {
+            event("phase", ["mode": FleetStateReport.quoted(report.mode), "phase": FleetStateReport.quoted(report.phase)])
+        }
     }
 
     /// A finished workout: into the outbox, then to the broker when it is there.
@@ -183,6 +188,7 @@ public final class FleetStation: TimedDriver {
             unsaved.append(.init(id: id, payload: payload))
         }
         if connected { sendOutbox() }
+        event("completed", ["kind": FleetStateReport.quoted(workout.kind.rawValue), "sets": String(workout.sets)])
     }
 
     /// Says goodbye (retained `offline`, then DISCONNECT), for a clean stop.

@@ -126,7 +126,12 @@ import Testing
         #expect(events.allSatisfy { object($0.text)["event"]?.string == "error" })
         // Busy now: a second start with `at` and a `set` are not allowed, and change nothing.
         try send("{\"do\":\"start\"}")
-        _ = messages(watcher) { $0.contains { $0.text.contains("\"resting\"") } }
+        let started = messages(watcher) { seen in
+            seen.contains { $0.topic.hasSuffix("/event") && self.object($0.text)["event"]?.string == "phase" }
+        }
+        #expect(started.contains { $0.topic.hasSuffix("/state") && object($0.text)["phase"]?.string == "resting" })
+        #expect(started.contains { $0.topic.hasSuffix("/event") && object($0.text)["phase"]?.string == "resting" },
+                "the start is an event too")
         try send("{\"do\":\"set\",\"rest_seconds\":60}")
         try send("{\"do\":\"start\",\"at\":\(Date().timeIntervalSince1970 + 1)}")
         let refused = messages(watcher) { seen in seen.filter { $0.text.contains("\"not-allowed\"") }.count >= 2 }
