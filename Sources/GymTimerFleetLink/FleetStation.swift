@@ -154,6 +154,12 @@ public final class FleetStation: TimedDriver {
         if !connected && !connecting, let at = reconnectAt, at <= now {
             connect(client, at: now)
         }
+        if connecting, let began = connectingSince, now - began >= Self.connectTimeout {
+            // A broker whose host drops the packets never answers: give up and back off.
+            client.disconnect()
+            lost("no answer in \(Self.connectTimeout)", at: now)
+            return
+        }
         if connected || connecting, (lastMaintain ?? now) + (connected ? client.keepAliveInterval : .seconds(1)) <= now || lastMaintain == nil {
             lastMaintain = now
             handle(client.maintain())
@@ -207,6 +213,7 @@ public final class FleetStation: TimedDriver {
             if connectionAttempts == 0 { try client.connect() } else { try client.reconnect() }
             connectionAttempts += 1
             connecting = true
+            connectingSince = now
             lastMaintain = now
         } catch {
             connectionAttempts += 1
@@ -214,6 +221,9 @@ public final class FleetStation: TimedDriver {
         }
     }
     private var connectionAttempts = 0
+    private var connectingSince: Moment?
+    /// How long a connection may take before it counts as lost.
+    public static let connectTimeout: Duration = .seconds(10)
 
     private func lost(_ reason: String, at now: Moment) {
         if !connectionProblemLogged {
