@@ -19,10 +19,9 @@ public final class FleetCollector {
     private var connected = false
     private var connecting = false
     private var reconnectAt = ContinuousClock.now
-    private var backoff: Duration = .seconds(1)
+    private var backoff = ReconnectBackoff()
     private var lastMaintain = ContinuousClock.now
     private var attempts = 0
-    private var problemLogged = false
     /// Records stored since the start (repeats not counted).
     public private(set) var stored = 0
 
@@ -81,14 +80,11 @@ public final class FleetCollector {
     }
 
     private func lost(_ reason: String) {
-        if !problemLogged {
-            log("collect: broker \(client.options.broker) unreachable: \(reason) (retrying with back-off)")
-            problemLogged = true
-        }
+        let (wait, report) = backoff.lost()
+        if report { log("collect: broker \(client.options.broker) unreachable: \(reason) (retrying with back-off)") }
         connected = false
         connecting = false
-        reconnectAt = ContinuousClock.now + backoff
-        backoff = min(backoff * 2, .seconds(30))
+        reconnectAt = ContinuousClock.now + wait
     }
 
     private func handle(_ events: [MQTTEvent]) {
@@ -97,9 +93,7 @@ public final class FleetCollector {
             case .connected:
                 connected = true
                 connecting = false
-                backoff = .seconds(1)
-                if problemLogged { log("collect: connected to \(client.options.broker)") }
-                problemLogged = false
+                if backoff.connected() { log("collect: connected to \(client.options.broker)") }
                 do {
                     try client.subscribe(FleetTopics.everyStation(prefix: prefix).workout, qos: 1)
                 } catch {

@@ -34,7 +34,7 @@ public final class FleetStation: TimedDriver {
     private var connected = false
     private var connecting = false
     private var reconnectAt: Moment?
-    private var backoff: Duration = .seconds(1)
+    private var backoff = ReconnectBackoff()
     private var lastMaintain: Moment?
     /// Outbox records published and not yet acknowledged, by message id.
     private var inflight: [Int32: String] = [:]
@@ -45,10 +45,7 @@ public final class FleetStation: TimedDriver {
     private var lastDisplay: String?
     /// Kinds of refused commands already logged (once per kind, not per message).
     private var loggedKinds: Set<String> = []
-    private var connectionProblemLogged = false
 
-    /// The longest back-off between reconnects.
-    public static let maximumBackoff: Duration = .seconds(30)
     /// How long before a scheduled start the loop wakes, to be at the instant awake.
     public static let startLead: Duration = .milliseconds(3)
     /// How far in the past a start's `at` may be and still be obeyed.
@@ -226,15 +223,14 @@ public final class FleetStation: TimedDriver {
     public static let connectTimeout: Duration = .seconds(10)
 
     private func lost(_ reason: String, at now: Moment) {
-        if !connectionProblemLogged {
+        let (wait, report) = backoff.lost()
+        if report {
             log("fleet: broker \(settings.broker) unreachable: \(reason) (retrying with back-off; the kiosk runs alone meanwhile)")
-            connectionProblemLogged = true
         }
         connected = false
         connecting = false
         inflight.removeAll()
-        reconnectAt = now + backoff
-        backoff = min(backoff * 2, Self.maximumBackoff)
+        reconnectAt = now + wait
     }
 
     private func handle(_ events: [MQTTEvent]) {
@@ -243,9 +239,7 @@ public final class FleetStation: TimedDriver {
             case .connected:
                 connected = true
                 connecting = false
-                backoff = .seconds(1)
-                if connectionProblemLogged { log("fleet: connected to \(settings.broker)") }
-                connectionProblemLogged = false
+                if backoff.connected() { log("fleet: connected to \(settings.broker)") }
                 online()
             case .refused(let reason):
                 lost("refused: \(reason)", at: now())
