@@ -42,6 +42,8 @@ public final class FleetStation: TimedDriver {
     private var unsaved: [FleetOutbox.Entry] = []
     private var scheduledStart: Moment?
     private var lastReport: FleetStateReport?
+    /// The kiosk as last observed (what `select` navigates the menu of).
+    private var lastKiosk: Kiosk?
     private var lastDisplay: String?
     /// Kinds of refused commands already logged (once per kind, not per message).
     private var loggedKinds: Set<String> = []
@@ -167,6 +169,7 @@ public final class FleetStation: TimedDriver {
 
     /// The kiosk after a wake-up: its state is published (retained) when it changed.
     public func observe(_ kiosk: Kiosk) {
+        lastKiosk = kiosk
         let report = FleetStateReport(kiosk)
         let display = kiosk.shownDisplay?.text ?? "    "
         guard report != lastReport else { return }
@@ -264,10 +267,11 @@ public final class FleetStation: TimedDriver {
         guard let client else { return }
         do {
             for topic in topics.commandTopics { try client.subscribe(topic, qos: 1) }
-            try client.publish(MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true))
+            // Discovery first, so whoever sees `online` finds the entities already retained.
             for message in discovery {
                 try client.publish(MQTTMessage(topic: message.topic, text: message.payload, qos: 1, retain: true))
             }
+            try client.publish(MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true))
         } catch {
             lost("\(error)", at: now())
             return
@@ -341,9 +345,68 @@ public final class FleetStation: TimedDriver {
             let detents = (seconds - current) / max(1, restStep)
             if detents != 0 { deliver(.turned(detents), at) }
             event("command", ["do": "\"set\""])
-        case .select:
-            refuse(.notAllowed(command: "select", reason: "choose the mode on the station's knob"))
+        case .select(let mode, let name):
+            guard let kiosk = lastKiosk, kiosk.isIdle else {
+                return refuse(.notAllowed(command: "select", reason: "only while the station is idle"))
+            }
+            switch Self.menuSteps(to: mode, name: name, from: kiosk) {
+            case .failure(let error): refuse(error)
+            case .success(let detents):
+                // As a person picks it: a press of start held opens the menu (undoing the
+                // press), the knob goes to the entry, a press of start picks it.
+                for event: ControlEvent in [.pressed(.start), .held(.start), .released(.start)] { deliver(event, at) }
+                if detents != 0 { deliver(.turned(detents), at) }
+                deliver(.pressed(.start), at)
+                deliver(.released(.start), at)
+                event("command", ["do": "\"select\"", "mode": FleetStateReport.quoted(mode)])
+            }
         }
+    }
+
+    /// How many detents the mode menu, opened from idle `kiosk`, must turn to show `mode`
+    /// (and the preset or program `name`): its entries are rest, interval, the workout presets,
+    /// then the programs, and it opens on the mode the kiosk is in.
+    static func menuSteps(to mode: String, name: String?, from kiosk: Kiosk) -> Result<Int, FleetCommandError> {
+        let settings = kiosk.settings
+        let presets = settings.workout.presets.map(\.name)
+        let programs = ProgramMode(settings: settings.programs, warningSeconds: settings.interval.warningSeconds).programs.map(\.name)
+        let presetSlots = max(1, presets.count)
+        func index(_ mode: Kiosk.Mode) -> Int {
+            switch mode {
+            case .rest: return 0
+            case .interval: return 1
+            case .workout(let workout): return 2 + workout.presetIndex
+            case .program(let program): return 2 + presetSlots + program.selected
+            case .menu(_, let previous): return index(previous)
+            }
+        }
+        let target: Int
+        switch mode {
+        case "rest", "interval":
+            if name != nil { return .failure(.unexpected(field: "name", command: "select \(mode)")) }
+            target = mode == "rest" ? 0 : 1
+        case "workout":
+            guard let name else {
+                if case .workout = kiosk.mode { return .success(0) }
+                target = 2
+                break
+            }
+            guard let found = presets.firstIndex(of: name) else {
+                return .failure(.notAllowed(command: "select", reason: "no workout preset named \"\(name)\""))
+            }
+            target = 2 + found
+        default:
+            guard let name else {
+                if case .program = kiosk.mode { return .success(0) }
+                target = 2 + presetSlots
+                break
+            }
+            guard let found = programs.firstIndex(of: name) else {
+                return .failure(.notAllowed(command: "select", reason: "no program named \"\(name)\""))
+            }
+            target = 2 + presetSlots + found
+        }
+        return .success(target - index(kiosk.mode))
     }
 
     private func refuse(_ error: FleetCommandError) {

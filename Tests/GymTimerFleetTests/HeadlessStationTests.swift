@@ -269,4 +269,41 @@ import Testing
         let unix = try #require(begin?["unix"]?.number, "the restarted station began its countdown")
         #expect(abs(unix - at) < 0.005, "began \(unix - at) s from at")
     }
+
+    @Test func selectPicksAModeAsTheMenuDoesOnlyWhileIdle() throws {
+        guard let broker = try TestBroker() else { return }
+        let watcher = try observer(port: broker.port, ["gymtimer/rack-6/status", "gymtimer/rack-6/state", "gymtimer/rack-6/event"])
+        let rack6 = try station("rack-6", port: broker.port)
+        // Online, and its first state (idle rest) is in: each command below is answered by one more.
+        _ = messages(watcher) { $0.contains { $0.topic.hasSuffix("/state") } }
+        let coach = try MQTTClient(.init(clientID: "coach", host: "127.0.0.1", port: broker.port))
+        try coach.connect()
+        _ = pump([coach]) { $0[0]?.contains(.connected) == true }
+        /// Sends `payload` and returns the first state or error event that follows.
+        func command(_ payload: String) throws -> [String: JSONValue] {
+            let mid = try coach.publish(MQTTMessage(topic: "gymtimer/rack-6/cmd", text: payload, qos: 1))
+            _ = pump([coach]) { $0[0]?.contains(.delivered(mid: mid)) == true }
+            let seen = messages(watcher) { seen in
+                seen.contains { $0.topic.hasSuffix("/state") || self.object($0.text)["event"]?.string == "error" }
+            }
+            let answer = seen.first { $0.topic.hasSuffix("/state") || object($0.text)["event"]?.string == "error" }
+            return answer.map { object($0.text) } ?? [:]
+        }
+        let interval = try command("{\"do\":\"select\",\"mode\":\"interval\"}")
+        #expect(interval["mode"]?.string == "interval" && interval["phase"]?.string == "idle")
+        let program = try command("{\"do\":\"select\",\"mode\":\"program\",\"name\":\"Tabata\"}")
+        #expect(program["mode"]?.string == "program" && program["program"]?.string == "Tabata")
+        let missing = try command("{\"do\":\"select\",\"mode\":\"workout\",\"name\":\"no-such\"}")
+        #expect(missing["kind"]?.string == "not-allowed")
+        let rest = try command("{\"do\":\"select\",\"mode\":\"rest\"}")
+        #expect(rest["mode"]?.string == "rest" && rest["phase"]?.string == "idle")
+        let resting = try command("{\"do\":\"start\"}")
+        #expect(resting["phase"]?.string == "resting")
+        let busy = try command("{\"do\":\"select\",\"mode\":\"interval\"}")
+        #expect(busy["kind"]?.string == "not-allowed", "not while resting")
+        rack6.send("0 end")
+        #expect(rack6.wait(upTo: 10) == 0)
+        let last = traceLines("rack-6").last { $0["device"]?.string == "led" && $0["name"]?.string == "rest" }
+        #expect(last?["on"] == .bool(true), "still resting: the refused select changed nothing")
+    }
 }
