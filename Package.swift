@@ -44,6 +44,25 @@ let package = Package(
             name: "GymTimerHistory",
             dependencies: ["GymTimerCore", "GymTimerDrivers", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .systemLibrary(
+            name: "CMosquitto",
+            path: "Modules/CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery. Pure
+        // Swift + Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
+        .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
+        .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquitto"]),
+        // The fleet's two ends over MQTT: the station a kiosk's loop hosts (with its durable
+        // outbox), the collector and the coach's console.
+        .target(
+            name: "GymTimerFleetLink",
+            dependencies: [
+                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerDrivers",
+                "GymTimerRuntime", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
@@ -54,14 +73,14 @@ let package = Package(
             name: "GymTimerSimulator",
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation", "GymTimerHistory",
-                "GymTimerRuntime", "GymTimerSetup",
+                "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink", "GymTimerFleet", "GymTimerMQTT",
             ]
         ),
         .target(
             name: "GymTimerKiosk",
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerHardware", "GymTimerHistory",
-                "GymTimerRuntime", "GymTimerSetup",
+                "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink",
             ]
         ),
         .target(
@@ -72,7 +91,7 @@ let package = Package(
             name: "gymtimer",
             dependencies: [
                 "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware",
-                "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory",
+                "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -82,6 +101,7 @@ let package = Package(
         .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation", "GymTimerSimulator"]),
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
+        .executableTarget(name: "FuzzCommand", dependencies: ["FuzzSupport", "GymTimerFleet"]),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
         .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSimulation"]),
         .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
@@ -95,7 +115,15 @@ let package = Package(
         ),
         .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers"]),
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
-        .testTarget(name: "FuzzTests", dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "GymTimerConfig", "GymTimerDrivers", "GymTimerSimulation"], exclude: ["Corpus", "Unfixed"]),
+        .testTarget(
+            name: "GymTimerFleetTests",
+            dependencies: ["GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore"]
+        ),
+        .testTarget(
+            name: "FuzzTests",
+            dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "GymTimerConfig", "GymTimerDrivers", "GymTimerFleet", "GymTimerSimulation"],
+            exclude: ["Corpus", "Unfixed"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -66,8 +66,9 @@ esac
 
 # 2. Packages. The same names on both releases: libgpiod-dev is libgpiod 1.6 (libgpiod2) on
 # bookworm and 2.2 (libgpiod3) on trixie, libasound2-dev pulls libasound2 or libasound2t64;
+# libmosquitto-dev brings libmosquitto1, the fleet's MQTT client;
 # the -dev packages bring the right runtime libraries for a --binary install too.
-packages=(libgpiod-dev gpiod libasound2-dev libsqlite3-dev alsa-utils espeak-ng pkg-config)
+packages=(libgpiod-dev gpiod libasound2-dev libsqlite3-dev libmosquitto-dev alsa-utils espeak-ng pkg-config)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

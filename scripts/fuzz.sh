@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every input parser with libFuzzer: the simulation script parser (FuzzScript), the
-# config parser (FuzzConfig) and the WAV reader (FuzzWAV), each for SECONDS (default 60).
+# config parser (FuzzConfig), the WAV reader (FuzzWAV) and the fleet's command parser
+# (FuzzCommand, what arrives from the broker), each for SECONDS (default 60).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzScript FuzzConfig FuzzWAV)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzScript FuzzConfig FuzzWAV FuzzCommand)
 
 status=0
 for target in "${targets[@]}"; do

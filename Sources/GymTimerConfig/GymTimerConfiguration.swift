@@ -10,15 +10,19 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
     public var audio: AudioSettings
     public var history: HistorySettings
     public var hardware: HardwareSettings
+    /// The broker this station is part of a fleet through; nil: the kiosk runs alone.
+    public var fleet: FleetSettings?
 
     public init(
         kiosk: KioskSettings = KioskSettings(), audio: AudioSettings = AudioSettings(),
-        history: HistorySettings = HistorySettings(), hardware: HardwareSettings = HardwareSettings()
+        history: HistorySettings = HistorySettings(), hardware: HardwareSettings = HardwareSettings(),
+        fleet: FleetSettings? = nil
     ) {
         self.kiosk = kiosk
         self.audio = audio
         self.history = history
         self.hardware = hardware
+        self.fleet = fleet
     }
 
     /// Every setting at its default: what an empty file gives.
@@ -54,7 +58,8 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
                     rest: rest, startMode: startMode, interval: interval, workout: workout, programs: programs),
                 audio: root.table("audio") { AudioSettings.read(from: $0) },
                 history: root.table("history") { HistorySettings.read(from: $0) },
-                hardware: root.table("hardware") { HardwareSettings.read(from: $0) }
+                hardware: root.table("hardware") { HardwareSettings.read(from: $0) },
+                fleet: root.table("fleet") { FleetSettings.read(from: $0) }
             )
         }
         guard problems.isEmpty else { throw ConfigError(problems: problems.lines) }

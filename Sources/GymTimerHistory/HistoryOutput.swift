@@ -6,14 +6,17 @@ public enum HistoryOutput {
     /// CSV (RFC 4180, `\n` line ends): a header, then one line per workout. `completed_at` is
     /// UTC ISO 8601; `duration_s` whole seconds; exercises joined by `; `; `score` a program's
     /// result, empty for the other kinds.
+    /// A collector's workouts (any with a station) get a last column, `station`.
     public static func csv(_ workouts: [StoredWorkout]) -> String {
-        var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score"]
+        let stations = workouts.contains { $0.station != nil }
+        var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score" + (stations ? ",station" : "")]
         for workout in workouts {
-            let fields = [
+            var fields = [
                 workout.id, iso8601(workout.completedAt), workout.localDay.description, workout.kind.rawValue,
                 String(workout.sets), String(roundedSeconds(workout.durationMilliseconds)), String(workout.calories),
                 workout.preset ?? "", workout.exercises.joined(separator: "; "), workout.score ?? "",
             ]
+            if stations { fields.append(workout.station ?? "") }
             lines.append(fields.map(csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -29,9 +32,11 @@ public enum HistoryOutput {
         try encode(stats)
     }
 
-    /// A table for the gym owner, local times in `timeZone`, then a line of totals.
+    /// A table for the gym owner, local times in `timeZone`, then a line of totals; a
+    /// collector's workouts (any with a station) get a `Station` column first.
     public static func table(_ workouts: [StoredWorkout], timeZone: TimeZone) -> String {
         guard !workouts.isEmpty else { return "No workouts recorded.\n" }
+        let stations = workouts.contains { $0.station != nil }
         let header = ["Date", "Time", "Type", "Duration", "Sets", "Calories", "Preset", "Score"]
         var rows = [header]
         for workout in workouts {
@@ -41,8 +46,14 @@ public enum HistoryOutput {
                 workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "", workout.score ?? "",
             ])
         }
-        let rightAligned: Set<Int> = [3, 4, 5]
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        // Duration, Sets and Calories are right-aligned, one column further with a station column.
+        let rightAligned: Set<Int> = stations ? [4, 5, 6] : [3, 4, 5]
+        if stations {
+            rows[0].insert("Station", at: 0)
+            for index in workouts.indices { rows[index + 1].insert(workouts[index].station ?? "", at: 0) }
+        }
+        let columns = rows[0].indices
+        let widths = columns.map { column in rows.map { $0[column].count }.max() ?? 0 }
         var text = ""
         for row in rows {
             let cells = row.indices.map { column in

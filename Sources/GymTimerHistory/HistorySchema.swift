@@ -36,6 +36,11 @@ enum HistorySchema {
             // `12:34, 3 rounds`, `capped, 5 rounds`); NULL for the other kinds.
             try db.execute(sql: "ALTER TABLE workouts ADD COLUMN score TEXT")
         }
+        migrator.registerMigration("v3") { db in
+            // station: the fleet station a record came from (fleet.md); NULL on a kiosk's own
+            // history, set in a collector's database (`gymtimer collect`).
+            try db.execute(sql: "ALTER TABLE workouts ADD COLUMN station TEXT")
+        }
         return migrator
     }
 }

@@ -223,20 +223,23 @@ public final class HistoryStore: WorkoutHistory {
         }
     }
 
-    /// Inserts `workout` unless its id is already stored, then unlocks what it earned.
-    private static func insert(_ workout: StoredWorkout, _ db: Database) throws {
+    /// Inserts `workout` unless its id is already stored, then unlocks what it earned; true
+    /// when it was new.
+    @discardableResult
+    private static func insert(_ workout: StoredWorkout, _ db: Database) throws -> Bool {
         let exercises = String(decoding: try JSONEncoder().encode(workout.exercises), as: UTF8.self)
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO workouts
-                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day, score)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day, score, station)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 workout.id, workout.kind.rawValue, workout.sets, workout.durationMilliseconds, workout.calories,
                 exercises, workout.preset, workout.completedAt, workout.localDay.description, workout.score,
+                workout.station,
             ])
-        guard db.changesCount > 0 else { return }
+        guard db.changesCount > 0 else { return false }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM workouts") ?? 0
         let days = try localDays(db)
         let streak = DailyStreak(days: days, today: workout.localDay)
@@ -244,6 +247,26 @@ public final class HistoryStore: WorkoutHistory {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO achievements (name, unlocked_at) VALUES (?, ?)",
                 arguments: [achievement.rawValue, workout.completedAt])
+        }
+        return true
+    }
+
+    /// Stores workouts that already carry their time and station (a collector's records), each
+    /// once: one whose `id` is stored is skipped. Returns how many were new.
+    @discardableResult
+    public func store(_ workouts: [StoredWorkout]) throws(HistoryError) -> Int {
+        do {
+            return try database.write { db in
+                var added = 0
+                for workout in workouts {
+                    added += try Self.insert(workout, db) ? 1 : 0
+                }
+                return added
+            }
+        } catch let error as HistoryError {
+            throw error
+        } catch {
+            throw .cannotSave(reason: HistoryError.reason(error), pending: workouts.count)
         }
     }
 
@@ -267,17 +290,24 @@ public final class HistoryStore: WorkoutHistory {
     /// The stored workouts completed at or after `since` (all when nil), oldest first; rows
     /// that are not valid workouts are left out and counted in `skippedRows`.
     /// Pending records are not included until they are written.
-    public func workouts(since: Date? = nil) throws(HistoryError) -> [StoredWorkout] {
+    /// With `station`, only that fleet station's workouts (a collector's database).
+    public func workouts(since: Date? = nil, station: String? = nil) throws(HistoryError) -> [StoredWorkout] {
         do {
             let (all, valid) = try database.read { db -> (Int, [StoredWorkout]) in
-                let rows: [Row]
+                var conditions: [String] = []
+                var arguments: StatementArguments = []
                 if let since {
-                    rows = try Row.fetchAll(
-                        db, sql: "SELECT * FROM workouts WHERE completed_at >= ? ORDER BY completed_at, id",
-                        arguments: [since])
-                } else {
-                    rows = try Row.fetchAll(db, sql: "SELECT * FROM workouts ORDER BY completed_at, id")
+                    conditions.append("completed_at >= ?")
+                    arguments += [since]
                 }
+                if let station {
+                    guard try Self.hasStationColumn(db) else { return (0, []) }
+                    conditions.append("station = ?")
+                    arguments += [station]
+                }
+                let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT * FROM workouts \(filter) ORDER BY completed_at, id", arguments: arguments)
                 let valid = try Set(String.fetchAll(db, sql: "SELECT id FROM workouts WHERE \(Self.validRow)"))
                 return (rows.count, rows.compactMap { Self.workout($0, valid: valid) })
             }
@@ -288,17 +318,25 @@ public final class HistoryStore: WorkoutHistory {
         }
     }
 
-    /// Totals, points, streaks (as of `now` in the kiosk's time zone) and achievements.
-    public func stats() throws(HistoryError) -> StationStats {
+    /// Totals, points, streaks (as of `now` in the kiosk's time zone) and achievements; with
+    /// `station`, totals and streaks of that fleet station only (achievements stay the file's).
+    public func stats(station: String? = nil) throws(HistoryError) -> StationStats {
         let today = LocalDay(now(), in: timeZone)
         do {
             return try database.read { db in
+                var filter = ""
+                var arguments: StatementArguments = []
+                if let station {
+                    // A kiosk's own history, not migrated yet, has no station column and no station's rows.
+                    filter = try Self.hasStationColumn(db) ? " AND station = ?" : " AND 0"
+                    arguments = [station]
+                }
                 let totals = try Row.fetchOne(
                     db, sql: """
                         SELECT COUNT(*), COALESCE(SUM(duration_ms), 0), COALESCE(SUM(calories), 0)
-                        FROM workouts WHERE \(Self.validRow)
-                        """)
-                let streak = DailyStreak(days: try Self.localDays(db), today: today)
+                        FROM workouts WHERE \(Self.validRow)\(filter)
+                        """, arguments: arguments)
+                let streak = DailyStreak(days: try Self.localDays(db, filter: filter, arguments: arguments), today: today)
                 let achievements = try Row.fetchAll(
                     db, sql: "SELECT name, unlocked_at FROM achievements ORDER BY unlocked_at, name"
                 ).compactMap { row -> UnlockedAchievement? in
@@ -318,8 +356,11 @@ public final class HistoryStore: WorkoutHistory {
         }
     }
 
-    private static func localDays(_ db: Database) throws -> [LocalDay] {
-        try String.fetchAll(db, sql: "SELECT DISTINCT local_day FROM workouts WHERE \(validRow) ORDER BY local_day").compactMap(LocalDay.init)
+    private static func localDays(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LocalDay] {
+        try String.fetchAll(
+            db, sql: "SELECT DISTINCT local_day FROM workouts WHERE \(validRow)\(filter) ORDER BY local_day",
+            arguments: arguments
+        ).compactMap(LocalDay.init)
     }
 
     /// The workout in `row`, nil when the row is not one (`valid`: the ids of rows in range).
@@ -337,7 +378,13 @@ public final class HistoryStore: WorkoutHistory {
             id: id, kind: kind, sets: sets, durationMilliseconds: duration, calories: calories, exercises: exercises,
             preset: preset.isNull ? nil : String.fromDatabaseValue(preset), completedAt: completedAt, localDay: day,
             // A database the kiosk has not migrated yet (read-only, schema v1) has no score column.
-            score: row.hasColumn("score") ? String.fromDatabaseValue(row["score"] as DatabaseValue) : nil)
+            score: row.hasColumn("score") ? String.fromDatabaseValue(row["score"] as DatabaseValue) : nil,
+            station: row.hasColumn("station") ? String.fromDatabaseValue(row["station"] as DatabaseValue) : nil)
+    }
+
+    /// Whether the file has v3's `station` column (a file read before its kiosk migrated it has not).
+    private static func hasStationColumn(_ db: Database) throws -> Bool {
+        try db.columns(in: "workouts").contains { $0.name == "station" }
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {

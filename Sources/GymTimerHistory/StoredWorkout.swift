@@ -17,12 +17,16 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
     public var completedAt: Date
     /// The kiosk's local day at `completedAt`.
     public var localDay: LocalDay
+    /// The fleet station it came from (a collector's database); nil on a kiosk's own history.
+    public var station: String?
 
     public init(
         id: String, kind: WorkoutRecord.Kind, sets: Int, durationMilliseconds: Int64, calories: Int,
-        exercises: [String], preset: String?, completedAt: Date, localDay: LocalDay, score: String? = nil
+        exercises: [String], preset: String?, completedAt: Date, localDay: LocalDay, score: String? = nil,
+        station: String? = nil
     ) {
         self.score = score
+        self.station = station
         self.id = id
         self.kind = kind
         self.sets = sets
@@ -47,7 +51,7 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
     public var duration: Duration { .milliseconds(durationMilliseconds) }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, sets, calories, exercises, preset, score
+        case id, kind, sets, calories, exercises, preset, score, station
         case durationMilliseconds = "duration_ms"
         case completedAt = "completed_at"
         case localDay = "local_day"

@@ -59,11 +59,14 @@ public enum KioskService {
             extra.append(WatchdogPinger(interval: interval, start: Moment(origin.duration(to: clock.now))) { systemd.watchdog() })
         }
         let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
+        // With a [fleet] section, the station's socket, deadlines and outbox join the loop's.
+        let fleet = try KioskFleet(configuration, origin: origin, log: log)
         let runtime = KioskRuntime(
             kiosk: store.restore(stored, settings: configuration.kiosk), clock: clock, origin: origin,
-            devices: hardware.devices(wakeups: [signals], sound: sound),
-            history: history, timing: timing, faults: faults, extraDrivers: extra, store: store,
-            held: stored?.held ?? [:])
+            devices: hardware.devices(wakeups: [signals] + fleet.wakeups, sound: sound),
+            history: fleet.history(history), timing: timing, faults: faults, extraDrivers: extra + fleet.drivers,
+            store: store, held: stored?.held ?? [:])
+        fleet.attach(runtime)
         log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(stored == nil ? "" : ", resumed")")
         runtime.start()
         var status = runtime.kiosk.statusLine
@@ -71,6 +74,7 @@ public enum KioskService {
         do {
             while !signals.stopRequested {
                 try runtime.step()
+                fleet.observe(runtime)
                 if runtime.kiosk.statusLine != status {
                     status = runtime.kiosk.statusLine
                     systemd.status(status)
@@ -80,6 +84,7 @@ public enum KioskService {
             throw .failed("the event loop failed: \(error)")
         }
         systemd.stopping()
+        fleet.stop()
         if let player = sound as? PCMSoundPlayer, !player.shutdown() {
             log("\(PCMSoundPlayer.faultName): did not stop within 2 s; exiting without it")
         }

@@ -76,6 +76,9 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         save()
     }
 
+    /// What the display shows: the renderer's, which writes only what changes.
+    public var shownDisplay: DisplayContent? { renderer.content }
+
     /// The earliest moment anything needs the loop to wake, or nil to wait for input alone.
     public var nextDeadline: Moment? {
         let at = now
@@ -113,6 +116,13 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         guard let store else { return }
         let held = Dictionary(uniqueKeysWithValues: input.heldPresses.map { ($0.key.lineName, $0.value) })
         store.save(kiosk: kiosk, held: held, at: now, ended: ended)
+    }
+
+    /// Hands the core an event that did not come from a device (a fleet command), as of
+    /// `moment` (a start scheduled for an instant the loop woke just after); the effects are
+    /// carried out now.
+    public func inject(_ event: ControlEvent, at moment: Moment) {
+        apply(kiosk.handle(event, at: min(moment, now)), at: now)
     }
 
     /// Retries the waiting records when their retry falls due (or starts the wait for it).

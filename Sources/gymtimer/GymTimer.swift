@@ -8,6 +8,7 @@ struct GymTimer: ParsableCommand {
         abstract: "A wall-mounted gym rest timer for the Raspberry Pi.",
         subcommands: [
             Run.self, Selftest.self, Simulate.self, CheckConfig.self, History.self, Stats.self, Bench.self, BenchAudio.self, ReadyProbe.self,
+            Collect.self, Fleet.self,
         ]
     )
 

@@ -1,7 +1,9 @@
 import Foundation
+import FuzzCommand
 import FuzzConfig
 import FuzzScript
 import FuzzWAV
+import GymTimerFleet
 import GymTimerConfig
 import GymTimerDrivers
 import GymTimerSimulation
@@ -96,6 +98,26 @@ import Testing
         }
     }
 
+    /// What the fleet's command parser makes of each corpus file: the command, or why it refused.
+    static let expectedCommands: [String: String] = [
+        "bad-field.json": #"refused (bad-field): "x" is not a field of "start""#,
+        "dismiss.json": "accepted: dismiss",
+        "lone-surrogate.json": "refused (malformed): command is not JSON",
+        "select.json": #"accepted: select(mode: "program", name: Optional("Tabata"))"#,
+        "set-huge.json": #"refused (bad-field): "rest_seconds" must be whole seconds between 1 and 3600"#,
+        "set.json": "accepted: setRest(seconds: 120)",
+        "start-at.json": "accepted: start(at: Optional(1767225600.5))",
+        "start.json": "accepted: start(at: nil)",
+        "truncated.json": "refused (malformed): command is not JSON",
+    ]
+
+    static func commandOutcome(_ bytes: [UInt8]) -> String {
+        switch FleetCommand.parse(bytes) {
+        case .success(let command): return "accepted: \(command)"
+        case .failure(let error): return "refused (\(error.kind)): \(error)"
+        }
+    }
+
     static func wavOutcome(_ bytes: [UInt8]) -> String {
         do {
             let contents = try WAVReader.decode(Data(bytes), file: "fuzz.wav")
@@ -136,10 +158,19 @@ import Testing
         #expect(outcome == Self.expectedWAVs[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
     }
 
+    @Test(arguments: inputs("FuzzCommand")) func commandInputs(_ file: URL) throws {
+        let bytes = try Self.replay(file, fuzzCommandOneInput)
+        let outcome = Self.escaped(Self.commandOutcome(bytes))
+        #expect(outcome == Self.expectedCommands[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
+    }
+
     /// Every target has inputs, and every input an expected outcome (and no outcome is left
     /// over from a file that is gone).
     @Test func everyInputHasAnExpectation() {
-        let tables = ["FuzzScript": Self.expectedScripts, "FuzzConfig": Self.expectedConfigs, "FuzzWAV": Self.expectedWAVs]
+        let tables = [
+            "FuzzScript": Self.expectedScripts, "FuzzConfig": Self.expectedConfigs, "FuzzWAV": Self.expectedWAVs,
+            "FuzzCommand": Self.expectedCommands,
+        ]
         for (target, table) in tables {
             let names = Set(Self.inputs(target).map(\.lastPathComponent))
             #expect(!names.isEmpty, "\(target) has no corpus")

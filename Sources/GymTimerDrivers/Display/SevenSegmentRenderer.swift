@@ -15,7 +15,8 @@ public final class SevenSegmentRenderer: TimedDriver {
     private let faults: FaultLog
     private let deviceName: String
     /// What the display is told to show; nil until the first `show`.
-    private var content: DisplayContent?
+    /// What the display is showing (or showed last, if its writes are failing); nil before the first.
+    public private(set) var content: DisplayContent?
     private var blinkStartedAt = Moment.origin
     private var lastFrame: SegmentFrame?
     private var retryAt: Moment?

@@ -17,4 +17,14 @@ public struct EdgeRun: RandomAccessCollection, Sendable {
     }
 
     public subscript(position: Int) -> ScheduledEdge { edge(position) }
+
+    /// The same gesture `offset` later (a line read at run time, its times counted from then).
+    public func delayed(by offset: Duration) -> EdgeRun {
+        let edge = self.edge
+        return EdgeRun(count: endIndex) { index in
+            var shifted = edge(index)
+            shifted.time += offset
+            return shifted
+        }
+    }
 }

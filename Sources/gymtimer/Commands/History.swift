@@ -41,7 +41,7 @@ struct History: ParsableCommand {
         let path = try database.path()
         do {
             let store = try HistoryStore.reading(path: path)
-            workouts = try store.workouts(since: start)
+            workouts = try store.workouts(since: start, station: database.station)
             if store.skippedRows > 0 {
                 StandardError.writeLine("\(path): \(store.skippedRows) malformed row(s) left out (edited or damaged)")
             }

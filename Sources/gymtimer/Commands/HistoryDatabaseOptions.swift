@@ -10,6 +10,9 @@ struct HistoryDatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "Config file whose [history] path to read.")
     var config: String?
 
+    @Option(name: .long, help: "Only this fleet station's workouts (a database `gymtimer collect` fills).")
+    var station: String?
+
     func path() throws -> String {
         if let db { return db }
         if let config { return try loadConfiguration(config).history.path }

@@ -24,8 +24,12 @@ struct Simulate: ParsableCommand {
     @Option(name: .customLong("data-dir"), help: "Keep what the controller stores here (default: a fresh temporary directory).")
     var dataDir: String?
 
+    @Flag(name: .long, help: "Real time with no terminal: the trace (with `unix` times) on stdout, script lines from stdin, the [fleet] station if configured.")
+    var headless = false
+
     func run() throws {
         let configuration = try loadConfiguration(config)
+        if headless { return try runHeadless(configuration) }
         guard let script else {
             return try runInTerminal(configuration)
         }

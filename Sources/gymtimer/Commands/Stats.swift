@@ -17,7 +17,7 @@ struct Stats: ParsableCommand {
         // Outside the `do`: a bad --config has already printed its problems and exits 2 as is.
         let path = try database.path()
         do {
-            stats = try HistoryStore.reading(path: path).stats()
+            stats = try HistoryStore.reading(path: path).stats(station: database.station)
         } catch {
             throw CLIError.usage("\(error)")
         }

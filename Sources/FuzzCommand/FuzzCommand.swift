@@ -1,0 +1,52 @@
+import FuzzSupport
+import GymTimerFleet
+
+/// Fuzz target for the fleet's command parser (fleet.md): any payload must give a command or
+/// a `FleetCommandError` naming why, never a crash; what it accepts keeps to the spec's limits.
+enum FuzzCommand {
+    static func check(_ bytes: [UInt8]) {
+        switch FleetCommand.parse(bytes) {
+        case .success(let command):
+            precondition(bytes.count <= FleetCommand.maximumSize, "accepted a payload over the size limit")
+            switch command {
+            case .start(let at): precondition(at.map { $0.isFinite && $0 > 0 } ?? true, "accepted a bad at")
+            case .setRest(let seconds): precondition((1...3600).contains(seconds), "accepted rest seconds out of range")
+            case .select(let mode, let name):
+                precondition(FleetCommand.modes.contains(mode), "accepted an unknown mode")
+                precondition(name.map { !$0.isEmpty && $0.utf8.count <= 64 } ?? true, "accepted a bad name")
+            case .dismiss: break
+            }
+        case .failure(let error):
+            precondition(!error.description.isEmpty && !error.kind.isEmpty, "refused a command without saying why")
+            precondition(error.description.utf8.count < 512, "an error message repeats too much of the payload")
+        }
+    }
+}
+
+/// One input, as libFuzzer gives it (and the corpus replay test).
+public func fuzzCommandOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzCommand.check(FuzzHarness.bytes(data, size))
+    return 0
+}
+
+#if FUZZING
+/// libFuzzer's entry point; only in the fuzzing build, as every fuzz target defines it and the
+/// test build links them all.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func llvmFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzCommandOneInput(data, size)
+}
+
+/// SwiftPM links an executable's entry point under this name, so with `-sanitize=fuzzer` it
+/// hands control to libFuzzer's driver.
+@_cdecl("FuzzCommand_main")
+public func fuzzCommandMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    FuzzHarness.runDriver(argc, argv, fuzzCommandOneInput)
+}
+#else
+/// Without libFuzzer: replays the files given as arguments (a corpus or a crash input).
+@main
+enum FuzzCommandReplay {
+    static func main() { FuzzHarness.replay(CommandLine.arguments, FuzzCommand.check) }
+}
+#endif

@@ -1,0 +1,62 @@
+/// A command from the fleet (fleet.md, "What a station obeys"), parsed and checked for shape.
+/// Whether it is allowed *now* is the kiosk's business; this only says what was asked.
+public enum FleetCommand: Hashable, Sendable {
+    /// As a press of start; with `at`, at that Unix time (a synchronised class start).
+    case start(at: Double?)
+    /// As a press of dismiss.
+    case dismiss
+    /// As picking a mode (and a preset or program by name) in the menu, only while idle.
+    case select(mode: String, name: String?)
+    /// As turning the knob to this rest duration (clamped and stepped as the knob is).
+    case setRest(seconds: Int)
+
+    /// The largest payload a station reads; anything longer is refused unread.
+    public static let maximumSize = 4096
+    /// The modes `select` accepts.
+    public static let modes: Set<String> = ["rest", "interval", "workout", "program"]
+
+    /// Parses one payload. Every way a payload can be wrong is one `FleetCommandError`.
+    public static func parse(_ payload: [UInt8]) -> Result<FleetCommand, FleetCommandError> {
+        guard payload.count <= maximumSize else { return .failure(.tooLarge(bytes: payload.count)) }
+        guard let json = JSONValue.parse(payload) else { return .failure(.malformed) }
+        guard case .object(let object) = json else { return .failure(.notAnObject) }
+        guard let verb = object["do"] else { return .failure(.missing("do")) }
+        guard let name = verb.string else { return .failure(.wrongType(field: "do", expected: "a string")) }
+        let fields = Set(object.keys)
+        func only(_ allowed: Set<String>) -> FleetCommandError? {
+            (fields.subtracting(allowed).sorted().first).map { .unexpected(field: $0, command: name) }
+        }
+        switch name {
+        case "start":
+            if let extra = only(["do", "at"]) { return .failure(extra) }
+            guard let raw = object["at"] else { return .success(.start(at: nil)) }
+            guard let at = raw.number, at.isFinite, at > 0 else {
+                return .failure(.wrongType(field: "at", expected: "a Unix time in seconds"))
+            }
+            return .success(.start(at: at))
+        case "dismiss":
+            if let extra = only(["do"]) { return .failure(extra) }
+            return .success(.dismiss)
+        case "select":
+            if let extra = only(["do", "mode", "name"]) { return .failure(extra) }
+            guard let raw = object["mode"] else { return .failure(.missing("mode")) }
+            guard let mode = raw.string, modes.contains(mode) else {
+                return .failure(.wrongType(field: "mode", expected: "one of " + modes.sorted().joined(separator: ", ")))
+            }
+            guard let rawName = object["name"] else { return .success(.select(mode: mode, name: nil)) }
+            guard let preset = rawName.string, !preset.isEmpty, preset.utf8.count <= 64 else {
+                return .failure(.wrongType(field: "name", expected: "a name of up to 64 bytes"))
+            }
+            return .success(.select(mode: mode, name: preset))
+        case "set":
+            if let extra = only(["do", "rest_seconds"]) { return .failure(extra) }
+            guard let raw = object["rest_seconds"] else { return .failure(.missing("rest_seconds")) }
+            guard let value = raw.number, value.rounded() == value, (1...3600).contains(value) else {
+                return .failure(.wrongType(field: "rest_seconds", expected: "whole seconds between 1 and 3600"))
+            }
+            return .success(.setRest(seconds: Int(value)))
+        default:
+            return .failure(.unknown(name.count > 32 ? String(name.prefix(32)) + "…" : name))
+        }
+    }
+}

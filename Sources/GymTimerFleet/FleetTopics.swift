@@ -1,0 +1,39 @@
+/// The topics of one station (fleet.md): `P = {prefix}/{station}` and the fleet-wide command
+/// topic. Built once from the config, so no topic string is assembled anywhere else.
+public struct FleetTopics: Hashable, Sendable {
+    public let prefix: String
+    public let station: String
+
+    public init(prefix: String, station: String) {
+        self.prefix = prefix
+        self.station = station
+    }
+
+    private var base: String { "\(prefix)/\(station)" }
+    /// Retained `online`; the broker publishes the will `offline` when the station vanishes.
+    public var status: String { base + "/status" }
+    /// Retained JSON of the station's state, on every change of state.
+    public var state: String { base + "/state" }
+    /// Presses, alarms, completions, faults, refused commands.
+    public var event: String { base + "/event" }
+    /// One history record per message, QoS 1, from the durable outbox.
+    public var workout: String { base + "/workout" }
+    /// Commands for this station alone.
+    public var command: String { base + "/cmd" }
+    /// Commands for every station.
+    public var fleetCommand: String { "\(prefix)/all/cmd" }
+    /// Both command topics: the only ones a station obeys.
+    public var commandTopics: [String] { [command, fleetCommand] }
+
+    /// Every station's status and state, for `fleet status` and the collector.
+    public static func everyStation(prefix: String) -> (status: String, state: String, workout: String) {
+        ("\(prefix)/+/status", "\(prefix)/+/state", "\(prefix)/+/workout")
+    }
+
+    /// The station named in a topic of the form `prefix/station/...`, if it is one.
+    public static func station(in topic: String, prefix: String) -> String? {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 3, levels[0] == prefix, levels[1] != "all" else { return nil }
+        return String(levels[1])
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GymTimerCore
+
+/// The station's retained `state` (fleet.md) from the kiosk: what changes only when the
+/// state changes (never per displayed second), so equal reports are not published twice.
+public struct FleetStateReport: Hashable, Sendable {
+    public var mode: String
+    public var phase: String
+    public var program: String?
+    /// When the current countdown ends, on the kiosk's timeline (a Unix time in the JSON, so
+    /// that equal states compare equal whatever the wall clock does); nil when none runs.
+    public var deadline: Moment?
+    public var sets: Int
+    public var restSeconds: Int?
+
+    /// The report of `kiosk`.
+    public init(_ kiosk: Kiosk) {
+        program = nil
+        deadline = nil
+        sets = 0
+        restSeconds = nil
+        switch kiosk.mode {
+        case .rest(let rest):
+            mode = "rest"
+            sets = rest.sets
+            restSeconds = rest.durationSeconds
+            switch rest.phase {
+            case .idle: phase = "idle"
+            case .resting(let countdown, _):
+                phase = "resting"
+                deadline = countdown.deadline
+            case .alarm: phase = "alarm"
+            }
+        case .interval(let interval):
+            mode = "interval"
+            phase = interval.isIdle ? "idle" : "running"
+        case .workout(let workout):
+            mode = "workout"
+            phase = workout.isIdle ? "idle" : "running"
+        case .program(let program):
+            mode = "program"
+            self.program = program.program.name
+            phase = program.statusDetail
+        case .menu:
+            mode = "menu"
+            phase = "menu"
+        }
+    }
+
+    /// The JSON payload: these fields plus what the display shows and `t`, the Unix time of the
+    /// change; `unix` converts a moment on the kiosk's timeline to Unix time. The display is
+    /// the one value that may differ between equal reports.
+    public func json(display: String, at t: Double, unix: (Moment) -> Double) -> String {
+        func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "null" }
+        func text(_ value: String?) -> String { value.map(Self.quoted) ?? "null" }
+        return "{\"mode\":\(text(mode)),\"phase\":\(text(phase)),\"program\":\(text(program)),"
+            + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),\"remaining\":null,"
+            + "\"round\":null,\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),\"t\":\(number(t))}"
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,431 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import GymTimerConfig
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerFleet
+import GymTimerHistory
+import GymTimerMQTT
+
+/// The station's end of the fleet (fleet.md), hosted by the kiosk's one event loop: no thread
+/// of its own. The loop polls `pollRequest` beside its input lines and calls `serve(revents:)`
+/// when poll says so; as a `TimedDriver` it wakes the loop for the keep-alive, a reconnect's
+/// back-off and a start scheduled with `at`. After each wake-up the loop hands it the kiosk
+/// (`observe`), which becomes the retained `state` when it changed. Commands become kiosk
+/// events through `deliver`; a refused one is one `error` event and changes nothing. Workout
+/// records go through the durable outbox (`record`). The broker being away never stops the
+/// kiosk: the station retries with back-off and loses no record.
+public final class FleetStation: TimedDriver {
+    public let settings: FleetSettings
+    public let topics: FleetTopics
+    /// Hands the kiosk an event (a command), as of a moment on its timeline.
+    public var deliver: (ControlEvent, Moment) -> Void = { _, _ in }
+    /// Seconds per knob detent in rest mode (the kiosk's `[rest] step_seconds`), for `set`.
+    public var restStep = 1
+
+    private let client: MQTTClient?
+    private let outbox: FleetOutbox?
+    private let now: () -> Moment
+    private let unixNow: () -> Double
+    private let log: (String) -> Void
+    private let discovery: [HomeAssistantDiscovery.Message]
+    private var connected = false
+    private var connecting = false
+    private var reconnectAt: Moment?
+    private var backoff = ReconnectBackoff()
+    private var lastMaintain: Moment?
+    /// Outbox records published and not yet acknowledged, by message id.
+    private var inflight: [Int32: String] = [:]
+    /// Records waiting in memory when the outbox file cannot be written.
+    private var unsaved: [FleetOutbox.Entry] = []
+    private var scheduledStart: Moment?
+    private var lastReport: FleetStateReport?
+    /// The kiosk as last observed (what `select` navigates the menu of).
+    private var lastKiosk: Kiosk?
+    private var lastDisplay: String?
+    /// Kinds of refused commands already logged (once per kind, not per message).
+    private var loggedKinds: Set<String> = []
+
+    /// How long before a scheduled start the loop wakes, to be at the instant awake.
+    public static let startLead: Duration = .milliseconds(3)
+    /// How far in the past a start's `at` may be and still be obeyed.
+    public static let startSlack = 2.0
+
+    /// `now` is the kiosk's timeline, `unixNow` the wall clock; `outbox` keeps records across
+    /// restarts (nil: in memory only); `log` takes one line per problem.
+    public init(
+        settings: FleetSettings, password: String?, outbox: FleetOutbox?, restRange: ClosedRange<Int> = 1...3600,
+        restStep: Int = 1, now: @escaping () -> Moment, unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        log: @escaping (String) -> Void
+    ) {
+        self.settings = settings
+        topics = FleetTopics(prefix: settings.topicPrefix, station: settings.station)
+        self.outbox = outbox
+        self.now = now
+        self.unixNow = unixNow
+        self.log = log
+        discovery = settings.homeAssistant
+            ? HomeAssistantDiscovery(topics: topics, restRange: restRange, restStep: restStep, modes: FleetCommand.modes.sorted()).messages()
+            : []
+        let options = MQTTClient.Options(
+            clientID: "gymtimer-\(settings.station)", host: settings.broker.host, port: settings.broker.port,
+            tls: settings.broker.tls, caFile: settings.caFile, username: settings.username, password: password,
+            keepAlive: 30, cleanSession: true,
+            will: MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true))
+        do {
+            client = try MQTTClient(options)
+        } catch {
+            log("fleet: \(error) (the kiosk runs alone)")
+            client = nil
+        }
+        reconnectAt = now()
+        resumeScheduledStart()
+    }
+
+    /// A start scheduled before a restart is kept: on time if its instant is still to come
+    /// (or at most `startSlack` past), else dropped with one line.
+    private func resumeScheduledStart() {
+        guard let outbox, let at = try? outbox.scheduledStart() else { return }
+        let late = unixNow() - at
+        if late <= Self.startSlack {
+            scheduledStart = now() + .nanoseconds(Int64((-late * 1e9).rounded()))
+        } else {
+            log("fleet: the start scheduled for \(String(format: "%.3f", at)) passed while the station was down; not started")
+            remember(start: nil)
+        }
+    }
+
+    /// Keeps the scheduled start in the outbox's file (nil: forgets it).
+    private func remember(start at: Double?) {
+        do {
+            try outbox?.setScheduledStart(at)
+        } catch {
+            log("fleet: \(error)")
+        }
+    }
+
+    // MARK: The loop's side
+
+    /// The current moment on the kiosk's timeline (the one `nextDeadline` is on).
+    public var moment: Moment { now() }
+
+    /// The socket to poll and for what, or nil while there is none.
+    public var pollRequest: pollfd? {
+        guard let client, client.socket >= 0 else { return nil }
+        return pollfd(fd: client.socket, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
+    }
+
+    /// Poll said the socket is ready (`revents`): reads and writes what is due.
+    public func serve(revents: Int16) {
+        guard let client else { return }
+        var events = client.takeEvents()
+        if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { events += client.readable() }
+        if revents & Int16(POLLOUT) != 0 || client.wantsWrite { events += client.writable() }
+        handle(events)
+    }
+
+    public var nextDeadline: Moment? {
+        var candidates: [Moment?] = [scheduledStart.map { $0 - Self.startLead }]
+        if client != nil {
+            if connected || connecting {
+                candidates.append((lastMaintain ?? now()) + (connected ? client!.keepAliveInterval : .seconds(1)))
+            } else {
+                candidates.append(reconnectAt)
+            }
+        }
+        return candidates.compactMap { $0 }.min()
+    }
+
+    public func fire(at now: Moment) {
+        if let start = scheduledStart, start - Self.startLead <= now {
+            scheduledStart = nil
+            // Woken `startLead` early (a process woken from sleep on a busy machine is late by
+            // milliseconds, and a class start is worth being exact): wait out the rest awake.
+            while self.now() < start { sched_yield() }
+            defer { remember(start: nil) }
+            deliver(.pressed(.start), start)
+            deliver(.released(.start), start)
+            event("started", ["at": String(format: "%.3f", unix(start))])
+        }
+        guard let client else { return }
+        if !connected && !connecting, let at = reconnectAt, at <= now {
+            connect(client, at: now)
+        }
+        if connecting, let began = connectingSince, now - began >= Self.connectTimeout {
+            // A broker whose host drops the packets never answers: give up and back off.
+            client.disconnect()
+            lost("no answer in \(Self.connectTimeout)", at: now)
+            return
+        }
+        if connected || connecting, (lastMaintain ?? now) + (connected ? client.keepAliveInterval : .seconds(1)) <= now || lastMaintain == nil {
+            lastMaintain = now
+            handle(client.maintain())
+            // A loop that polls for reading only (the hardware's) writes what is still queued here.
+            if client.wantsWrite { handle(client.writable()) }
+        }
+    }
+
+    /// The kiosk after a wake-up, and what its display shows: its state is published
+    /// (retained) when it changed.
+    public func observe(_ kiosk: Kiosk, display shown: DisplayContent?) {
+        lastKiosk = kiosk
+        let report = FleetStateReport(kiosk)
+        let display = shown?.text ?? "    "
+        guard report != lastReport else { return }
+        let before = lastReport
+        lastReport = report
+        lastDisplay = display
+        publishState()
+        // A change of phase (a rest started, the alarm, back to idle) is also an event.
+        if let before, before.mode != report.mode || before.phase != report.phase {
+            event("phase", ["mode": FleetStateReport.quoted(report.mode), "phase": FleetStateReport.quoted(report.phase)])
+        }
+    }
+
+    /// A finished workout: into the outbox, then to the broker when it is there.
+    public func record(_ workout: StoredWorkout) {
+        let (id, payload) = FleetWorkoutMessage.encode(workout, station: settings.station)
+        do {
+            try outbox?.add(id: id, payload: payload)
+            if outbox == nil { unsaved.append(.init(id: id, payload: payload)) }
+        } catch {
+            log("fleet: \(error)")
+            unsaved.append(.init(id: id, payload: payload))
+        }
+        if connected { sendOutbox() }
+        event("completed", ["kind": FleetStateReport.quoted(workout.kind.rawValue), "sets": String(workout.sets)])
+    }
+
+    /// Says goodbye (retained `offline`, then DISCONNECT), for a clean stop.
+    public func stop() {
+        guard let client, connected else { return }
+        _ = try? client.publish(MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true))
+        for _ in 0..<3 where client.wantsWrite { _ = client.writable() }
+        client.disconnect()
+        connected = false
+    }
+
+    // MARK: Connection
+
+    private func connect(_ client: MQTTClient, at now: Moment) {
+        do {
+            if connectionAttempts == 0 { try client.connect() } else { try client.reconnect() }
+            connectionAttempts += 1
+            connecting = true
+            connectingSince = now
+            lastMaintain = now
+        } catch {
+            connectionAttempts += 1
+            lost("\(error)", at: now)
+        }
+    }
+    private var connectionAttempts = 0
+    private var connectingSince: Moment?
+    /// How long a connection may take before it counts as lost.
+    public static let connectTimeout: Duration = .seconds(10)
+
+    private func lost(_ reason: String, at now: Moment) {
+        let (wait, report) = backoff.lost()
+        if report {
+            log("fleet: broker \(settings.broker) unreachable: \(reason) (retrying with back-off; the kiosk runs alone meanwhile)")
+        }
+        connected = false
+        connecting = false
+        inflight.removeAll()
+        reconnectAt = now + wait
+    }
+
+    private func handle(_ events: [MQTTEvent]) {
+        for event in events {
+            switch event {
+            case .connected:
+                connected = true
+                connecting = false
+                if backoff.connected() { log("fleet: connected to \(settings.broker)") }
+                online()
+            case .refused(let reason):
+                lost("refused: \(reason)", at: now())
+            case .disconnected(let reason):
+                lost(reason, at: now())
+            case .message(let message):
+                command(message)
+            case .delivered(let mid):
+                guard let id = inflight.removeValue(forKey: mid) else { continue }
+                do {
+                    try outbox?.remove(id: id)
+                } catch {
+                    log("fleet: \(error)")
+                }
+                unsaved.removeAll { $0.id == id }
+            }
+        }
+    }
+
+    /// Just connected: subscribe, say online, describe ourselves, publish the state and the outbox.
+    private func online() {
+        guard let client else { return }
+        do {
+            for topic in topics.commandTopics { try client.subscribe(topic, qos: 1) }
+            // Discovery first, so whoever sees `online` finds the entities already retained.
+            for message in discovery {
+                try client.publish(MQTTMessage(topic: message.topic, text: message.payload, qos: 1, retain: true))
+            }
+            try client.publish(MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true))
+        } catch {
+            lost("\(error)", at: now())
+            return
+        }
+        publishState()
+        sendOutbox()
+    }
+
+    private func publishState() {
+        guard connected, let client, let report = lastReport else { return }
+        let payload = report.json(display: lastDisplay ?? "    ", at: unixNow(), unix: unix)
+        _ = try? client.publish(MQTTMessage(topic: topics.state, text: payload, qos: 1, retain: true))
+    }
+
+    /// Publishes every outbox record not in flight (QoS 1; acknowledged ones leave the outbox).
+    private func sendOutbox() {
+        guard connected, let client else { return }
+        var entries: [FleetOutbox.Entry] = []
+        do {
+            entries = try outbox?.pending() ?? []
+        } catch {
+            log("fleet: \(error)")
+        }
+        for entry in unsaved where !entries.contains(where: { $0.id == entry.id }) { entries.append(entry) }
+        let sending = Set(inflight.values)
+        for entry in entries where !sending.contains(entry.id) {
+            do {
+                let mid = try client.publish(MQTTMessage(topic: topics.workout, text: entry.payload, qos: 1))
+                inflight[mid] = entry.id
+            } catch {
+                return
+            }
+        }
+    }
+
+    // MARK: Commands
+
+    private func command(_ message: MQTTMessage) {
+        // Only the station's own topics are subscribed; anything else is not a command for it.
+        guard topics.commandTopics.contains(message.topic) else { return }
+        switch FleetCommand.parse(message.payload) {
+        case .failure(let error): refuse(error)
+        case .success(let command): obey(command)
+        }
+    }
+
+    private func obey(_ command: FleetCommand) {
+        let at = now()
+        switch command {
+        case .start(nil):
+            deliver(.pressed(.start), at)
+            deliver(.released(.start), at)
+            event("command", ["do": "\"start\""])
+        case .start(let unixTime?):
+            let late = unixNow() - unixTime
+            guard late <= Self.startSlack else { return refuse(.startInThePast(by: late)) }
+            guard lastReport?.phase == "idle" else {
+                return refuse(.notAllowed(command: "start", reason: "the station is busy (\(lastReport?.phase ?? "starting"))"))
+            }
+            scheduledStart = at + .nanoseconds(Int64((-late * 1e9).rounded()))
+            remember(start: unixTime)
+            event("scheduled", ["at": String(format: "%.3f", unixTime)])
+        case .dismiss:
+            deliver(.pressed(.dismiss), at)
+            deliver(.released(.dismiss), at)
+            event("command", ["do": "\"dismiss\""])
+        case .setRest(let seconds):
+            guard let report = lastReport, report.mode == "rest", report.phase == "idle", let current = report.restSeconds else {
+                return refuse(.notAllowed(command: "set", reason: "only while the rest timer is idle"))
+            }
+            let detents = (seconds - current) / max(1, restStep)
+            if detents != 0 { deliver(.turned(detents), at) }
+            event("command", ["do": "\"set\""])
+        case .select(let mode, let name):
+            guard let kiosk = lastKiosk, kiosk.isIdle else {
+                return refuse(.notAllowed(command: "select", reason: "only while the station is idle"))
+            }
+            switch Self.menuSteps(to: mode, name: name, from: kiosk) {
+            case .failure(let error): refuse(error)
+            case .success(let detents):
+                // As a person picks it: a press of start held opens the menu (undoing the
+                // press), the knob goes to the entry, a press of start picks it.
+                for event: ControlEvent in [.pressed(.start), .held(.start), .released(.start)] { deliver(event, at) }
+                if detents != 0 { deliver(.turned(detents), at) }
+                deliver(.pressed(.start), at)
+                deliver(.released(.start), at)
+                event("command", ["do": "\"select\"", "mode": FleetStateReport.quoted(mode)])
+            }
+        }
+    }
+
+    /// How many detents the mode menu, opened from idle `kiosk`, must turn to show `mode`
+    /// (and the preset or program `name`): its entries are rest, interval, the workout presets,
+    /// then the programs, and it opens on the mode the kiosk is in.
+    static func menuSteps(to mode: String, name: String?, from kiosk: Kiosk) -> Result<Int, FleetCommandError> {
+        let settings = kiosk.settings
+        let presets = settings.workout.presets.map(\.name)
+        let programs = ProgramMode(settings: settings.programs, warningSeconds: settings.interval.warningSeconds).programs.map(\.name)
+        let presetSlots = max(1, presets.count)
+        func index(_ mode: Kiosk.Mode) -> Int {
+            switch mode {
+            case .rest: return 0
+            case .interval: return 1
+            case .workout(let workout): return 2 + workout.presetIndex
+            case .program(let program): return 2 + presetSlots + program.selected
+            case .menu(_, let previous): return index(previous)
+            }
+        }
+        let target: Int
+        switch mode {
+        case "rest", "interval":
+            if name != nil { return .failure(.unexpected(field: "name", command: "select \(mode)")) }
+            target = mode == "rest" ? 0 : 1
+        case "workout":
+            guard let name else {
+                if case .workout = kiosk.mode { return .success(0) }
+                target = 2
+                break
+            }
+            guard let found = presets.firstIndex(of: name) else {
+                return .failure(.notAllowed(command: "select", reason: "no workout preset named \"\(name)\""))
+            }
+            target = 2 + found
+        default:
+            guard let name else {
+                if case .program = kiosk.mode { return .success(0) }
+                target = 2 + presetSlots
+                break
+            }
+            guard let found = programs.firstIndex(of: name) else {
+                return .failure(.notAllowed(command: "select", reason: "no program named \"\(name)\""))
+            }
+            target = 2 + presetSlots + found
+        }
+        return .success(target - index(kiosk.mode))
+    }
+
+    private func refuse(_ error: FleetCommandError) {
+        if loggedKinds.insert(error.kind).inserted {
+            log("fleet: refused a command (\(error.kind)): \(error) (further ones of this kind are not logged)")
+        }
+        event("error", ["kind": FleetStateReport.quoted(error.kind), "reason": FleetStateReport.quoted(error.description)])
+    }
+
+    /// Publishes `{"t": …, "event": name, …fields}` (fields are JSON values already).
+    private func event(_ name: String, _ fields: [String: String] = [:]) {
+        guard connected, let client else { return }
+        var text = "{\"t\":\(String(format: "%.3f", unixNow())),\"event\":\(FleetStateReport.quoted(name))"
+        for key in fields.keys.sorted() { text += ",\(FleetStateReport.quoted(key)):\(fields[key]!)" }
+        _ = try? client.publish(MQTTMessage(topic: topics.event, text: text + "}", qos: 0))
+    }
+
+    private func unix(_ moment: Moment) -> Double {
+        unixNow() + Double((moment - now()).nanoseconds) / 1e9
+    }
+}

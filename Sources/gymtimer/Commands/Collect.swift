@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import GymTimerFleetLink
+
+/// `gymtimer collect`: every station's workout records into one history database (fleet.md).
+struct Collect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Store every fleet station's workout records, once each, in one history database.")
+
+    @OptionGroup var broker: FleetBrokerOptions
+
+    @Option(name: .long, help: "The gym's history database (created if missing); read it with history/stats --db.")
+    var db: String
+
+    @Option(name: .customLong("client-id"), help: "The collector's MQTT client id: its persistent session at the broker.")
+    var clientID = "gymtimer-collect"
+
+    func run() throws {
+        let options = try broker.options(clientID: clientID, cleanSession: false)
+        let collector: FleetCollector
+        do {
+            collector = try FleetCollector(options: options, prefix: broker.topicPrefix, database: db) { StandardError.writeLine($0) }
+        } catch {
+            throw CLIError.usage("\(error)")
+        }
+        let stop = StopFlag()
+        collector.run { stop.isSet }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GymTimerConfig
+import GymTimerFleetLink
+import GymTimerSimulator
+
+extension Simulate {
+    /// `simulate --headless` (simulation.md): see `HeadlessSimulation`.
+    func runHeadless(_ configuration: GymTimerConfiguration) throws {
+        guard script == nil else { throw CLIError.usage("--headless reads its script lines from stdin; leave out --script") }
+        var directory = dataDir
+        if directory == nil {
+            var template = Array((NSTemporaryDirectory() + "gymtimer-headless-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else { throw CLIError.usage("cannot create a temporary data directory") }
+            directory = String(cString: made)
+        } else if !FileManager.default.fileExists(atPath: directory!) {
+            try? FileManager.default.createDirectory(atPath: directory!, withIntermediateDirectories: true)
+        }
+        let password = try configuration.fleet?.passwordFile.map(readPassword)
+        let output = StandardOutput()
+        let simulation: HeadlessSimulation
+        do {
+            simulation = try HeadlessSimulation(
+                configuration: configuration, dataDirectory: directory!, password: password,
+                write: { output.writeLine($0); output.flush() }, log: { StandardError.writeLine($0) })
+        } catch {
+            throw CLIError.usage("\(error)")
+        }
+        do {
+            try simulation.run()
+        } catch {
+            throw CLIError.failed("simulation failed: \(error)")
+        }
+        output.flush()
+        if dataDir == nil { try? FileManager.default.removeItem(atPath: directory!) }
+    }
+}
+
+/// The broker password from a `password_file`, or a one-line usage error.
+func readPassword(_ path: String) throws -> String {
+    do {
+        return try FleetPassword.read(from: path)
+    } catch {
+        throw CLIError.usage("\(error)")
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+@testable import GymTimerFleet
+
+@Suite struct FleetCommandTests {
+    static func parse(_ text: String) -> Result<FleetCommand, FleetCommandError> { FleetCommand.parse(Array(text.utf8)) }
+
+    @Test(arguments: [
+        (#"{"do": "start"}"#, FleetCommand.start(at: nil)),
+        (#"{"do": "start", "at": 1767225600.5}"#, .start(at: 1767225600.5)),
+        (#"{"do": "dismiss"}"#, .dismiss),
+        (#"{"do": "select", "mode": "program", "name": "Tabata"}"#, .select(mode: "program", name: "Tabata")),
+        (#"{"do": "select", "mode": "rest"}"#, .select(mode: "rest", name: nil)),
+        (#"{"do": "set", "rest_seconds": 120}"#, .setRest(seconds: 120)),
+    ])
+    func wellFormedCommands(text: String, command: FleetCommand) {
+        #expect(Self.parse(text) == .success(command))
+    }
+
+    @Test(arguments: [
+        ("not json", FleetCommandError.malformed),
+        ("[1, 2]", .notAnObject),
+        ("\"start\"", .notAnObject),
+        (#"{"go": "start"}"#, .missing("do")),
+        (#"{"do": 1}"#, .wrongType(field: "do", expected: "a string")),
+        (#"{"do": "jump"}"#, .unknown("jump")),
+        (#"{"do": "start", "at": "soon"}"#, .wrongType(field: "at", expected: "a Unix time in seconds")),
+        (#"{"do": "start", "at": true}"#, .wrongType(field: "at", expected: "a Unix time in seconds")),
+        (#"{"do": "start", "at": -5}"#, .wrongType(field: "at", expected: "a Unix time in seconds")),
+        (#"{"do": "start", "delay": 3}"#, .unexpected(field: "delay", command: "start")),
+        (#"{"do": "select"}"#, .missing("mode")),
+        (#"{"do": "select", "mode": "yoga"}"#, .wrongType(field: "mode", expected: "one of interval, program, rest, workout")),
+        (#"{"do": "set", "rest_seconds": 90.5}"#, .wrongType(field: "rest_seconds", expected: "whole seconds between 1 and 3600")),
+        (#"{"do": "set", "rest_seconds": 1e300}"#, .wrongType(field: "rest_seconds", expected: "whole seconds between 1 and 3600")),
+        (#"{"do": "set"}"#, .missing("rest_seconds")),
+    ])
+    func badCommandsSayWhy(text: String, error: FleetCommandError) {
+        #expect(Self.parse(text) == .failure(error))
+    }
+
+    @Test func anOversizedPayloadIsRefusedUnread() {
+        let payload = Array(#"{"do": "start", "pad": ""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: 5000) + Array(#""}"#.utf8)
+        #expect(FleetCommand.parse(payload) == .failure(.tooLarge(bytes: payload.count)))
+        #expect(FleetCommandError.tooLarge(bytes: payload.count).kind == "too-large")
+    }
+
+    @Test func aLongUnknownNameIsCutInTheMessage() {
+        let name = String(repeating: "a", count: 100)
+        guard case .failure(.unknown(let shown)) = Self.parse("{\"do\": \"\(name)\"}") else {
+            Issue.record("not refused as unknown")
+            return
+        }
+        #expect(shown.count == 33 && shown.hasSuffix("…"))
+    }
+
+    @Test func topicsOfAStation() {
+        let topics = FleetTopics(prefix: "gymtimer", station: "rack-3")
+        #expect(topics.status == "gymtimer/rack-3/status")
+        #expect(topics.commandTopics == ["gymtimer/rack-3/cmd", "gymtimer/all/cmd"])
+        #expect(FleetTopics.station(in: "gymtimer/rack-3/workout", prefix: "gymtimer") == "rack-3")
+        #expect(FleetTopics.station(in: "gymtimer/all/cmd", prefix: "gymtimer") == nil)
+        #expect(FleetTopics.station(in: "other/rack-3/workout", prefix: "gymtimer") == nil)
+    }
+}

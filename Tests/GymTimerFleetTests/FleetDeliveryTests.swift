@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+import GymTimerConfig
+import GymTimerCore
+import GymTimerFleetLink
+import GymTimerHistory
+import GymTimerMQTT
+import Testing
+
+/// Workout records from stations to the collector through a real Mosquitto: the durable outbox
+/// on a real file, the broker going away and coming back, repeats stored once.
+@Suite(.serialized) struct FleetDeliveryTests {
+    let directory: String
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "fleet-delivery-XXXXXX").utf8CString)
+        directory = String(cString: mkdtemp(&template)!)
+    }
+
+    func workout(_ n: Int) -> StoredWorkout {
+        StoredWorkout(
+            id: "rest@\(n)000000000", kind: .rest, sets: n, durationMilliseconds: Int64(n) * 60_000, calories: 0,
+            exercises: [], preset: nil, completedAt: Date(timeIntervalSince1970: 1_767_600_000 + Double(n) * 600),
+            localDay: LocalDay(Date(timeIntervalSince1970: 1_767_600_000), in: TimeZone(identifier: "UTC")!))
+    }
+
+    func station(_ name: String, port: Int, outbox: FleetOutbox?) -> FleetStation {
+        let settings = FleetSettings(broker: .init(host: "127.0.0.1", port: port, tls: false), station: name, homeAssistant: false)
+        let origin = ContinuousClock.now
+        return FleetStation(settings: settings, password: nil, outbox: outbox, now: { Moment(origin.duration(to: .now)) }, log: { print($0) })
+    }
+
+    func collector(port: Int, database: String) throws -> FleetCollector {
+        try FleetCollector(
+            options: .init(clientID: "collector-test", host: "127.0.0.1", port: port, cleanSession: false),
+            prefix: "gymtimer", database: database, log: { print($0) })
+    }
+
+    /// Runs the stations' and the collector's loops (as their processes do) until `done`, or `timeout` seconds.
+    @discardableResult
+    func drive(_ stations: [FleetStation], _ collector: FleetCollector?, timeout: Double = 20, until done: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if done() { return true }
+            var fds = stations.map { $0.pollRequest ?? pollfd(fd: -1, events: 0, revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 5)
+            for (index, station) in stations.enumerated() {
+                if fds[index].fd >= 0, fds[index].revents != 0 { station.serve(revents: fds[index].revents) }
+                if let due = station.nextDeadline, due <= station.moment { station.fire(at: station.moment) }
+            }
+            collector?.step(timeout: .milliseconds(5))
+        }
+        return done()
+    }
+
+    @Test func theOutboxKeepsRecordsInOrderAcrossReopeningUntilRemoved() throws {
+        let path = directory + "/outbox.sqlite"
+        do {
+            let outbox = try FleetOutbox(path: path)
+            for n in 1...3 { try outbox.add(id: "rack-1/r\(n)", payload: "{\"n\":\(n)}") }
+            try outbox.add(id: "rack-1/r2", payload: "{\"n\":99}")
+        }
+        let reopened = try FleetOutbox(path: path)
+        #expect(try reopened.pending().map(\.id) == ["rack-1/r1", "rack-1/r2", "rack-1/r3"])
+        #expect(try reopened.pending()[1].payload == "{\"n\":2}", "a repeat of an id keeps the first")
+        try reopened.remove(id: "rack-1/r2")
+        #expect(try FleetOutbox(path: path).pending().map(\.id) == ["rack-1/r1", "rack-1/r3"])
+        #expect(FleetOutbox.path(besideHistory: "/var/lib/gymtimer/history.sqlite") == "/var/lib/gymtimer/outbox.sqlite")
+    }
+
+    @Test func recordsMadeWhileTheBrokerIsDownAllArriveOnceAfterItReturns() throws {
+        guard let broker = try TestBroker() else { return }
+        let outbox = try FleetOutbox(path: directory + "/outbox.sqlite")
+        let rack1 = station("rack-1", port: broker.port, outbox: outbox)
+        let rack2 = station("rack-2", port: broker.port, outbox: nil)
+        let gym = try collector(port: broker.port, database: directory + "/gym.sqlite")
+        rack1.record(workout(1))
+        #expect(drive([rack1, rack2], gym) { gym.stored == 1 }, "a record made while online arrives")
+        broker.kill()
+        for n in 2...4 { rack1.record(workout(n)) }
+        rack2.record(workout(7))
+        _ = drive([rack1, rack2], gym, timeout: 0.5) { false }
+        #expect(try outbox.pending().count == 3, "unacknowledged records stay in the outbox")
+        try broker.start()
+        #expect(drive([rack1, rack2], gym) { gym.stored == 5 && (try? outbox.pending().isEmpty) == true })
+        // A retry may repeat a record: the collector keeps one.
+        let repeatSender = try MQTTClient(.init(clientID: "repeat", host: "127.0.0.1", port: broker.port))
+        try repeatSender.connect()
+        _ = pump([repeatSender]) { $0[0]?.contains(.connected) == true }
+        let again = FleetWorkoutMessage.encode(workout(3), station: "rack-1")
+        let mid = try repeatSender.publish(MQTTMessage(topic: "gymtimer/rack-1/workout", text: again.payload, qos: 1))
+        _ = pump([repeatSender]) { $0[0]?.contains(.delivered(mid: mid)) == true }
+        _ = drive([rack1, rack2], gym, timeout: 0.5) { false }
+        let stored = try gym.store.workouts()
+        #expect(stored.map(\.id).sorted() == ["rack-1/rest@1000000000", "rack-1/rest@2000000000", "rack-1/rest@3000000000",
+                                              "rack-1/rest@4000000000", "rack-2/rest@7000000000"])
+        #expect(stored.map(\.station) == ["rack-1", "rack-1", "rack-1", "rack-1", "rack-2"])
+        #expect(try gym.store.workouts(station: "rack-2").map(\.sets) == [7])
+        #expect(try gym.store.stats(station: "rack-1").workouts == 4)
+        #expect(HistoryOutput.csv(try gym.store.workouts(station: "rack-2")).hasSuffix(",rack-2\n"))
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Glibc
+import GymTimerMQTT
+
+/// A real Mosquitto broker on loopback, on a free port, for the length of a test; nil (with a
+/// printed reason) where the `mosquitto` binary is not installed.
+final class TestBroker {
+    let port: Int
+    private var process: ChildProcess?
+    private let directory: URL
+
+    static let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Starts a broker on `port`, or on a free one.
+    init?(port: Int? = nil) throws {
+        guard let binary = Self.binary else {
+            print("MQTT tests: skipped (no mosquitto binary; apt-get install mosquitto)")
+            return nil
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.port = try port ?? Self.freePort()
+        let config = directory.appendingPathComponent("mosquitto.conf")
+        // As root Mosquitto drops to its own user, which must be able to read the config.
+        try "listener \(self.port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(to: config, atomically: true, encoding: .utf8)
+        _ = chmod(directory.path, 0o755)
+        _ = chmod(config.path, 0o644)
+        self.binary = binary
+        self.config = config.path
+        try start()
+    }
+
+    private let binary: String
+    private let config: String
+
+    deinit {
+        stop()
+        if reservation >= 0 { close(reservation) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Keeps the port from other tests while the broker is down (see `reservedPort`).
+    private var reservation: Int32 = -1
+
+    /// Starts the broker again on the same port (after `kill()` or `stop()`).
+    func start() throws {
+        if reservation >= 0 { close(reservation) }
+        reservation = -1
+        process = try ChildProcess(binary, ["-c", config])
+        try waitUntilListening()
+    }
+
+    /// Stops the broker cleanly (SIGTERM), as `systemctl stop mosquitto` does.
+    func stop() {
+        guard let process else { return }
+        process.signal(SIGTERM)
+        if process.wait(upTo: 5) == nil { process.signal(SIGKILL); process.wait() }
+        self.process = nil
+    }
+
+    /// Stops the broker at once (as a crash or a pulled cable would look to the clients).
+    func kill() {
+        guard let process else { return }
+        process.signal(SIGKILL)
+        process.wait()
+        self.process = nil
+        reservation = Self.reserve(port)
+    }
+
+    /// A socket bound to `port` (not listening) with SO_REUSEADDR, or -1 if it cannot be had.
+    static func reserve(_ port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        if !bound { close(fd) }
+        return bound ? fd : -1
+    }
+
+    /// A port nobody listens on now: the kernel's pick for a socket bound to port 0.
+    static func freePort() throws -> Int {
+        let (port, fd) = try reservedPort()
+        close(fd)
+        return port
+    }
+
+    /// A port kept free: the socket bound to it (and not listening, so connecting is refused)
+    /// stays open until the caller closes it, so no test running meanwhile gets the same port
+    /// for its broker. Close it just before starting a broker there.
+    static func reservedPort() throws -> (port: Int, socket: Int32) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        return (Int(UInt16(bigEndian: address.sin_port)), fd)
+    }
+
+    /// Connects until the broker accepts (it starts in milliseconds), up to 5 s.
+    private func waitUntilListening() throws {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            if connected { return }
+            var pause = pollfd()
+            _ = poll(&pause, 0, 10)
+        }
+        throw POSIXError(.ETIMEDOUT)
+    }
+}
+
+/// Drives clients the way the kiosk's loop does (poll on their sockets, read, write,
+/// maintain) until `done` holds for the events so far, or 5 s pass.
+func pump(_ clients: [MQTTClient], timeout: Double = 5, until done: ([Int: [MQTTEvent]]) -> Bool) -> [Int: [MQTTEvent]] {
+    var events: [Int: [MQTTEvent]] = [:]
+    let deadline = Date().addingTimeInterval(timeout)
+    while !done(events), Date() < deadline {
+        var fds = clients.map { pollfd(fd: $0.socket, events: Int16(POLLIN) | ($0.wantsWrite ? Int16(POLLOUT) : 0), revents: 0) }
+        _ = poll(&fds, nfds_t(fds.count), 20)
+        for (index, client) in clients.enumerated() {
+            var new = client.takeEvents()
+            if fds[index].revents & Int16(POLLIN) != 0 { new += client.readable() }
+            if fds[index].revents & Int16(POLLOUT) != 0 || client.wantsWrite { new += client.writable() }
+            new += client.maintain()
+            events[index, default: []] += new
+        }
+    }
+    return events
+}
