@@ -7,6 +7,8 @@ public enum FleetLinkError: Error, Hashable, Sendable, CustomStringConvertible {
     case passwordFile(path: String, detail: String)
     /// The collector's database cannot be opened or written.
     case collectorDatabase(path: String, detail: String)
+    /// The broker cannot be reached, refused us, or did not take a message.
+    case broker(broker: String, detail: String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,8 @@ public enum FleetLinkError: Error, Hashable, Sendable, CustomStringConvertible {
             return "MQTT password file \(path): \(detail) (it holds the password on its first line, readable by the gymtimer user)"
         case .collectorDatabase(let path, let detail):
             return "collector database \(path): \(detail)"
+        case .broker(let broker, let detail):
+            return "broker \(broker): \(detail) (is it running and reachable? are the user name and password file right?)"
         }
     }
 }

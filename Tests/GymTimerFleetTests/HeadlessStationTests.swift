@@ -55,13 +55,22 @@ import Testing
     }
 
     @Test func twoStationsStartedWithOneFleetStartBeginWithinFiveMilliseconds() throws {
-        guard let broker = try TestBroker() else { return }
+        let broker = try TestBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/+/status", "gymtimer/+/state"])
         let stations = try ["rack-1", "rack-2"].map { try station($0, port: broker.port) }
         let online = messages(watcher) { seen in
             Set(seen.filter { $0.text == "online" }.map(\.topic)) == ["gymtimer/rack-1/status", "gymtimer/rack-2/status"]
         }
         #expect(online.filter { $0.text == "online" }.count >= 2, "both stations come online (retained status)")
+        let status = try ChildProcess(gymtimer, ["fleet", "status", "--broker", "mqtt://127.0.0.1:\(broker.port)"],
+                                      stdout: "\(directory)/status.out", stderr: "\(directory)/status.err")
+        #expect(status.wait(upTo: 10) == 0)
+        let table = ((try? String(contentsOfFile: "\(directory)/status.out", encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(table.first?.split(separator: " ", omittingEmptySubsequences: true) == ["Station", "Status", "Mode", "Phase", "Display"])
+        for name in ["rack-1", "rack-2"] {
+            let row = table.first { $0.hasPrefix(name) }?.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            #expect(row.map { Array($0.prefix(4)) } == [name, "online", "rest", "idle"], "fleet status shows \(name): \(table)")
+        }
         let start = try ChildProcess(gymtimer, ["fleet", "start", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--in", "2"],
                                      stdout: "\(directory)/start.out", stderr: "\(directory)/start.err")
         #expect(start.wait(upTo: 10) == 0)
@@ -97,7 +106,7 @@ import Testing
     }
 
     @Test func badCommandsAreRefusedWithOneErrorEventEachAndChangeNothing() throws {
-        guard let broker = try TestBroker() else { return }
+        let broker = try TestBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/rack-1/status", "gymtimer/rack-1/event", "gymtimer/rack-1/state"])
         let rack1 = try station("rack-1", port: broker.port)
         _ = messages(watcher) { $0.contains { $0.text == "online" } }
@@ -183,7 +192,7 @@ import Testing
         #expect(rack9.wait() == 128 + SIGKILL)
         #expect(waiting() == 1, "SIGKILL loses nothing")
         close(reservation)
-        guard let broker = try TestBroker(port: port) else { return }
+        let broker = try TestBroker(port: port)
         let gym = try FleetCollector(
             options: .init(clientID: "collector", host: "127.0.0.1", port: broker.port, cleanSession: false),
             prefix: "gymtimer", database: "\(directory)/gym.sqlite", log: { print($0) })
@@ -233,7 +242,7 @@ import Testing
     }
 
     @Test func homeAssistantFindsTheStationByRetainedDiscovery() throws {
-        guard let broker = try TestBroker() else { return }
+        let broker = try TestBroker()
         let status = try observer(port: broker.port, ["gymtimer/rack-4/status"])
         let rack = try station("rack-4", port: broker.port)
         _ = messages(status) { $0.contains { $0.text == "online" } }
@@ -248,7 +257,7 @@ import Testing
     }
 
     @Test func aStationRestartedBeforeTheScheduledStartStillStartsOnTime() throws {
-        guard let broker = try TestBroker() else { return }
+        let broker = try TestBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/rack-7/status", "gymtimer/rack-7/event"])
         var rack7 = try station("rack-7", port: broker.port)
         _ = messages(watcher) { $0.contains { $0.text == "online" } }
@@ -271,7 +280,7 @@ import Testing
     }
 
     @Test func selectPicksAModeAsTheMenuDoesOnlyWhileIdle() throws {
-        guard let broker = try TestBroker() else { return }
+        let broker = try TestBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/rack-6/status", "gymtimer/rack-6/state", "gymtimer/rack-6/event"])
         let rack6 = try station("rack-6", port: broker.port)
         // Online, and its first state (idle rest) is in: each command below is answered by one more.

@@ -1,0 +1,120 @@
+import Foundation
+import Glibc
+import GymTimerFleet
+import GymTimerMQTT
+
+/// The coach's side of the broker (`gymtimer fleet status`, `gymtimer fleet start`): a short
+/// session that reads the stations' retained topics or sends one synchronised start, then
+/// disconnects. A tool run by hand, not the kiosk: it waits in poll for at most a few seconds.
+public struct FleetConsole {
+    /// One station as its retained topics describe it ("-" where they say nothing).
+    public struct Station: Hashable, Sendable {
+        public var name: String
+        /// `online`, `offline` (its will), or `?` when only its state is retained.
+        public var status: String
+        public var mode: String
+        public var phase: String
+        /// What its display shows, quoted, or "-".
+        public var display: String
+    }
+
+    public let options: MQTTClient.Options
+    public let prefix: String
+
+    public init(options: MQTTClient.Options, prefix: String) {
+        self.options = options
+        self.prefix = prefix
+    }
+
+    /// Every station seen on the broker within `wait` seconds, by name.
+    public func stations(wait: Double) throws(FleetLinkError) -> [Station] {
+        let client = try connected()
+        defer { client.disconnect() }
+        let every = FleetTopics.everyStation(prefix: prefix)
+        do {
+            try client.subscribe(every.status, qos: 1)
+            try client.subscribe(every.state, qos: 1)
+        } catch {
+            throw .broker(broker: options.broker, detail: "\(error)")
+        }
+        var status: [String: String] = [:]
+        var state: [String: JSONValue] = [:]
+        for event in Self.pump(client, seconds: wait, until: { _ in false }) {
+            guard case .message(let message) = event,
+                  let station = FleetTopics.station(in: message.topic, prefix: prefix) else { continue }
+            if message.topic.hasSuffix("/status") { status[station] = message.text }
+            if message.topic.hasSuffix("/state") { state[station] = JSONValue.parse(message.payload) }
+        }
+        return Set(status.keys).union(state.keys).sorted().map { name in
+            var fields: [String: JSONValue] = [:]
+            if case .object(let object)? = state[name] { fields = object }
+            return Station(
+                name: name, status: status[name] ?? "?", mode: fields["mode"]?.string ?? "-",
+                phase: fields["phase"]?.string ?? "-", display: fields["display"]?.string.map { "\"\($0)\"" } ?? "-")
+        }
+    }
+
+    /// Sends `{"do": "start", "at": at}` (Unix seconds) to `stations`, or to every station on
+    /// the `all` topic when the list is empty, and waits up to 5 s for the broker to take each.
+    public func start(stations: [String], at: Double) throws(FleetLinkError) {
+        let client = try connected()
+        defer { client.disconnect() }
+        let payload = "{\"do\":\"start\",\"at\":\(String(format: "%.3f", at))}"
+        let topics = stations.isEmpty
+            ? [FleetTopics(prefix: prefix, station: "all").fleetCommand]
+            : stations.map { FleetTopics(prefix: prefix, station: $0).command }
+        var waiting: Set<Int32> = []
+        for topic in topics {
+            do {
+                waiting.insert(try client.publish(MQTTMessage(topic: topic, text: payload, qos: 1)))
+            } catch {
+                throw .broker(broker: options.broker, detail: "\(error)")
+            }
+        }
+        let events = Self.pump(client, seconds: 5) { events in
+            waiting.subtracting(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } }).isEmpty
+        }
+        let delivered = Set(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } })
+        guard waiting.isSubset(of: delivered) else {
+            throw .broker(broker: options.broker, detail: "the broker did not take the start within 5 s")
+        }
+    }
+
+    /// A client connected to the broker, or why not.
+    private func connected() throws(FleetLinkError) -> MQTTClient {
+        let client: MQTTClient
+        do {
+            client = try MQTTClient(options)
+            try client.connect()
+        } catch {
+            throw .broker(broker: options.broker, detail: "\(error)")
+        }
+        let events = Self.pump(client, seconds: 5) {
+            $0.contains(.connected) || $0.contains { if case .refused = $0 { true } else { false } }
+        }
+        guard events.contains(.connected) else {
+            let reason = events.compactMap {
+                if case .refused(let r) = $0 { r } else if case .disconnected(let r) = $0 { r } else { nil }
+            }.first
+            throw .broker(broker: options.broker, detail: reason ?? "no answer in 5 s")
+        }
+        return client
+    }
+
+    /// Runs the client's network loop for up to `seconds`, or until `done` holds for the
+    /// events so far.
+    private static func pump(_ client: MQTTClient, seconds: Double, until done: ([MQTTEvent]) -> Bool) -> [MQTTEvent] {
+        var events: [MQTTEvent] = []
+        let end = Date().addingTimeInterval(seconds)
+        while !done(events), Date() < end {
+            let wait = Int32(max(1, min(100, end.timeIntervalSinceNow * 1000)))
+            var fds = [pollfd(fd: client.socket, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)]
+            _ = poll(&fds, 1, wait)
+            events += client.takeEvents()
+            if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { events += client.readable() }
+            if fds[0].revents & Int16(POLLOUT) != 0 || client.wantsWrite { events += client.writable() }
+            events += client.maintain()
+        }
+        return events
+    }
+}
