@@ -85,7 +85,10 @@ let package = Package(
         ),
         .target(
             name: "GymTimerBenchmark",
-            dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator"]
+            dependencies: [
+                "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
+            ]
         ),
         .executableTarget(
             name: "gymtimer",
@@ -117,7 +120,7 @@ let package = Package(
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
         .testTarget(
             name: "GymTimerFleetTests",
-            dependencies: ["GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore"]
+            dependencies: ["GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers"]
         ),
         .testTarget(
             name: "FuzzTests",

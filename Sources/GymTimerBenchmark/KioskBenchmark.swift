@@ -17,6 +17,9 @@ public final class KioskBenchmark {
         public var startupRuns = 20
         public var throughputRuns = 3
         public var simulatedDays = 1
+        /// Commands timed through the broker, and seconds an idle fleet station is watched.
+        public var fleetCommands = 200
+        public var fleetIdleSeconds = 20
         /// The gymtimer binary for the start-up figure (nil: not measured).
         public var executable: String?
         public var quick = false
@@ -32,6 +35,8 @@ public final class KioskBenchmark {
             options.countdownSeconds = 2
             options.startupRuns = 3
             options.throughputRuns = 1
+            options.fleetCommands = 20
+            options.fleetIdleSeconds = 3
             options.quick = true
             return options
         }
@@ -74,6 +79,9 @@ public final class KioskBenchmark {
             statistics: BenchmarkStatistics([Double(own) / 1_048_576]),
             note: "the benchmark's own process after all runs (it keeps every sample and ran a simulated day); for information, the target applies to the kiosk process above"))
         figures.append(throughput)
+        progress("fleet: \(options.fleetCommands) commands through Mosquitto, \(options.fleetIdleSeconds) s of an idle station")
+        figures += FleetBenchmark(
+            executable: options.executable, commands: options.fleetCommands, idleSeconds: options.fleetIdleSeconds).run()
         return BenchmarkReport(figures: figures, quick: options.quick)
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import GymTimerFleet
 import GymTimerMQTT
 
@@ -39,7 +38,7 @@ public struct FleetConsole {
         }
         var status: [String: String] = [:]
         var state: [String: JSONValue] = [:]
-        for event in Self.pump(client, seconds: wait, until: { _ in false }) {
+        for event in client.pump(for: wait, until: { _ in false }) {
             guard case .message(let message) = event,
                   let station = FleetTopics.station(in: message.topic, prefix: prefix) else { continue }
             if message.topic.hasSuffix("/status") { status[station] = message.text }
@@ -71,7 +70,7 @@ public struct FleetConsole {
                 throw .broker(broker: options.broker, detail: "\(error)")
             }
         }
-        let events = Self.pump(client, seconds: 5) { events in
+        let events = client.pump(for: 5) { events in
             waiting.subtracting(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } }).isEmpty
         }
         let delivered = Set(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } })
@@ -89,7 +88,7 @@ public struct FleetConsole {
         } catch {
             throw .broker(broker: options.broker, detail: "\(error)")
         }
-        let events = Self.pump(client, seconds: 5) {
+        let events = client.pump(for: 5) {
             $0.contains(.connected) || $0.contains { if case .refused = $0 { true } else { false } }
         }
         guard events.contains(.connected) else {
@@ -99,22 +98,5 @@ public struct FleetConsole {
             throw .broker(broker: options.broker, detail: reason ?? "no answer in 5 s")
         }
         return client
-    }
-
-    /// Runs the client's network loop for up to `seconds`, or until `done` holds for the
-    /// events so far.
-    private static func pump(_ client: MQTTClient, seconds: Double, until done: ([MQTTEvent]) -> Bool) -> [MQTTEvent] {
-        var events: [MQTTEvent] = []
-        let end = Date().addingTimeInterval(seconds)
-        while !done(events), Date() < end {
-            let wait = Int32(max(1, min(100, end.timeIntervalSinceNow * 1000)))
-            var fds = [pollfd(fd: client.socket, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)]
-            _ = poll(&fds, 1, wait)
-            events += client.takeEvents()
-            if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { events += client.readable() }
-            if fds[0].revents & Int16(POLLOUT) != 0 || client.wantsWrite { events += client.writable() }
-            events += client.maintain()
-        }
-        return events
     }
 }

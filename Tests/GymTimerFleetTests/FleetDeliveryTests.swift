@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func recordsMadeWhileTheBrokerIsDownAllArriveOnceAfterItReturns() throws {
-        let broker = try TestBroker()
+        let broker = try LocalBroker()
         let outbox = try FleetOutbox(path: directory + "/outbox.sqlite")
         let rack1 = station("rack-1", port: broker.port, outbox: outbox)
         let rack2 = station("rack-2", port: broker.port, outbox: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerDrivers
 import Glibc
 import GymTimerFleet
 import GymTimerFleetLink
@@ -19,10 +20,10 @@ import Testing
 
     /// A headless station named `name` on the broker at `port`, stdin a pipe; `extra` goes
     /// before the `[fleet]` section of its config.
-    func station(_ name: String, port: Int, extra: String = "") throws -> ChildProcess {
+    func station(_ name: String, port: Int, extra: String = "") throws -> RunningProcess {
         let config = "\(directory)/\(name).toml"
         try "\(extra)[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"\(name)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        return try ChildProcess(
+        return try RunningProcess(
             gymtimer, ["simulate", "--headless", "--config", config, "--data-dir", "\(directory)/\(name)"],
             stdout: "\(directory)/\(name).jsonl", stderr: "\(directory)/\(name).log", pipeInput: true)
     }
@@ -55,14 +56,14 @@ import Testing
     }
 
     @Test func twoStationsStartedWithOneFleetStartBeginWithinFiveMilliseconds() throws {
-        let broker = try TestBroker()
+        let broker = try LocalBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/+/status", "gymtimer/+/state"])
         let stations = try ["rack-1", "rack-2"].map { try station($0, port: broker.port) }
         let online = messages(watcher) { seen in
             Set(seen.filter { $0.text == "online" }.map(\.topic)) == ["gymtimer/rack-1/status", "gymtimer/rack-2/status"]
         }
         #expect(online.filter { $0.text == "online" }.count >= 2, "both stations come online (retained status)")
-        let status = try ChildProcess(gymtimer, ["fleet", "status", "--broker", "mqtt://127.0.0.1:\(broker.port)"],
+        let status = try RunningProcess(gymtimer, ["fleet", "status", "--broker", "mqtt://127.0.0.1:\(broker.port)"],
                                       stdout: "\(directory)/status.out", stderr: "\(directory)/status.err")
         #expect(status.wait(upTo: 10) == 0)
         let table = ((try? String(contentsOfFile: "\(directory)/status.out", encoding: .utf8)) ?? "").split(separator: "\n")
@@ -71,7 +72,7 @@ import Testing
             let row = table.first { $0.hasPrefix(name) }?.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             #expect(row.map { Array($0.prefix(4)) } == [name, "online", "rest", "idle"], "fleet status shows \(name): \(table)")
         }
-        let start = try ChildProcess(gymtimer, ["fleet", "start", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--in", "2"],
+        let start = try RunningProcess(gymtimer, ["fleet", "start", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--in", "2"],
                                      stdout: "\(directory)/start.out", stderr: "\(directory)/start.err")
         #expect(start.wait(upTo: 10) == 0)
         let said = (try? String(contentsOfFile: "\(directory)/start.out", encoding: .utf8)) ?? ""
@@ -106,7 +107,7 @@ import Testing
     }
 
     @Test func badCommandsAreRefusedWithOneErrorEventEachAndChangeNothing() throws {
-        let broker = try TestBroker()
+        let broker = try LocalBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/rack-1/status", "gymtimer/rack-1/event", "gymtimer/rack-1/state"])
         let rack1 = try station("rack-1", port: broker.port)
         _ = messages(watcher) { $0.contains { $0.text == "online" } }
@@ -173,7 +174,7 @@ import Testing
     /// One rest workout of two sets, 1 s rests, ended by a hold of dismiss: recorded about 5 s
     /// after. The presses fall midway between the alarm's blink changes, so two processes fed
     /// the same lines a few milliseconds apart see the same outputs.
-    func workout(_ station: ChildProcess) {
+    func workout(_ station: RunningProcess) {
         station.send("0 click start")
         station.send("1.4 click start")
         station.send("2.8 hold dismiss 2.3")
@@ -181,7 +182,7 @@ import Testing
 
     @Test func recordsInTheOutboxOfAStationKilledWithSIGKILLArriveOnceAfterItsRestart() throws {
         // The broker is not there yet: the records wait in the outbox.
-        let (port, reservation) = try TestBroker.reservedPort()
+        let (port, reservation) = try LocalBroker.reservedPort()
         let quick = "[rest]\ndefault_seconds = 1\nmin_seconds = 1\nstep_seconds = 1\nwarning_seconds = 0\n"
         let outboxPath = "\(directory)/rack-9/outbox.sqlite"
         func waiting() -> Int { (try? FleetOutbox(path: outboxPath).pending().count) ?? -1 }
@@ -192,7 +193,7 @@ import Testing
         #expect(rack9.wait() == 128 + SIGKILL)
         #expect(waiting() == 1, "SIGKILL loses nothing")
         close(reservation)
-        let broker = try TestBroker(port: port)
+        let broker = try LocalBroker(port: port)
         let gym = try FleetCollector(
             options: .init(clientID: "collector", host: "127.0.0.1", port: broker.port, cleanSession: false),
             prefix: "gymtimer", database: "\(directory)/gym.sqlite", log: { print($0) })
@@ -212,13 +213,13 @@ import Testing
     }
 
     @Test func aStationWhoseBrokerIsUnreachableRunsExactlyAsAlone() throws {
-        let (port, reservation) = try TestBroker.reservedPort()
+        let (port, reservation) = try LocalBroker.reservedPort()
         defer { close(reservation) }
         let quick = "[rest]\ndefault_seconds = 1\nmin_seconds = 1\nstep_seconds = 1\nwarning_seconds = 0\n"
         let fleet = try station("rack-5", port: port, extra: quick)
         let aloneConfig = "\(directory)/alone.toml"
         try quick.write(toFile: aloneConfig, atomically: true, encoding: .utf8)
-        let alone = try ChildProcess(
+        let alone = try RunningProcess(
             gymtimer, ["simulate", "--headless", "--config", aloneConfig, "--data-dir", "\(directory)/alone"],
             stdout: "\(directory)/alone.jsonl", stderr: "\(directory)/alone.log", pipeInput: true)
         for process in [fleet, alone] {
@@ -242,7 +243,7 @@ import Testing
     }
 
     @Test func homeAssistantFindsTheStationByRetainedDiscovery() throws {
-        let broker = try TestBroker()
+        let broker = try LocalBroker()
         let status = try observer(port: broker.port, ["gymtimer/rack-4/status"])
         let rack = try station("rack-4", port: broker.port)
         _ = messages(status) { $0.contains { $0.text == "online" } }
@@ -257,7 +258,7 @@ import Testing
     }
 
     @Test func aStationRestartedBeforeTheScheduledStartStillStartsOnTime() throws {
-        let broker = try TestBroker()
+        let broker = try LocalBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/rack-7/status", "gymtimer/rack-7/event"])
         var rack7 = try station("rack-7", port: broker.port)
         _ = messages(watcher) { $0.contains { $0.text == "online" } }
@@ -280,7 +281,7 @@ import Testing
     }
 
     @Test func selectPicksAModeAsTheMenuDoesOnlyWhileIdle() throws {
-        let broker = try TestBroker()
+        let broker = try LocalBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/rack-6/status", "gymtimer/rack-6/state", "gymtimer/rack-6/event"])
         let rack6 = try station("rack-6", port: broker.port)
         // Online, and its first state (idle rest) is in: each command below is answered by one more.

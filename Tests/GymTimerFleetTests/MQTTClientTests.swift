@@ -1,4 +1,5 @@
 import Glibc
+import GymTimerFleetLink
 import Testing
 @testable import GymTimerMQTT
 
@@ -12,7 +13,7 @@ import Testing
     func connected(_ events: [Int: [MQTTEvent]], _ index: Int) -> Bool { events[index]?.contains(.connected) == true }
 
     @Test func aMessageGoesThroughTheBrokerAndIsAcknowledged() throws {
-        let broker = try TestBroker()
+        let broker = try LocalBroker()
         let station = try client("station", port: broker.port)
         let coach = try client("coach", port: broker.port)
         try station.connect()
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func theWillSaysOfflineWhenAStationVanishesAndRetainedStatusWaits() throws {
-        let broker = try TestBroker()
+        let broker = try LocalBroker()
         var station: MQTTClient? = try client(
             "station", port: broker.port, will: MQTTMessage(topic: "gymtimer/rack-3/status", text: "offline", qos: 1, retain: true))
         try station!.connect()
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func aLostBrokerIsADisconnectAndAReconnectWorksWhenItIsBack() throws {
-        let broker = try TestBroker()
+        let broker = try LocalBroker()
         let station = try client("station", port: broker.port)
         try station.connect()
         _ = pump([station]) { connected($0, 0) }
@@ -62,7 +63,7 @@ import Testing
         let lost = pump([station]) { $0[0]?.contains { if case .disconnected = $0 { true } else { false } } == true }
         #expect(lost[0]?.contains { if case .disconnected = $0 { true } else { false } } == true)
         // The broker comes back on the same port: the same client reconnects.
-        let again = try TestBroker(port: broker.port)
+        let again = try LocalBroker(port: broker.port)
         try station.reconnect()
         let back = pump([station]) { connected($0, 0) }
         #expect(connected(back, 0))

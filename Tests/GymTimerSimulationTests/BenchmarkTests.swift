@@ -106,6 +106,33 @@ import Testing
         #expect(try #require(try figure("peak RSS, this bench").statistics).median > 0)
         #expect(try #require(try figure("virtual-time throughput").statistics).median > 0)
         #expect(try figure("start-up").status == .notMeasured)
+        #expect(try figure("fleet command→output").status == .notMeasured, "no binary to run as the station")
         #expect(!report.table.isEmpty)
+    }
+}
+
+/// The fleet's figures: against a real Mosquitto and the gymtimer binary as a headless station.
+@Suite struct FleetBenchmarkTests {
+    @Test func eachCommandIsMatchedToTheFirstWriteOfWhatItSetsAfterIt() {
+        let trace = [
+            #"{"t":0,"device":"display","text":"0130","colon":true,"unix":100.000}"#,
+            #"{"t":1,"device":"display","text":"0100","colon":true,"unix":101.012}"#,
+            #"{"t":1,"device":"led","name":"ready","on":true,"unix":101.013}"#,
+            #"{"t":2,"device":"display","text":"0130","colon":true,"unix":102.030}"#,
+        ].joined(separator: "\n")
+        let sent = [(at: 101.0, shows: "0100"), (at: 102.0, shows: "0130"), (at: 103.0, shows: "0100")]
+        let (samples, unanswered) = FleetBenchmark.latencies(sent, trace: trace)
+        #expect(samples.map { ($0 * 1000).rounded() / 1000 } == [12, 30])
+        #expect(unanswered == 1, "the last command has no write after it")
+    }
+
+    @Test func aStationOnARealBrokerIsTimedAndItsWakeUpsCounted() throws {
+        let figures = FleetBenchmark(executable: GymtimerBinary.path, commands: 10, idleSeconds: 2).run()
+        let latency = try #require(figures.first { $0.name == FleetBenchmark.latencyName })
+        let wakeups = try #require(figures.first { $0.name == FleetBenchmark.wakeupsName })
+        let samples = try #require(latency.statistics, "measured: \(latency.note ?? "")")
+        #expect(samples.count == 10, "every command reached the display: \(latency.note ?? "")")
+        #expect(samples.median > 0 && samples.max < 1000)
+        #expect(wakeups.statistics?.count == 2, "\(wakeups.note ?? "")")
     }
 }

@@ -1,19 +1,19 @@
 import Foundation
 import Glibc
 
-/// A process the fleet tests start (a broker, a headless station, a collector), spawned with no
-/// blocked signals and default handlers: Swift's worker threads block SIGTERM and friends, and a
+/// A process left running beside this one (a broker, a headless station, a collector: the
+/// fleet's tests and benchmark start them), spawned with no blocked signals and default handlers: Swift's worker threads block SIGTERM and friends, and a
 /// child started from one (as Foundation's `Process` does) would inherit that mask and ignore
 /// SIGTERM for ever (Mosquitto never stops, a station never shuts down cleanly).
-final class ChildProcess {
-    let pid: pid_t
+public final class RunningProcess {
+    public let pid: pid_t
     /// Where the child's stdin is written, when it was asked for one.
-    private(set) var input: Int32 = -1
+    public private(set) var input: Int32 = -1
     private var exited: Int32?
 
     /// Starts `path` with `arguments`; stdout and stderr go to the files named (or /dev/null),
     /// stdin is a pipe when `pipeInput`.
-    init(_ path: String, _ arguments: [String], stdout: String? = nil, stderr: String? = nil, pipeInput: Bool = false) throws {
+    public init(_ path: String, _ arguments: [String], stdout: String? = nil, stderr: String? = nil, pipeInput: Bool = false) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -56,17 +56,17 @@ final class ChildProcess {
     }
 
     /// Writes `line` and a newline to the child's stdin.
-    func send(_ line: String) {
+    public func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
     }
 
     /// Sends `signal`.
-    func signal(_ signal: Int32) { _ = kill(pid, signal) }
+    public func signal(_ signal: Int32) { _ = kill(pid, signal) }
 
     /// Waits for the child to end; its exit status (128 + signal when killed).
     @discardableResult
-    func wait() -> Int32 {
+    public func wait() -> Int32 {
         if let exited { return exited }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -76,7 +76,7 @@ final class ChildProcess {
     }
 
     /// Waits up to `seconds` for the child to end; nil if it still runs.
-    func wait(upTo seconds: Double) -> Int32? {
+    public func wait(upTo seconds: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let exited { return exited }

@@ -1,18 +1,19 @@
 import Foundation
 import Glibc
-import GymTimerMQTT
+import GymTimerDrivers
 
-/// A real Mosquitto broker on loopback, on a free port, for the length of a test. Without the
-/// `mosquitto` binary the test fails saying so: the fleet is never left untested by a skip.
-final class TestBroker {
-    let port: Int
-    private var process: ChildProcess?
+/// A real Mosquitto broker on loopback, on a free port, for as long as this object lives: the
+/// fleet's tests and benchmark run against it (nothing of the protocol is mocked). Without the
+/// `mosquitto` binary it throws `Missing`, so a test fails saying so rather than skipping.
+public final class LocalBroker {
+    public let port: Int
+    private var process: RunningProcess?
     private let directory: URL
 
-    static let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Starts a broker on `port`, or on a free one.
-    init(port: Int? = nil) throws {
+    public init(port: Int? = nil) throws {
         guard let binary = Self.binary else { throw Missing() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -31,8 +32,8 @@ final class TestBroker {
     private let config: String
 
     /// No broker to test against.
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "no mosquitto binary: scripts/install-deps.sh --tests installs it (apt-get install mosquitto)" }
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String { "no mosquitto binary: scripts/install-deps.sh --tests installs it (apt-get install mosquitto)" }
     }
 
     deinit {
@@ -45,15 +46,15 @@ final class TestBroker {
     private var reservation: Int32 = -1
 
     /// Starts the broker again on the same port (after `kill()` or `stop()`).
-    func start() throws {
+    public func start() throws {
         if reservation >= 0 { close(reservation) }
         reservation = -1
-        process = try ChildProcess(binary, ["-c", config])
+        process = try RunningProcess(binary, ["-c", config])
         try waitUntilListening()
     }
 
     /// Stops the broker cleanly (SIGTERM), as `systemctl stop mosquitto` does.
-    func stop() {
+    public func stop() {
         guard let process else { return }
         process.signal(SIGTERM)
         if process.wait(upTo: 5) == nil { process.signal(SIGKILL); process.wait() }
@@ -61,7 +62,7 @@ final class TestBroker {
     }
 
     /// Stops the broker at once (as a crash or a pulled cable would look to the clients).
-    func kill() {
+    public func kill() {
         guard let process else { return }
         process.signal(SIGKILL)
         process.wait()
@@ -70,7 +71,7 @@ final class TestBroker {
     }
 
     /// A socket bound to `port` (not listening) with SO_REUSEADDR, or -1 if it cannot be had.
-    static func reserve(_ port: Int) -> Int32 {
+    public static func reserve(_ port: Int) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -86,7 +87,7 @@ final class TestBroker {
     }
 
     /// A port nobody listens on now: the kernel's pick for a socket bound to port 0.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let (port, fd) = try reservedPort()
         close(fd)
         return port
@@ -95,7 +96,7 @@ final class TestBroker {
     /// A port kept free: the socket bound to it (and not listening, so connecting is refused)
     /// stays open until the caller closes it, so no test running meanwhile gets the same port
     /// for its broker. Close it just before starting a broker there.
-    static func reservedPort() throws -> (port: Int, socket: Int32) {
+    public static func reservedPort() throws -> (port: Int, socket: Int32) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -130,23 +131,4 @@ final class TestBroker {
         }
         throw POSIXError(.ETIMEDOUT)
     }
-}
-
-/// Drives clients the way the kiosk's loop does (poll on their sockets, read, write,
-/// maintain) until `done` holds for the events so far, or 5 s pass.
-func pump(_ clients: [MQTTClient], timeout: Double = 5, until done: ([Int: [MQTTEvent]]) -> Bool) -> [Int: [MQTTEvent]] {
-    var events: [Int: [MQTTEvent]] = [:]
-    let deadline = Date().addingTimeInterval(timeout)
-    while !done(events), Date() < deadline {
-        var fds = clients.map { pollfd(fd: $0.socket, events: Int16(POLLIN) | ($0.wantsWrite ? Int16(POLLOUT) : 0), revents: 0) }
-        _ = poll(&fds, nfds_t(fds.count), 20)
-        for (index, client) in clients.enumerated() {
-            var new = client.takeEvents()
-            if fds[index].revents & Int16(POLLIN) != 0 { new += client.readable() }
-            if fds[index].revents & Int16(POLLOUT) != 0 || client.wantsWrite { new += client.writable() }
-            new += client.maintain()
-            events[index, default: []] += new
-        }
-    }
-    return events
 }

@@ -1,0 +1,147 @@
+import Foundation
+import Glibc
+import GymTimerDrivers
+import GymTimerFleet
+import GymTimerFleetLink
+import GymTimerMQTT
+
+/// The fleet's figures for `gymtimer bench`, measured on a real Mosquitto on loopback and a
+/// real station (`gymtimer simulate --headless` with a `[fleet]` section, a process of its own):
+/// how long a command takes from its publication to the station's display write, and how often
+/// an idle station with a broker wakes (its keep-alive, nothing else).
+struct FleetBenchmark {
+    /// The gymtimer binary run as the station; nil: not measured.
+    var executable: String?
+    /// How many `set` commands to time.
+    var commands: Int
+    /// How long to count the idle station's wake-ups.
+    var idleSeconds: Int
+
+    static let latencyName = "fleet command→output, publish → display write"
+    static let wakeupsName = "wake-ups per second, idle with [fleet] (keep-alive only)"
+
+    func run() -> [BenchmarkFigure] {
+        do {
+            return try measure()
+        } catch {
+            return [Self.latency([], note: "not measured: \(error)"), Self.wakeups([], note: "not measured: \(error)")]
+        }
+    }
+
+    /// Why the fleet could not be measured.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func measure() throws -> [BenchmarkFigure] {
+        guard let executable else { throw Problem(description: "no gymtimer binary given") }
+        let broker = try LocalBroker()
+        var template = Array((NSTemporaryDirectory() + "gymtimer-fleet-bench-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw Problem(description: "cannot make a temporary directory") }
+        let directory = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/station.toml"
+        try "[fleet]\nbroker = \"mqtt://127.0.0.1:\(broker.port)\"\nstation = \"bench\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let trace = directory + "/trace.jsonl"
+        let station = try RunningProcess(
+            executable, ["simulate", "--headless", "--config", config, "--data-dir", directory + "/data"],
+            stdout: trace, stderr: directory + "/station.log", pipeInput: true)
+        defer {
+            station.send("0 end")
+            if station.wait(upTo: 5) == nil { station.signal(SIGKILL); station.wait() }
+        }
+        let topics = FleetTopics(prefix: "gymtimer", station: "bench")
+        let commander = try MQTTClient(.init(clientID: "bench-\(getpid())", host: "127.0.0.1", port: broker.port))
+        try commander.connect()
+        guard commander.pump(for: 5, until: { $0.contains(.connected) }).contains(.connected) else {
+            throw Problem(description: "the benchmark could not connect to its broker")
+        }
+        try commander.subscribe(topics.status, qos: 1)
+        let online = commander.pump(for: 10) { events in
+            events.contains { if case .message(let m) = $0 { m.text == "online" } else { false } }
+        }
+        guard online.contains(where: { if case .message(let m) = $0 { m.text == "online" } else { false } }) else {
+            throw Problem(description: "the station did not come online within 10 s (see its log)")
+        }
+        // Settled: the retained state is out; from here the idle station only keeps alive.
+        _ = commander.pump(for: 1) { _ in false }
+        let wakeups = countWakeups(of: station.pid, seconds: idleSeconds)
+
+        // Alternate 60 s and 90 s: each `set` changes what idle rest shows, so each is one write.
+        var sent: [(at: Double, shows: String)] = []
+        for k in 0..<commands {
+            let seconds = k % 2 == 0 ? 60 : 90
+            let at = Date().timeIntervalSince1970
+            _ = try commander.publish(MQTTMessage(topic: topics.command, text: "{\"do\":\"set\",\"rest_seconds\":\(seconds)}", qos: 0))
+            sent.append((at, seconds == 60 ? "0100" : "0130"))
+            _ = commander.pump(for: 0.05) { _ in false }
+        }
+        _ = commander.pump(for: 0.5) { _ in false }
+        commander.disconnect()
+        let (latencies, unanswered) = Self.latencies(sent, trace: (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "")
+        let note = (unanswered > 0 ? "\(unanswered) of \(commands) commands gave no display write. " : "")
+            + "\(commands) `set` commands (QoS 0) through Mosquitto on loopback to a headless station, each timed from just before its publication to the station's display write (the trace's `unix`); one machine, one wall clock"
+        return [Self.latency(latencies, note: note), wakeups]
+    }
+
+    /// Each command's latency: from its publication to the first display write of what it
+    /// sets, at or after it; and how many commands have none.
+    static func latencies(_ sent: [(at: Double, shows: String)], trace: String) -> (samples: [Double], unanswered: Int) {
+        let writes: [(unix: Double, text: String)] = trace.split(separator: "\n").compactMap { line in
+            guard case .object(let fields)? = JSONValue.parse(Array(line.utf8)), fields["device"]?.string == "display",
+                  let text = fields["text"]?.string, let unix = fields["unix"]?.number else { return nil }
+            return (unix, text)
+        }
+        var samples: [Double] = []
+        var index = 0
+        for (n, command) in sent.enumerated() {
+            let next = n + 1 < sent.count ? sent[n + 1].at : .infinity
+            while index < writes.count, writes[index].unix < command.at { index += 1 }
+            guard index < writes.count, writes[index].unix < next, writes[index].text == command.shows else { continue }
+            samples.append((writes[index].unix - command.at) * 1000)
+        }
+        return (samples, sent.count - samples.count)
+    }
+
+    /// Wake-ups of process `pid` in each whole second of `seconds`: its threads' voluntary
+    /// context switches (each is a sleep in poll that ended), read from /proc once a second.
+    private func countWakeups(of pid: pid_t, seconds: Int) -> BenchmarkFigure {
+        var counts: [Double] = []
+        var before = Self.voluntarySwitches(of: pid)
+        for _ in 0..<seconds {
+            var none = pollfd()
+            _ = poll(&none, 0, 1000)
+            let now = Self.voluntarySwitches(of: pid)
+            if let b = before, let n = now { counts.append(Double(n - b)) }
+            before = now
+        }
+        let note = counts.count < seconds ? "not measured: /proc/\(pid) could not be read" : nil
+        return Self.wakeups(counts, note: note)
+    }
+
+    /// The sum of `voluntary_ctxt_switches` over the threads of `pid`, or nil.
+    static func voluntarySwitches(of pid: pid_t) -> Int? {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total = 0
+        for thread in threads {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
+                  let count = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+            total += count
+        }
+        return total
+    }
+
+    static func latency(_ samples: [Double], note: String) -> BenchmarkFigure {
+        BenchmarkFigure(
+            name: latencyName, unit: .milliseconds, statistics: BenchmarkStatistics(samples),
+            target: .init(.p99, .below, 50), note: note)
+    }
+
+    static func wakeups(_ counts: [Double], note: String?) -> BenchmarkFigure {
+        BenchmarkFigure(
+            name: wakeupsName, unit: .perSecond, statistics: BenchmarkStatistics(counts), target: .init(.max, .atMost, 2),
+            note: note ?? "a connected station with nothing to do, counted in each whole second of \(counts.count) s from its voluntary context switches; the keep-alive (every 15 s) and the broker's answer are the only wake-ups")
+    }
+}
