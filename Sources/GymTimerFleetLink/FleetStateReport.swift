@@ -10,6 +10,10 @@ public struct FleetStateReport: Hashable, Sendable {
     /// When the current countdown ends, on the kiosk's timeline (a Unix time in the JSON, so
     /// that equal states compare equal whatever the wall clock does); nil when none runs.
     public var deadline: Moment?
+    /// What is left of the current countdown while it is paused.
+    public var remaining: Duration?
+    /// The set, round or exercise under way (1 for the first); nil where there is none.
+    public var round: Int?
     public var sets: Int
     public var restSeconds: Int?
 
@@ -33,17 +37,43 @@ public struct FleetStateReport: Hashable, Sendable {
             }
         case .interval(let interval):
             mode = "interval"
-            phase = interval.isIdle ? "idle" : "running"
+            phase = Self.phase(of: interval.run)
+            if case .running(let run) = interval.state { round = run.segment / 2 + 1 }
+            describeCountdown(of: interval.run)
         case .workout(let workout):
             mode = "workout"
-            phase = workout.isIdle ? "idle" : "running"
+            phase = Self.phase(of: workout.run)
+            if case .running(let run) = workout.state {
+                switch workout.sessionPart(of: run) {
+                case .exercise(let index), .rest(after: let index): round = index + 1
+                }
+            }
+            describeCountdown(of: workout.run)
         case .program(let program):
             mode = "program"
             self.program = program.program.name
             phase = program.statusDetail
+            if let run = program.run, !run.isFinished, !run.inLeadIn { round = run.round }
+            describeCountdown(of: program.run)
         case .menu:
             mode = "menu"
             phase = "menu"
+        }
+    }
+
+    /// `idle`, `running`, `paused` or `complete`: where a run on the program engine is.
+    private static func phase(of run: ProgramRun?) -> String {
+        guard let run else { return "idle" }
+        if run.isFinished { return "complete" }
+        return run.isPaused ? "paused" : "running"
+    }
+
+    /// The deadline of the current segment's countdown, or what is left of it while paused.
+    private mutating func describeCountdown(of run: ProgramRun?) {
+        guard case .running(let segments)? = run?.phase else { return }
+        switch segments.timing {
+        case .running: deadline = segments.segmentCountdown?.deadline
+        case .paused(let left): remaining = segments.segmentEnds[segments.segment] - (segments.total - left)
         }
     }
 
@@ -54,8 +84,9 @@ public struct FleetStateReport: Hashable, Sendable {
         func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "null" }
         func text(_ value: String?) -> String { value.map(Self.quoted) ?? "null" }
         return "{\"mode\":\(text(mode)),\"phase\":\(text(phase)),\"program\":\(text(program)),"
-            + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),\"remaining\":null,"
-            + "\"round\":null,\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),\"t\":\(number(t))}"
+            + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),"
+            + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
+            + "\"round\":\(round.map(String.init) ?? "null"),\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),\"t\":\(number(t))}"
     }
 
     /// `text` as a JSON string.

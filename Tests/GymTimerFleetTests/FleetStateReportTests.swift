@@ -35,4 +35,26 @@ import Testing
         #expect(json["display"]?.string == "0130")
         #expect(json["program"] == .null)
     }
+
+    @Test func anIntervalCarriesItsSetThePhasesDeadlineAndWhatIsLeftWhenPaused() {
+        var settings = KioskSettings(startMode: .interval)
+        settings.interval = IntervalSettings(phaseSeconds: 30, sets: 8)
+        var kiosk = Kiosk(settings: settings)
+        _ = kiosk.start(at: .origin)
+        #expect(FleetStateReport(kiosk).phase == "idle" && FleetStateReport(kiosk).round == nil)
+        let start = Moment(.seconds(10))
+        _ = kiosk.handle(.pressed(.start), at: start)
+        let first = FleetStateReport(kiosk)
+        #expect(first.phase == "running" && first.round == 1 && first.deadline == start + .seconds(30))
+        // Into the third phase (set 2's first): a new deadline, a new report.
+        for second in 1...65 { _ = kiosk.handle(.deadline, at: start + .seconds(second)) }
+        let third = FleetStateReport(kiosk)
+        #expect(third.round == 2 && third.deadline == start + .seconds(90))
+        // Paused 5 s into the phase: no deadline, 25 s left.
+        _ = kiosk.handle(.pressed(.dismiss), at: start + .seconds(65))
+        let paused = FleetStateReport(kiosk)
+        #expect(paused.phase == "paused" && paused.deadline == nil && paused.remaining == .seconds(25))
+        let json = object(paused.json(display: "0025", at: 1_767_225_675, unix: unix))
+        #expect(json["remaining"]?.number == 25 && json["round"]?.number == 2 && json["deadline"] == .null)
+    }
 }
