@@ -12,15 +12,40 @@ public final class LocalBroker {
 
     public static let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// Starts a broker on `port`, or on a free one.
-    public init(port: Int? = nil) throws {
+    /// TLS for the listener: the PEM files of its certificate and key.
+    public struct TLS: Sendable {
+        public var certificate: String
+        public var key: String
+
+        public init(certificate: String, key: String) {
+            self.certificate = certificate
+            self.key = key
+        }
+    }
+
+    /// Starts a broker on `port`, or on a free one: open to anyone, or (with `users`) only to
+    /// those user names and passwords, as a gym's broker is; with `tls`, mqtts only.
+    public init(port: Int? = nil, users: [String: String] = [:], tls: TLS? = nil) throws {
         guard let binary = Self.binary else { throw Missing() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.port = try port ?? Self.freePort()
         let config = directory.appendingPathComponent("mosquitto.conf")
+        var text = "listener \(self.port) 127.0.0.1\npersistence false\n"
+        if let tls { text += "certfile \(tls.certificate)\nkeyfile \(tls.key)\n" }
+        if users.isEmpty {
+            text += "allow_anonymous true\n"
+        } else {
+            let passwords = directory.appendingPathComponent("passwd")
+            try users.map { "\($0.key):\($0.value)\n" }.joined().write(to: passwords, atomically: true, encoding: .utf8)
+            // Hashed in place, as `mosquitto_passwd` does for a gym's file.
+            let hashed = try? ChildProcess(executable: "/usr/bin/mosquitto_passwd", arguments: ["-U", passwords.path]).run()
+            guard hashed?.exitCode == 0 else { throw Missing() }
+            _ = chmod(passwords.path, 0o644)
+            text += "allow_anonymous false\npassword_file \(passwords.path)\n"
+        }
         // As root Mosquitto drops to its own user, which must be able to read the config.
-        try "listener \(self.port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(to: config, atomically: true, encoding: .utf8)
+        try text.write(to: config, atomically: true, encoding: .utf8)
         _ = chmod(directory.path, 0o755)
         _ = chmod(config.path, 0o644)
         self.binary = binary
