@@ -44,16 +44,14 @@ let package = Package(
             name: "GymTimerHistory",
             dependencies: ["GymTimerCore", "GymTimerDrivers", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .systemLibrary(
-            name: "CMosquitto",
-            path: "Modules/CMosquitto",
-            pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]
-        ),
+        // libmosquitto's header only: gymtimer loads the library when a client is made
+        // (CMosquittoShim), so a kiosk without a [fleet] never maps it or OpenSSL.
+        .systemLibrary(name: "CMosquitto", path: "Modules/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(name: "CMosquittoShim", dependencies: ["CMosquitto"]),
         // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery. Pure
         // Swift + Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
-        .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquitto"]),
+        .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquittoShim"]),
         // The fleet's two ends over MQTT: the station a kiosk's loop hosts (with its durable
         // outbox), the collector and the coach's console.
         .target(

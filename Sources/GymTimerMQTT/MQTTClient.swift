@@ -1,4 +1,4 @@
-import CMosquitto
+import CMosquittoShim
 import Glibc
 import GymTimerHAL
 
@@ -54,78 +54,83 @@ public final class MQTTClient {
 
     /// Sets the client up; nothing is sent until `connect()`.
     public init(_ options: Options) throws(MQTTError) {
+        if let missing = gt_mosquitto_load() {
+            throw .client(
+                operation: "load libmosquitto", broker: options.broker,
+                detail: String(cString: missing) + " (apt-get install libmosquitto1; deploy/install.sh does)")
+        }
         _ = Self.libraryReady
         self.options = options
-        guard let handle = mosquitto_new(options.clientID, options.cleanSession, nil) else {
+        guard let handle = gt_mosquitto_new(options.clientID, options.cleanSession, nil) else {
             throw .client(operation: "create client", broker: options.broker, detail: String(cString: strerror(errno)))
         }
         self.handle = handle
-        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
-        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
-        mosquitto_connect_callback_set(handle, onConnect)
-        mosquitto_disconnect_callback_set(handle, onDisconnect)
-        mosquitto_message_callback_set(handle, onMessage)
-        mosquitto_publish_callback_set(handle, onPublish)
+        gt_mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        _ = gt_mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        gt_mosquitto_connect_callback_set(handle, onConnect)
+        gt_mosquitto_disconnect_callback_set(handle, onDisconnect)
+        gt_mosquitto_message_callback_set(handle, onMessage)
+        gt_mosquitto_publish_callback_set(handle, onPublish)
         if options.username != nil || options.password != nil {
-            try check(mosquitto_username_pw_set(handle, options.username, options.password), "set the user name")
+            try check(gt_mosquitto_username_pw_set(handle, options.username, options.password), "set the user name")
         }
         if let will = options.will {
             try check(will.payload.withUnsafeBytes {
-                mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, Int32(will.qos), will.retain)
+                gt_mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, Int32(will.qos), will.retain)
             }, "set the will")
         }
         if options.tls {
-            try check(mosquitto_tls_set(handle, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil),
+            try check(gt_mosquitto_tls_set(handle, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil),
                       "set up TLS")
         }
     }
 
     deinit {
-        mosquitto_destroy(handle)
+        gt_mosquitto_destroy(handle)
     }
 
     /// libmosquitto's global set-up, once per process.
-    private static let libraryReady: Void = { _ = mosquitto_lib_init() }()
+    private static let libraryReady: Void = { _ = gt_mosquitto_lib_init() }()
 
     /// Starts connecting without blocking on the TCP handshake (a host name is still resolved
     /// here; a gym's broker is an address or a local name). `connected` follows as an event.
     public func connect() throws(MQTTError) {
-        try check(mosquitto_connect_async(handle, options.host, Int32(options.port), Int32(options.keepAlive)), "connect")
+        try check(gt_mosquitto_connect_async(handle, options.host, Int32(options.port), Int32(options.keepAlive)), "connect")
     }
 
     /// Connects again after a lost connection, with the same options.
     public func reconnect() throws(MQTTError) {
-        try check(mosquitto_reconnect_async(handle), "reconnect")
+        try check(gt_mosquitto_reconnect_async(handle), "reconnect")
     }
 
     /// Sends DISCONNECT (so no will is published) and closes the socket.
     public func disconnect() {
-        _ = mosquitto_disconnect(handle)
+        _ = gt_mosquitto_disconnect(handle)
     }
 
     /// The connection's socket for poll(2), or -1 while there is none.
-    public var socket: Int32 { mosquitto_socket(handle) }
+    public var socket: Int32 { gt_mosquitto_socket(handle) }
 
     /// Whether data is waiting to be written (poll for POLLOUT too).
-    public var wantsWrite: Bool { mosquitto_want_write(handle) }
+    public var wantsWrite: Bool { gt_mosquitto_want_write(handle) }
 
     /// The socket was readable: reads what arrived. A lost connection is a `disconnected` event.
     public func readable() -> [MQTTEvent] {
-        let code = mosquitto_loop_read(handle, 16)
+        let code = gt_mosquitto_loop_read(handle, 16)
         lost(code)
         return takeEvents()
     }
 
     /// The socket was writable: writes what is queued.
     public func writable() -> [MQTTEvent] {
-        let code = mosquitto_loop_write(handle, 16)
+        let code = gt_mosquitto_loop_write(handle, 16)
         lost(code)
         return takeEvents()
     }
 
     /// Keep-alive and retries of unacknowledged messages; call at least every `keepAliveInterval`.
     public func maintain() -> [MQTTEvent] {
-        let code = mosquitto_loop_misc(handle)
+        let code = gt_mosquitto_loop_misc(handle)
         lost(code)
         return takeEvents()
     }
@@ -139,14 +144,14 @@ public final class MQTTClient {
     public func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
         var mid: Int32 = 0
         try check(message.payload.withUnsafeBytes {
-            mosquitto_publish(handle, &mid, message.topic, Int32($0.count), $0.baseAddress, Int32(message.qos), message.retain)
+            gt_mosquitto_publish(handle, &mid, message.topic, Int32($0.count), $0.baseAddress, Int32(message.qos), message.retain)
         }, "publish to \(message.topic)")
         return mid
     }
 
     /// Subscribes to `topic` (wildcards allowed) at `qos`.
     public func subscribe(_ topic: String, qos: Int = 1) throws(MQTTError) {
-        try check(mosquitto_subscribe(handle, nil, topic, Int32(qos)), "subscribe to \(topic)")
+        try check(gt_mosquitto_subscribe(handle, nil, topic, Int32(qos)), "subscribe to \(topic)")
     }
 
     /// The events since the last call.
@@ -178,7 +183,7 @@ private func client(_ object: UnsafeMutableRawPointer?) -> MQTTClient? {
 }
 
 private func onConnect(_ handle: OpaquePointer?, _ object: UnsafeMutableRawPointer?, _ code: Int32) {
-    let reason = code == 0 ? nil : String(cString: mosquitto_connack_string(code))
+    let reason = code == 0 ? nil : String(cString: gt_mosquitto_connack_string(code))
     client(object)?.received(reason.map { .refused(reason: $0) } ?? .connected)
 }
 

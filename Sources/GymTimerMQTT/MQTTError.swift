@@ -1,4 +1,4 @@
-import CMosquitto
+import CMosquittoShim
 import Glibc
 
 /// What went wrong talking to the broker, saying which broker and what to do.
@@ -21,7 +21,7 @@ public enum MQTTError: Error, Hashable, Sendable, CustomStringConvertible {
         if code == Int32(MOSQ_ERR_ERRNO.rawValue) {
             detail = String(cString: strerror(errno))
         } else {
-            detail = String(cString: mosquitto_strerror(code))
+            detail = String(cString: gt_mosquitto_strerror(code))
         }
         return .client(operation: operation, broker: broker, detail: detail)
     }
