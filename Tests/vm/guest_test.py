@@ -258,6 +258,59 @@ def alarm_audio(data):
     check(history(cfg) == [("rest", "1")], f"hold dismiss 2 s -> the workout (1 rest set) is in the history: {history(cfg)}")
 
 
+def fleet_run(data):
+    """`gymtimer run` with a [fleet] section on the real GPIO path: Mosquitto on the VM's
+    loopback, the kiosk online on it, a `gymtimer fleet start --in 1` from another process
+    starting the rest (the rest LED lights on the simulated line), and `offline` after SIGTERM."""
+    subprocess.run(["ip", "link", "set", "lo", "up"], capture_output=True)
+    os.makedirs(data + "/fleet", exist_ok=True)
+    os.chmod(data, 0o755)
+    conf = f"{data}/mosquitto.conf"
+    with open(conf, "w") as f:
+        f.write("listener 18830 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    os.chmod(conf, 0o644)
+    broker_log = open(f"{data}/mosquitto.log", "w")
+    broker = subprocess.Popen(["/usr/sbin/mosquitto", "-c", conf], stdout=broker_log, stderr=subprocess.STDOUT)
+    url = "mqtt://127.0.0.1:18830"
+
+    def status():
+        r = subprocess.run([BIN, "fleet", "status", "--broker", url], capture_output=True, text=True, timeout=30)
+        row = next((line.split() for line in r.stdout.splitlines() if line.startswith("vm ")), [])
+        return row[1] if len(row) > 1 else (r.stdout + r.stderr).strip()
+
+    cfg = f"{data}/config-fleet.toml"
+    config(cfg, data + "/fleet")
+    with open(cfg, "a") as f:
+        f.write(f'[fleet]\nbroker = "{url}"\nstation = "vm"\n')
+    log = open(f"{data}/run-fleet.log", "w")
+    proc = subprocess.Popen([BIN, "run", "--config", cfg], stdout=log, stderr=subprocess.STDOUT,
+                            env=dict(os.environ, GYMTIMER_CACHE_DIR=f"{data}/cache"))
+    try:
+        if not check(wait_for(lambda: value("ready") == 1, 120), "fleet run: ready LED lit"):
+            return
+        seen = []
+        check(wait_for(lambda: seen.append(status()) or seen[-1] == "online", 30),
+              f"fleet run: the kiosk is online on the broker (fleet status said {seen[-1:]})")
+        r = subprocess.run([BIN, "fleet", "start", "--broker", url, "--in", "1"], capture_output=True, text=True, timeout=30)
+        check(r.returncode == 0, f"fleet start --in 1: {r.stdout.strip()} {r.stderr.strip()}")
+        check(wait_for(lambda: value("rest") == 1, 10), "fleet run: the start from the broker lights the rest LED")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            rc = proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill(); rc = "timeout"
+        log.close()
+    check(rc == 0, f"fleet run: SIGTERM -> exit 0 (got {rc})")
+    said = status()
+    check(said == "offline", f"fleet run: offline after SIGTERM (fleet status said {said!r})")
+    broker.terminate()
+    broker.wait(10)
+    broker_log.close()
+    print("--- gymtimer's log (fleet run):")
+    print(open(f"{data}/run-fleet.log").read(), end="")
+
+
 def history(cfg):
     """(kind, sets) of each workout `gymtimer history --csv` lists, or its error."""
     r = subprocess.run([BIN, "history", "--csv", "--config", cfg], capture_output=True, text=True)
@@ -345,6 +398,7 @@ def main():
     lit = [n for n in ("ready", "rest", "alarm", "low", "high", "buzzer") if value(n) != 0]
     check(not lit, f"LEDs and buzzer off after SIGTERM (lit: {lit})")
     alarm_audio(data)
+    fleet_run(data)
     print("--- gymtimer's log:")
     print(open(f"{data}/run.log").read(), end="")
     print(f"guest: {'PASS' if failures == 0 else f'FAIL ({failures} failures)'}")
