@@ -248,14 +248,20 @@ def alarm_audio(data):
         press(LINE["dismiss"], 2.6)
         time.sleep(1)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        stop(proc, log)
     check_alarm_recording(wav, "")
     check(history(cfg) == [("rest", "1")], f"hold dismiss 2 s -> the workout (1 rest set) is in the history: {history(cfg)}")
+
+
+def stop(proc, log):
+    """SIGTERM to gymtimer, as systemd stops it: its exit status, or "timeout" (then killed)."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        rc = proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill(); rc = "timeout"
+    log.close()
+    return rc
 
 
 def fleet_run(data):
@@ -295,12 +301,7 @@ def fleet_run(data):
         check(r.returncode == 0, f"fleet start --in 1: {r.stdout.strip()} {r.stderr.strip()}")
         check(wait_for(lambda: value("rest") == 1, 10), "fleet run: the start from the broker lights the rest LED")
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            rc = proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill(); rc = "timeout"
-        log.close()
+        rc = stop(proc, log)
     check(rc == 0, f"fleet run: SIGTERM -> exit 0 (got {rc})")
     said = status()
     check(said == "offline", f"fleet run: offline after SIGTERM (fleet status said {said!r})")
@@ -386,12 +387,7 @@ def main():
         if proc.poll() is None and ok:
             latency(proc)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            rc = proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill(); rc = "timeout"
-        log.close()
+        rc = stop(proc, log)
     check(rc == 0, f"SIGTERM -> exit 0 (got {rc})")
     image = ram()
     check(all(b == 0 for b in image), f"display RAM blank after SIGTERM ({image})")
