@@ -23,7 +23,7 @@ command -v apt-get >/dev/null || skip "needs apt (Debian)"
 
 KPKG=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
 KVER=${KPKG#linux-image-}
-base=(qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio xz-utils gcc make kmod python3 debootstrap e2fsprogs)
+base=(qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio xz-utils gcc make kmod python3 debootstrap e2fsprogs iproute2)
 pkgs=("${base[@]}")
 [ -n "$KPKG" ] && pkgs+=("linux-headers-$KVER")
 missing=()

@@ -8,7 +8,7 @@ import csv
 import io
 import math
 import os
-import re, select, signal, subprocess, sys, time, wave
+import re, select, shutil, signal, subprocess, sys, time, wave
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("GYMTIMER_BIN", os.path.join(ROOT, ".build/debug/gymtimer"))
@@ -268,7 +268,9 @@ def fleet_run(data):
     """`gymtimer run` with a [fleet] section on the real GPIO path: Mosquitto on the VM's
     loopback, the kiosk online on it, a `gymtimer fleet start --in 1` from another process
     starting the rest (the rest LED lights on the simulated line), and `offline` after SIGTERM."""
-    subprocess.run(["ip", "link", "set", "lo", "up"], capture_output=True)
+    # The VM's loopback is down at boot; iproute2's ip, or busybox's where it is missing.
+    ip = ["ip"] if shutil.which("ip") else ["busybox", "ip"]
+    subprocess.run(ip + ["link", "set", "lo", "up"], capture_output=True)
     os.makedirs(data + "/fleet", exist_ok=True)
     os.chmod(data, 0o755)
     conf = f"{data}/mosquitto.conf"
