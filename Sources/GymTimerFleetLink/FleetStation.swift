@@ -23,7 +23,7 @@ public final class FleetStation: TimedDriver {
     /// Hands the kiosk an event (a command), as of a moment on its timeline.
     public var deliver: (ControlEvent, Moment) -> Void = { _, _ in }
     /// Seconds per knob detent in rest mode (the kiosk's `[rest] step_seconds`), for `set`.
-    public var restStep = 1
+    public let restStep: Int
 
     private let client: MQTTClient?
     private let outbox: FleetOutbox?
@@ -61,6 +61,7 @@ public final class FleetStation: TimedDriver {
         log: @escaping (String) -> Void
     ) {
         self.settings = settings
+        self.restStep = max(1, restStep)
         topics = FleetTopics(prefix: settings.topicPrefix, station: settings.station)
         self.outbox = outbox
         self.now = now
@@ -343,7 +344,7 @@ public final class FleetStation: TimedDriver {
             guard let report = lastReport, report.mode == "rest", report.phase == "idle", let current = report.restSeconds else {
                 return refuse(.notAllowed(command: "set", reason: "only while the rest timer is idle"))
             }
-            let detents = (seconds - current) / max(1, restStep)
+            let detents = (seconds - current) / restStep
             if detents != 0 { deliver(.turned(detents), at) }
             event("command", ["do": "\"set\""])
         case .select(let mode, let name):
@@ -364,50 +365,41 @@ public final class FleetStation: TimedDriver {
         }
     }
 
-    /// How many detents the mode menu, opened from idle `kiosk`, must turn to show `mode`
-    /// (and the preset or program `name`): its entries are rest, interval, the workout presets,
-    /// then the programs, and it opens on the mode the kiosk is in.
+    /// How many detents the mode menu, opened from idle `kiosk` as a person would open it,
+    /// must turn to show `mode` (and the preset or program `name`). Without a name, a workout
+    /// or program already chosen stays; otherwise the first preset or program.
     static func menuSteps(to mode: String, name: String?, from kiosk: Kiosk) -> Result<Int, FleetCommandError> {
-        let settings = kiosk.settings
-        let presets = settings.workout.presets.map(\.name)
-        let programs = ProgramMode(settings: settings.programs, warningSeconds: settings.interval.warningSeconds).programs.map(\.name)
-        let presetSlots = max(1, presets.count)
-        func index(_ mode: Kiosk.Mode) -> Int {
-            switch mode {
-            case .rest: return 0
-            case .interval: return 1
-            case .workout(let workout): return 2 + workout.presetIndex
-            case .program(let program): return 2 + presetSlots + program.selected
-            case .menu(_, let previous): return index(previous)
-            }
+        guard let menu = kiosk.menu(at: .origin) else {
+            return .failure(.notAllowed(command: "select", reason: "only while the station is idle"))
         }
-        let target: Int
-        switch mode {
-        case "rest", "interval":
-            if name != nil { return .failure(.unexpected(field: "name", command: "select \(mode)")) }
-            target = mode == "rest" ? 0 : 1
-        case "workout":
-            guard let name else {
-                if case .workout = kiosk.mode { return .success(0) }
-                target = 2
-                break
-            }
-            guard let found = presets.firstIndex(of: name) else {
+        let settings = kiosk.settings
+        let target: ModeMenu.Entry
+        switch (mode, name) {
+        case ("rest", nil): target = .rest
+        case ("interval", nil): target = .interval
+        case ("rest", _?), ("interval", _?): return .failure(.unexpected(field: "name", command: "select \(mode)"))
+        case ("workout", nil):
+            if case .workout = menu.selection { return .success(0) }
+            target = .workout(preset: 0)
+        case ("workout", let name?):
+            guard let found = settings.workout.presets.firstIndex(where: { $0.name == name }) else {
                 return .failure(.notAllowed(command: "select", reason: "no workout preset named \"\(name)\""))
             }
-            target = 2 + found
-        default:
-            guard let name else {
-                if case .program = kiosk.mode { return .success(0) }
-                target = 2 + presetSlots
-                break
-            }
-            guard let found = programs.firstIndex(of: name) else {
+            target = .workout(preset: found)
+        case (_, nil):
+            if case .program = menu.selection { return .success(0) }
+            target = .program(0)
+        case (_, let name?):
+            let programs = Kiosk.freshProgram(settings).programs
+            guard let found = programs.firstIndex(where: { $0.name == name }) else {
                 return .failure(.notAllowed(command: "select", reason: "no program named \"\(name)\""))
             }
-            target = 2 + presetSlots + found
+            target = .program(found)
         }
-        return .success(target - index(kiosk.mode))
+        guard let index = menu.entries.firstIndex(of: target) else {
+            return .failure(.notAllowed(command: "select", reason: "the menu has no such entry"))
+        }
+        return .success(index - menu.selected)
     }
 
     private func refuse(_ error: FleetCommandError) {

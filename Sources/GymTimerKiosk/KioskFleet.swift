@@ -41,7 +41,6 @@ final class KioskFleet {
             settings: fleet, password: password, outbox: outbox,
             restRange: rest.minSeconds...max(rest.minSeconds, rest.maxSeconds), restStep: rest.stepSeconds,
             now: { Moment(origin.duration(to: clock.now)) }, log: log)
-        station.restStep = rest.stepSeconds
         self.station = station
     }
 

@@ -62,7 +62,6 @@ public final class HeadlessSimulation {
             let station = FleetStation(
                 settings: fleet, password: password, outbox: outbox, restRange: rest.minSeconds...max(rest.minSeconds, rest.maxSeconds),
                 restStep: rest.stepSeconds, now: { Moment(now()) }, unixNow: unixNow, log: log)
-            station.restStep = rest.stepSeconds
             self.station = station
         } else {
             station = nil

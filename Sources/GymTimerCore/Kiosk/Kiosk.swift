@@ -150,18 +150,24 @@ public struct Kiosk: Hashable, Sendable, Codable {
         return effects
     }
 
-    private mutating func openMenu(at now: Moment) -> [Effect] {
+    /// The mode menu as holding start would open it at `now`, on the mode the kiosk is in;
+    /// nil while the menu is open already.
+    public func menu(at now: Moment) -> ModeMenu? {
         let current: ModeMenu.Entry
         switch mode {
         case .rest: current = .rest
         case .interval: current = .interval
         case .workout(let workout): current = .workout(preset: workout.presetIndex)
         case .program(let program): current = .program(program.selected)
-        case .menu: return []
+        case .menu: return nil
         }
-        let menu = ModeMenu(
+        return ModeMenu(
             presetCount: settings.workout.presets.count, programLabels: Self.freshProgram(settings).programs.map(\.label),
             current: current, at: now)
+    }
+
+    private mutating func openMenu(at now: Moment) -> [Effect] {
+        guard let menu = menu(at: now) else { return [] }
         mode = .menu(menu, returningTo: mode)
         return menu.currentOutputs()
     }
@@ -188,7 +194,8 @@ public struct Kiosk: Hashable, Sendable, Codable {
         WorkoutMode(settings: settings.workout, warningSeconds: settings.interval.warningSeconds)
     }
 
-    static func freshProgram(_ settings: KioskSettings) -> ProgramMode {
+    /// The program mode as the menu offers it: the configured programs, in the menu's order.
+    public static func freshProgram(_ settings: KioskSettings) -> ProgramMode {
         ProgramMode(settings: settings.programs, warningSeconds: settings.interval.warningSeconds)
     }
 
