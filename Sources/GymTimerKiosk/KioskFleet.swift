@@ -19,29 +19,16 @@ final class KioskFleet {
     init(
         _ configuration: GymTimerConfiguration, origin: ContinuousClock.Instant, log: @escaping @Sendable (String) -> Void
     ) throws(KioskStartError) {
-        guard let fleet = configuration.fleet else {
-            station = nil
-            return
-        }
-        var outbox: FleetOutbox?
-        do {
-            outbox = try FleetOutbox(path: FleetOutbox.path(besideHistory: configuration.history.path))
-        } catch {
-            log("\(error)")
-        }
-        let rest = configuration.kiosk.rest
-        let clock = ContinuousClock()
         let password: String?
         do {
-            password = try fleet.passwordFile.map(FleetPassword.read)
+            password = try configuration.fleet?.passwordFile.map(FleetPassword.read)
         } catch {
             throw .refused("\(error)")
         }
-        let station = FleetStation(
-            settings: fleet, password: password, outbox: outbox,
-            restRange: rest.minSeconds...max(rest.minSeconds, rest.maxSeconds), restStep: rest.stepSeconds,
+        let clock = ContinuousClock()
+        station = FleetStation.forKiosk(
+            configuration, historyPath: configuration.history.path, password: password,
             now: { Moment(origin.duration(to: clock.now)) }, log: log)
-        self.station = station
     }
 
     /// The timed drivers to add to the loop's.

@@ -51,21 +51,9 @@ public final class HeadlessSimulation {
         let now = { origin.duration(to: clock.now) }
         let unixNow = { unixOrigin + Double(now().nanoseconds) / 1e9 }
         store = HistoryStore.opening(path: dataDirectory + "/history.sqlite", faults: faults)
-        if let fleet = configuration.fleet {
-            var outbox: FleetOutbox?
-            do {
-                outbox = try FleetOutbox(path: FleetOutbox.path(besideHistory: dataDirectory + "/history.sqlite"))
-            } catch {
-                log("\(error)")
-            }
-            let rest = configuration.kiosk.rest
-            let station = FleetStation(
-                settings: fleet, password: password, outbox: outbox, restRange: rest.minSeconds...max(rest.minSeconds, rest.maxSeconds),
-                restStep: rest.stepSeconds, now: { Moment(now()) }, unixNow: unixNow, log: log)
-            self.station = station
-        } else {
-            station = nil
-        }
+        station = FleetStation.forKiosk(
+            configuration, historyPath: dataDirectory + "/history.sqlite", password: password,
+            now: { Moment(now()) }, unixNow: unixNow, log: log)
         inputs = HeadlessInputs(station: station, now: now, log: log)
         let traceStart = TraceStart()
         self.traceStart = traceStart
@@ -73,7 +61,7 @@ public final class HeadlessSimulation {
             // One more field, `unix`, the time of the change on the wall clock.
             write(String(line.dropLast()) + ",\"unix\":" + String(format: "%.6f", unixNow()) + "}")
         }
-        wireTrace()
+        devices.report(to: trace)
     }
 
     /// Runs until SIGTERM, SIGINT or an `end` line; the station says `offline` on the way out.
@@ -97,23 +85,6 @@ public final class HeadlessSimulation {
             station?.observe(runtime.kiosk, display: runtime.shownDisplay)
         }
         station?.stop()
-    }
-
-    /// Every simulated output reports to the trace (as in `ScriptedSimulation`).
-    private func wireTrace() {
-        let trace = self.trace
-        let display = devices.display
-        trace.display(text: display.frame.text, colon: display.frame.colon)
-        display.onFrame = { trace.display(text: $0.text, colon: $0.colon) }
-        trace.buzzer(on: devices.buzzer.level)
-        devices.buzzer.onChange = { trace.buzzer(on: $0) }
-        for led in StatusLED.allCases {
-            let line = devices.leds[led]!
-            trace.led(led.rawValue, on: line.level)
-            line.onChange = { trace.led(led.rawValue, on: $0) }
-        }
-        trace.audio(nil)
-        devices.sound.onChange = { trace.audio($0) }
     }
 }
 

@@ -97,7 +97,7 @@ public final class ScriptedSimulation {
         if resumedAt > .zero { inputs.skip(through: resumedAt) }
         inputs.limit = script.end
         trace = TraceRecorder(now: { clock.now.offset }, write: write)
-        wireTrace()
+        devices.report(to: trace)
     }
 
     deinit {
@@ -147,23 +147,6 @@ public final class ScriptedSimulation {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory.boolValue && access(path, W_OK) == 0 }
         return (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
-    }
-
-    /// Every simulated output reports to the trace, in the order the `t` 0 records list them.
-    private func wireTrace() {
-        let trace = self.trace
-        let display = self.display
-        trace.display(text: display.frame.text, colon: display.frame.colon)
-        display.onFrame = { trace.display(text: $0.text, colon: $0.colon) }
-        trace.buzzer(on: buzzer.level)
-        buzzer.onChange = { trace.buzzer(on: $0) }
-        for led in StatusLED.allCases {
-            let line = leds[led]!
-            trace.led(led.rawValue, on: line.level)
-            line.onChange = { trace.led(led.rawValue, on: $0) }
-        }
-        trace.audio(nil)
-        sound.onChange = { trace.audio($0) }
     }
 }
 

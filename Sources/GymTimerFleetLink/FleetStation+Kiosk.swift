@@ -1,0 +1,28 @@
+import Foundation
+import GymTimerConfig
+import GymTimerCore
+
+extension FleetStation {
+    /// The station of a kiosk with `configuration`'s `[fleet]` (nil without one): its outbox
+    /// beside the history at `historyPath` (in memory only, logged, if that file cannot be
+    /// opened), the knob's range and step for `set` from `[rest]`. Both kiosks, the real one
+    /// and the headless simulator, make theirs here.
+    public static func forKiosk(
+        _ configuration: GymTimerConfiguration, historyPath: String, password: String?,
+        now: @escaping () -> Moment, unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        log: @escaping (String) -> Void
+    ) -> FleetStation? {
+        guard let fleet = configuration.fleet else { return nil }
+        var outbox: FleetOutbox?
+        do {
+            outbox = try FleetOutbox(path: FleetOutbox.path(besideHistory: historyPath))
+        } catch {
+            log("\(error)")
+        }
+        let rest = configuration.kiosk.rest
+        return FleetStation(
+            settings: fleet, password: password, outbox: outbox,
+            restRange: rest.minSeconds...max(rest.minSeconds, rest.maxSeconds), restStep: rest.stepSeconds,
+            now: now, unixNow: unixNow, log: log)
+    }
+}
