@@ -81,18 +81,10 @@ import Testing
     }
 
     @Test func aBrokerThatNeverAnswersTimesOutAfterTenSecondsAndIsRetriedWithBackOff() throws {
-        // A silent broker: the kernel completes the TCP handshake, nobody ever reads.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A silent broker: a listening socket; the kernel completes the TCP handshake, nobody reads.
+        let (port, fd) = try LocalBroker.reservedPort()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        } && listen(fd, 4) == 0
-        try #require(listening)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        try #require(listen(fd, 4) == 0)
         let timeline = Timeline()
         let lines = LogLines()
         let connection = try connection(port: port, timeline: timeline, lines: lines)

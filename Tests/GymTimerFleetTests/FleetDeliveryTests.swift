@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import GymTimerConfig
 import GymTimerCore
+import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
@@ -74,6 +75,9 @@ import Testing
         let rack1 = station("rack-1", port: broker.port, outbox: outbox)
         let rack2 = station("rack-2", port: broker.port, outbox: nil)
         let gym = try collector(port: broker.port, database: directory + "/gym.sqlite")
+        // The collector subscribes before any station sends: what is published with no
+        // subscriber is dropped by the broker (a gym's collector has its session there already).
+        _ = drive([], gym, timeout: 0.5) { false }
         rack1.record(workout(1))
         #expect(drive([rack1, rack2], gym) { gym.stored == 1 }, "a record made while online arrives")
         broker.kill()
@@ -82,6 +86,9 @@ import Testing
         _ = drive([rack1, rack2], gym, timeout: 0.5) { false }
         #expect(try outbox.pending().count == 3, "unacknowledged records stay in the outbox")
         try broker.start()
+        // The test's broker keeps no session across a restart (persistence false): let the
+        // collector subscribe again before the stations send, as a gym's broker would have it.
+        _ = drive([], gym, timeout: 2) { false }
         #expect(drive([rack1, rack2], gym) { gym.stored == 5 && (try? outbox.pending().isEmpty) == true })
         // A retry may repeat a record: the collector keeps one.
         let repeatSender = try MQTTClient(.init(clientID: "repeat", host: "127.0.0.1", port: broker.port))
@@ -101,12 +108,14 @@ import Testing
     }
 
     /// The collector acknowledges a record only once it is stored: one that arrives while its
-    /// database is locked by another process is not acknowledged, and the broker sends it
-    /// again once the collector reconnects; it is stored then, once. (Before, libmosquitto
-    /// sent the PUBACK before the record reached the database, and the record was lost.)
-    @Test func aRecordTheCollectorCannotStoreIsNotAcknowledgedAndArrivesOnceTheFaultIsGone() throws {
+    /// database cannot be written (`fault` starts the fault and returns what ends it; the log
+    /// says `said`) is not acknowledged, and the broker sends it again once the collector
+    /// reconnects; it is stored then, once. (Before, libmosquitto sent the PUBACK before the
+    /// record reached the database, and the record was lost.)
+    func aRecordTheCollectorCannotStoreArrivesOnceTheFaultIsGone(
+        database: String, said: String, fault: () throws -> () throws -> Void
+    ) throws {
         let broker = try LocalBroker()
-        let database = directory + "/gym.sqlite"
         let lines = LogLines()
         let gym = try collector(port: broker.port, database: database, log: lines.add)
         let sender = try MQTTClient(.init(clientID: "rack-1", host: "127.0.0.1", port: broker.port))
@@ -123,16 +132,37 @@ import Testing
             _ = drive([], gym, timeout: 0.2) { gym.stored == 1 }
         }
         #expect(gym.stored == 1, "the collector is subscribed and stores")
-        let locker = try DatabaseLocker(path: database)
+        let endFault = try fault()
         try send(2)
-        #expect(drive([], gym, timeout: 10) { lines.all.contains { $0.contains("locked") } }, "the fault is logged: \(lines.all)")
+        #expect(drive([], gym, timeout: 10) { lines.all.contains { $0.contains(said) } }, "the fault is logged: \(lines.all)")
         #expect(gym.stored == 1)
-        // Still locked: each redelivery fails again, and is said no more.
+        // The fault goes on: each redelivery fails again, and is said no more.
         _ = drive([], gym, timeout: 2.5) { false }
-        #expect(lines.all.filter { $0.contains("locked") }.count == 1, "one line per fault: \(lines.all)")
-        locker.release()
+        #expect(lines.all.filter { $0.contains(said) }.count == 1, "one line per fault: \(lines.all)")
+        try endFault()
         #expect(drive([], gym, timeout: 10) { gym.stored == 2 }, "the broker sends the unacknowledged record again: \(lines.all)")
         _ = drive([], gym, timeout: 0.5) { false }
         #expect(try gym.store.workouts().map(\.id) == ["rack-1/rest@1000000000", "rack-1/rest@2000000000"], "each once")
+    }
+
+    @Test func aRecordArrivingWhileTheCollectorsDatabaseIsLockedIsStoredOnceItIsFree() throws {
+        let database = directory + "/gym.sqlite"
+        try aRecordTheCollectorCannotStoreArrivesOnceTheFaultIsGone(database: database, said: "locked") {
+            let locker = try DatabaseLocker(path: database)
+            return { locker.release() }
+        }
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func aRecordArrivingWhileTheCollectorsDiskIsFullIsStoredOnceThereIsSpace() throws {
+        let disk = directory + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        let mounted = try ChildProcess(executable: "/bin/mount", arguments: ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk]).run()
+        try #require(mounted.exitCode == 0, "mount a tmpfs: \(mounted.standardError)")
+        defer { _ = try? ChildProcess(executable: "/bin/umount", arguments: [disk]).run() }
+        try aRecordTheCollectorCannotStoreArrivesOnceTheFaultIsGone(database: disk + "/gym.sqlite", said: "full") {
+            _ = try ChildProcess(executable: "/bin/dd", arguments: ["if=/dev/zero", "of=\(disk)/filler", "bs=4k"]).run()
+            return { try FileManager.default.removeItem(atPath: disk + "/filler") }
+        }
     }
 }
