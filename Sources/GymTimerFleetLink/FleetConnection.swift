@@ -142,7 +142,7 @@ public final class FleetConnection {
         }
         let (wait, report) = dropBackoff.lost()
         if report { log("\(name): \(reason) (not acknowledged: the broker sends it again; reconnecting with back-off)") }
-        down(until: moment(after: wait))
+        down(until: now() + wait)
     }
 
     /// The connection is no good (a subscribe or publish failed): closes it and reconnects
@@ -216,6 +216,4 @@ public final class FleetConnection {
         connectingSince = nil
         reconnectAt = next
     }
-
-    private func moment(after wait: Duration) -> Moment { now() + wait }
 }
