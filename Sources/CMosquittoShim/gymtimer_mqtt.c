@@ -48,6 +48,16 @@ void gt_mosquitto_destroy(struct mosquitto *mosq) {
     if (fn) fn(mosq);
 }
 
+int gt_mosquitto_reinitialise(struct mosquitto *mosq, const char *id, bool clean_session, void *obj) {
+    LOOKUP(mosquitto_reinitialise);
+    return fn ? fn(mosq, id, clean_session, obj) : MOSQ_ERR_NOT_SUPPORTED;
+}
+
+int gt_mosquitto_threaded_set(struct mosquitto *mosq, bool threaded) {
+    LOOKUP(mosquitto_threaded_set);
+    return fn ? fn(mosq, threaded) : MOSQ_ERR_NOT_SUPPORTED;
+}
+
 void gt_mosquitto_user_data_set(struct mosquitto *mosq, void *obj) {
     LOOKUP(mosquitto_user_data_set);
     if (fn) fn(mosq, obj);

@@ -25,17 +25,15 @@ public final class FleetStation: TimedDriver {
     /// Seconds per knob detent in rest mode (the kiosk's `[rest] step_seconds`), for `set`.
     public let restStep: Int
 
-    private let client: MQTTClient?
+    /// The broker connection's life cycle (nil when no client could be made: the kiosk runs alone).
+    private let connection: FleetConnection?
+    private var client: MQTTClient? { connection?.client }
+    private var connected: Bool { connection?.isConnected == true }
     private let outbox: FleetOutbox?
     private let now: () -> Moment
     private let unixNow: () -> Double
     private let log: (String) -> Void
     private let discovery: [HomeAssistantDiscovery.Message]
-    private var connected = false
-    private var connecting = false
-    private var reconnectAt: Moment?
-    private var backoff = ReconnectBackoff()
-    private var lastMaintain: Moment?
     /// Outbox records published and not yet acknowledged, by message id.
     private var inflight: [Int32: String] = [:]
     /// Records waiting in memory when the outbox file cannot be written.
@@ -76,12 +74,13 @@ public final class FleetStation: TimedDriver {
             keepAlive: 30, cleanSession: true,
             will: MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true))
         do {
-            client = try MQTTClient(options)
+            connection = FleetConnection(
+                client: try MQTTClient(options), name: "fleet", broker: "\(settings.broker)",
+                whileAway: "retrying with back-off; the kiosk runs alone meanwhile", now: now, log: log)
         } catch {
             log("fleet: \(error) (the kiosk runs alone)")
-            client = nil
+            connection = nil
         }
-        reconnectAt = now()
         resumeScheduledStart()
     }
 
@@ -129,13 +128,7 @@ public final class FleetStation: TimedDriver {
 
     public var nextDeadline: Moment? {
         var candidates: [Moment?] = [scheduledStart.map { $0 - Self.startLead }]
-        if client != nil {
-            if connected || connecting {
-                candidates.append((lastMaintain ?? now()) + (connected ? client!.keepAliveInterval : .seconds(1)))
-            } else {
-                candidates.append(reconnectAt)
-            }
-        }
+        candidates.append(connection?.nextDeadline)
         return candidates.compactMap { $0 }.min()
     }
 
@@ -150,22 +143,8 @@ public final class FleetStation: TimedDriver {
             deliver(.released(.start), start)
             event("started", ["at": String(format: "%.3f", unix(start))])
         }
-        guard let client else { return }
-        if !connected && !connecting, let at = reconnectAt, at <= now {
-            connect(client, at: now)
-        }
-        if connecting, let began = connectingSince, now - began >= Self.connectTimeout {
-            // A broker whose host drops the packets never answers: give up and back off.
-            client.disconnect()
-            lost("no answer in \(Self.connectTimeout)", at: now)
-            return
-        }
-        if connected || connecting, (lastMaintain ?? now) + (connected ? client.keepAliveInterval : .seconds(1)) <= now || lastMaintain == nil {
-            lastMaintain = now
-            handle(client.maintain())
-            // A loop that polls for reading only (the hardware's) writes what is still queued here.
-            if client.wantsWrite { handle(client.writable()) }
-        }
+        guard let connection else { return }
+        handle(connection.fire(at: now))
     }
 
     /// The kiosk after a wake-up, and what its display shows: its state is published
@@ -204,52 +183,27 @@ public final class FleetStation: TimedDriver {
         guard let client, connected else { return }
         _ = try? client.publish(MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true))
         for _ in 0..<3 where client.wantsWrite { _ = client.writable() }
-        client.disconnect()
-        connected = false
+        connection?.disconnect()
     }
 
     // MARK: Connection
 
-    private func connect(_ client: MQTTClient, at now: Moment) {
-        do {
-            if connectionAttempts == 0 { try client.connect() } else { try client.reconnect() }
-            connectionAttempts += 1
-            connecting = true
-            connectingSince = now
-            lastMaintain = now
-        } catch {
-            connectionAttempts += 1
-            lost("\(error)", at: now)
-        }
-    }
-    private var connectionAttempts = 0
-    private var connectingSince: Moment?
     /// How long a connection may take before it counts as lost.
-    public static let connectTimeout: Duration = .seconds(10)
+    public static let connectTimeout: Duration = FleetConnection.connectTimeout
 
-    private func lost(_ reason: String, at now: Moment) {
-        let (wait, report) = backoff.lost()
-        if report {
-            log("fleet: broker \(settings.broker) unreachable: \(reason) (retrying with back-off; the kiosk runs alone meanwhile)")
-        }
-        connected = false
-        connecting = false
-        inflight.removeAll()
-        reconnectAt = now + wait
+    /// What the client said, through the connection's life cycle.
+    private func handle(_ events: [MQTTEvent]) {
+        guard let connection else { return }
+        handle(connection.interpret(events))
     }
 
-    private func handle(_ events: [MQTTEvent]) {
+    private func handle(_ events: [FleetConnection.Event]) {
         for event in events {
             switch event {
             case .connected:
-                connected = true
-                connecting = false
-                if backoff.connected() { log("fleet: connected to \(settings.broker)") }
+                // Records in flight on the lost connection are sent again.
+                inflight.removeAll()
                 online()
-            case .refused(let reason):
-                lost("refused: \(reason)", at: now())
-            case .disconnected(let reason):
-                lost(reason, at: now())
             case .message(let message):
                 command(message)
             case .delivered(let mid):
@@ -275,7 +229,7 @@ public final class FleetStation: TimedDriver {
             }
             try client.publish(MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true))
         } catch {
-            lost("\(error)", at: now())
+            connection?.lose("\(error)")
             return
         }
         publishState()

@@ -25,11 +25,17 @@ public final class MQTTClient {
         public var cleanSession: Bool
         /// Published by the broker when the connection ends without a DISCONNECT.
         public var will: MQTTMessage?
+        /// Queue every packet, acknowledgements of received QoS 1 messages included, until the
+        /// next `writable()`, instead of writing it at once: a durable subscriber stores what
+        /// `readable()` brought, and only then lets the broker forget it (or `drop()`s the
+        /// connection, and the broker sends it again). See `deferringWrites` below for why
+        /// libmosquitto 2.0 does this.
+        public var deferWrites: Bool
 
         public init(
             clientID: String, host: String, port: Int, tls: Bool = false, caFile: String? = nil,
             username: String? = nil, password: String? = nil, keepAlive: Int = 30, cleanSession: Bool = true,
-            will: MQTTMessage? = nil
+            will: MQTTMessage? = nil, deferWrites: Bool = false
         ) {
             self.clientID = clientID
             self.host = host
@@ -41,6 +47,7 @@ public final class MQTTClient {
             self.keepAlive = keepAlive
             self.cleanSession = cleanSession
             self.will = will
+            self.deferWrites = deferWrites
         }
 
         /// `mqtt://host:port` for messages.
@@ -65,6 +72,11 @@ public final class MQTTClient {
             throw .client(operation: "create client", broker: options.broker, detail: String(cString: strerror(errno)))
         }
         self.handle = handle
+        try configure()
+    }
+
+    /// Applies `options` and the callbacks to the libmosquitto client (again after `drop()`).
+    private func configure() throws(MQTTError) {
         gt_mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         _ = gt_mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
         gt_mosquitto_connect_callback_set(handle, onConnect)
@@ -83,7 +95,32 @@ public final class MQTTClient {
             try check(gt_mosquitto_tls_set(handle, options.caFile, options.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil),
                       "set up TLS")
         }
+        if options.deferWrites { try check(gt_mosquitto_threaded_set(handle, true), "defer writes") }
     }
+
+    // Why `deferWrites` holds a QoS 1 message's PUBACK back until `writable()`, in
+    // libmosquitto 2.0.11's source (Debian 12; lib/ paths):
+    // - handle_publish.c `handle__publish`, case 1: `send__puback` is called before
+    //   `on_message`, and `on_message` runs right there, inside `mosquitto_loop_read`
+    //   (loop.c `mosquitto_loop_read` → packet_mosq.c `packet__read` → read_handle.c
+    //   `handle__packet`): our callback only records the message, so without deferring, the
+    //   broker has its PUBACK before we have stored anything.
+    // - packet_mosq.c `packet__queue` writes a packet at once only when
+    //   `mosq->threaded == mosq_ts_none` (and not inside a callback); `mosquitto_threaded_set(
+    //   mosq, true)` (thread_mosq.c) makes it `mosq_ts_external`, and the packet waits in
+    //   `out_packet`. The only other caller of `packet__write` is `mosquitto_loop_write`
+    //   (loop.c): `mosquitto_loop_read` and `mosquitto_loop_misc` (util_mosq.c
+    //   `mosquitto__check_keepalive`, which queues a PINGREQ or closes the socket) write nothing.
+    // - dropping: `mosquitto_reinitialise` (mosquitto.c) runs `mosquitto__destroy`, which closes
+    //   the socket (net_mosq.c `net__socket_close`: `close(2)`, plus SSL_shutdown's TLS alert
+    //   under TLS, no MQTT packet) and frees `out_packet` unwritten. `mosquitto_reconnect`
+    //   would also free the queue first (connect.c `mosquitto__reconnect`:
+    //   `packet__cleanup_all` before `net__socket_close`), but it reconnects at once, without
+    //   the back-off; `mosquitto_disconnect` only queues a DISCONNECT behind the PUBACKs
+    //   (connect.c `mosquitto_disconnect_v5` → `send__disconnect` → `packet__queue`), which a
+    //   later write would send first, so it is no way to refuse them.
+    // The broker keeps an unacknowledged QoS 1 message of a persistent session (clean session
+    // false) and sends it again when the client id reconnects (MQTT 3.1.1, 4.4).
 
     deinit {
         gt_mosquitto_destroy(handle)
@@ -95,18 +132,38 @@ public final class MQTTClient {
     /// Starts connecting without blocking on the TCP handshake (a host name is still resolved
     /// here; a gym's broker is an address or a local name). `connected` follows as an event.
     public func connect() throws(MQTTError) {
+        dropped = false
         try check(gt_mosquitto_connect_async(handle, options.host, Int32(options.port), Int32(options.keepAlive)), "connect")
     }
 
-    /// Connects again after a lost connection, with the same options.
+    /// Connects again after a lost connection or a `drop()`, with the same options.
     public func reconnect() throws(MQTTError) {
+        if dropped { return try connect() }
         try check(gt_mosquitto_reconnect_async(handle), "reconnect")
     }
 
-    /// Sends DISCONNECT (so no will is published) and closes the socket.
+    /// Sends DISCONNECT (so no will is published) and closes the socket. With `deferWrites`
+    /// it writes what is queued before it too: `drop()` instead while a message is not handled.
     public func disconnect() {
         _ = gt_mosquitto_disconnect(handle)
+        if options.deferWrites {
+            for _ in 0..<3 where wantsWrite && socket >= 0 { _ = gt_mosquitto_loop_write(handle, 16) }
+        }
     }
+
+    /// Closes the connection at once and writes nothing still queued: with `deferWrites`, the
+    /// broker never gets the acknowledgements of the messages read since the last `writable()`,
+    /// so it sends them again to the persistent session. No event follows; `reconnect()` (or
+    /// `connect()`) starts again with the same options.
+    public func drop() throws(MQTTError) {
+        pending.removeAll()
+        dropped = true
+        try check(gt_mosquitto_reinitialise(handle, options.clientID, options.cleanSession, nil), "drop the connection")
+        try configure()
+    }
+
+    /// Whether the client was reset by `drop()` and has not connected since (libmosquitto forgot the host).
+    private var dropped = false
 
     /// The connection's socket for poll(2), or -1 while there is none.
     public var socket: Int32 { gt_mosquitto_socket(handle) }

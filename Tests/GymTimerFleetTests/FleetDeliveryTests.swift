@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import GymTimerConfig
 import GymTimerCore
+import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
@@ -30,10 +31,10 @@ import Testing
         return FleetStation(settings: settings, password: nil, outbox: outbox, now: { Moment(origin.duration(to: .now)) }, log: { print($0) })
     }
 
-    func collector(port: Int, database: String) throws -> FleetCollector {
+    func collector(port: Int, database: String, log: @escaping (String) -> Void = { print($0) }) throws -> FleetCollector {
         try FleetCollector(
             options: .init(clientID: "collector-test", host: "127.0.0.1", port: port, cleanSession: false),
-            prefix: "gymtimer", database: database, log: { print($0) })
+            prefix: "gymtimer", database: database, log: log)
     }
 
     /// Runs the stations' and the collector's loops (as their processes do) until `done`, or `timeout` seconds.
@@ -74,6 +75,9 @@ import Testing
         let rack1 = station("rack-1", port: broker.port, outbox: outbox)
         let rack2 = station("rack-2", port: broker.port, outbox: nil)
         let gym = try collector(port: broker.port, database: directory + "/gym.sqlite")
+        // The collector subscribes before any station sends: what is published with no
+        // subscriber is dropped by the broker (a gym's collector has its session there already).
+        _ = drive([], gym, timeout: 0.5) { false }
         rack1.record(workout(1))
         #expect(drive([rack1, rack2], gym) { gym.stored == 1 }, "a record made while online arrives")
         broker.kill()
@@ -82,6 +86,9 @@ import Testing
         _ = drive([rack1, rack2], gym, timeout: 0.5) { false }
         #expect(try outbox.pending().count == 3, "unacknowledged records stay in the outbox")
         try broker.start()
+        // The test's broker keeps no session across a restart (persistence false): let the
+        // collector subscribe again before the stations send, as a gym's broker would have it.
+        _ = drive([], gym, timeout: 2) { false }
         #expect(drive([rack1, rack2], gym) { gym.stored == 5 && (try? outbox.pending().isEmpty) == true })
         // A retry may repeat a record: the collector keeps one.
         let repeatSender = try MQTTClient(.init(clientID: "repeat", host: "127.0.0.1", port: broker.port))
@@ -98,5 +105,64 @@ import Testing
         #expect(try gym.store.workouts(station: "rack-2").map(\.sets) == [7])
         #expect(try gym.store.stats(station: "rack-1").workouts == 4)
         #expect(HistoryOutput.csv(try gym.store.workouts(station: "rack-2")).hasSuffix(",rack-2\n"))
+    }
+
+    /// The collector acknowledges a record only once it is stored: one that arrives while its
+    /// database cannot be written (`fault` starts the fault and returns what ends it; the log
+    /// says `said`) is not acknowledged, and the broker sends it again once the collector
+    /// reconnects; it is stored then, once. (Before, libmosquitto sent the PUBACK before the
+    /// record reached the database, and the record was lost.)
+    func aRecordTheCollectorCannotStoreArrivesOnceTheFaultIsGone(
+        database: String, said: String, fault: () throws -> () throws -> Void
+    ) throws {
+        let broker = try LocalBroker()
+        let lines = LogLines()
+        let gym = try collector(port: broker.port, database: database, log: lines.add)
+        let sender = try MQTTClient(.init(clientID: "rack-1", host: "127.0.0.1", port: broker.port))
+        try sender.connect()
+        _ = pump([sender]) { $0[0]?.contains(.connected) == true }
+        func send(_ n: Int) throws {
+            let record = FleetWorkoutMessage.encode(workout(n), station: "rack-1")
+            let mid = try sender.publish(MQTTMessage(topic: "gymtimer/rack-1/workout", text: record.payload, qos: 1))
+            #expect(pump([sender]) { $0[0]?.contains(.delivered(mid: mid)) == true }[0]?.contains(.delivered(mid: mid)) == true)
+        }
+        // Until the collector has subscribed, the broker drops what is sent: send until stored.
+        for _ in 0..<50 where gym.stored == 0 {
+            try send(1)
+            _ = drive([], gym, timeout: 0.2) { gym.stored == 1 }
+        }
+        #expect(gym.stored == 1, "the collector is subscribed and stores")
+        let endFault = try fault()
+        try send(2)
+        #expect(drive([], gym, timeout: 10) { lines.all.contains { $0.contains(said) } }, "the fault is logged: \(lines.all)")
+        #expect(gym.stored == 1)
+        // The fault goes on: each redelivery fails again, and is said no more.
+        _ = drive([], gym, timeout: 2.5) { false }
+        #expect(lines.all.filter { $0.contains(said) }.count == 1, "one line per fault: \(lines.all)")
+        try endFault()
+        #expect(drive([], gym, timeout: 10) { gym.stored == 2 }, "the broker sends the unacknowledged record again: \(lines.all)")
+        _ = drive([], gym, timeout: 0.5) { false }
+        #expect(try gym.store.workouts().map(\.id) == ["rack-1/rest@1000000000", "rack-1/rest@2000000000"], "each once")
+    }
+
+    @Test func aRecordArrivingWhileTheCollectorsDatabaseIsLockedIsStoredOnceItIsFree() throws {
+        let database = directory + "/gym.sqlite"
+        try aRecordTheCollectorCannotStoreArrivesOnceTheFaultIsGone(database: database, said: "locked") {
+            let locker = try DatabaseLocker(path: database)
+            return { locker.release() }
+        }
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func aRecordArrivingWhileTheCollectorsDiskIsFullIsStoredOnceThereIsSpace() throws {
+        let disk = directory + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        let mounted = try ChildProcess(executable: "/bin/mount", arguments: ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk]).run()
+        try #require(mounted.exitCode == 0, "mount a tmpfs: \(mounted.standardError)")
+        defer { _ = try? ChildProcess(executable: "/bin/umount", arguments: [disk]).run() }
+        try aRecordTheCollectorCannotStoreArrivesOnceTheFaultIsGone(database: disk + "/gym.sqlite", said: "full") {
+            _ = try ChildProcess(executable: "/bin/dd", arguments: ["if=/dev/zero", "of=\(disk)/filler", "bs=4k"]).run()
+            return { try FileManager.default.removeItem(atPath: disk + "/filler") }
+        }
     }
 }

@@ -3,6 +3,7 @@ import GymTimerDrivers
 import Glibc
 import GymTimerFleet
 import GymTimerFleetLink
+import GymTimerHistory
 import GymTimerMQTT
 import Testing
 
@@ -210,6 +211,48 @@ import Testing
         #expect(stored.count == 2, "each record once: \(stored.map(\.id))")
         #expect(Set(stored.map(\.id)).count == 2)
         #expect(stored.allSatisfy { $0.station == "rack-9" && $0.sets == 2 })
+    }
+
+    /// `gymtimer collect` whose database is locked when a record comes does not acknowledge
+    /// it; killed with SIGKILL then, the next `collect` (same client id: the broker kept the
+    /// session) gets the record and stores it once.
+    @Test func aRecordACollectorCouldNotStoreBeforeItWasKilledReachesTheNextCollectorOnce() throws {
+        let broker = try LocalBroker()
+        let database = "\(directory)/gym.sqlite"
+        func collect(_ name: String) throws -> RunningProcess {
+            try RunningProcess(gymtimer, ["collect", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--db", database],
+                               stdout: "\(directory)/\(name).out", stderr: "\(directory)/\(name).log")
+        }
+        func log(_ name: String) -> String { (try? String(contentsOfFile: "\(directory)/\(name).log", encoding: .utf8)) ?? "" }
+        func stored() -> [String] { (try? HistoryStore(path: database, faults: FaultLog(sink: { _ in })).workouts().map(\.id)) ?? [] }
+        let sender = try MQTTClient(.init(clientID: "rack-1", host: "127.0.0.1", port: broker.port))
+        try sender.connect()
+        _ = pump([sender]) { $0[0]?.contains(.connected) == true }
+        func send(_ n: Int) throws {
+            let record = StoredWorkout(
+                id: "rest@\(n)", kind: .rest, sets: n, durationMilliseconds: 60_000, calories: 0, exercises: [], preset: nil,
+                completedAt: Date(timeIntervalSince1970: 1_767_600_000), localDay: LocalDay(Date(timeIntervalSince1970: 1_767_600_000), in: .gmt))
+            let message = FleetWorkoutMessage.encode(record, station: "rack-1")
+            let mid = try sender.publish(MQTTMessage(topic: "gymtimer/rack-1/workout", text: message.payload, qos: 1))
+            _ = pump([sender]) { $0[0]?.contains(.delivered(mid: mid)) == true }
+        }
+        let first = try collect("collect-1")
+        // Until it has subscribed, the broker drops what is sent: send until stored.
+        #expect(eventually {
+            try? send(1)
+            return stored() == ["rack-1/rest@1"]
+        })
+        let locker = try DatabaseLocker(path: database)
+        try send(2)
+        #expect(eventually { log("collect-1").contains("cannot store") }, "\(log("collect-1"))")
+        first.signal(SIGKILL)
+        #expect(first.wait() == 128 + SIGKILL)
+        locker.release()
+        let second = try collect("collect-2")
+        #expect(eventually { stored().count == 2 }, "the broker sends the record again: \(log("collect-2"))")
+        second.signal(SIGTERM)
+        #expect(second.wait(upTo: 10) == 0)
+        #expect(stored() == ["rack-1/rest@1", "rack-1/rest@2"], "each once")
     }
 
     @Test func aStationWhoseBrokerIsUnreachableRunsExactlyAsAlone() throws {

@@ -13,6 +13,8 @@ const char *gt_mosquitto_load(void);
 int gt_mosquitto_lib_init(void);
 struct mosquitto *gt_mosquitto_new(const char *id, bool clean_session, void *obj);
 void gt_mosquitto_destroy(struct mosquitto *mosq);
+int gt_mosquitto_reinitialise(struct mosquitto *mosq, const char *id, bool clean_session, void *obj);
+int gt_mosquitto_threaded_set(struct mosquitto *mosq, bool threaded);
 void gt_mosquitto_user_data_set(struct mosquitto *mosq, void *obj);
 int gt_mosquitto_int_option(struct mosquitto *mosq, enum mosq_opt_t option, int value);
 void gt_mosquitto_connect_callback_set(struct mosquitto *mosq, void (*on_connect)(struct mosquitto *, void *, int));
