@@ -33,18 +33,19 @@ public final class HeadlessSimulation {
     private let trace: TraceRecorder
     private let traceStart: TraceStart
 
-    /// `write` receives each trace line (flush it); `log` each fault or fleet line. `wallTime`
-    /// is the wall-clock time now (the kiosk's timeline is anchored to it).
+    /// `write` receives each trace line (flush it); `log` each fault or fleet line.
     public init(
         configuration: GymTimerConfiguration, dataDirectory: String, password: String?,
-        wallTime: Duration = wallTimeSinceEpoch(), write: @escaping (String) -> Void, log: @escaping (String) -> Void
+        write: @escaping (String) -> Void, log: @escaping (String) -> Void
     ) throws(SimulationSetupError) {
         settings = configuration.kiosk
         self.log = log
         devices = SimulatedDevices(display: configuration.hardware.display.kind, audio: configuration.audio.enabled)
         data = try KioskDataDirectory.simulator(dataDirectory, faults: FaultLog(sink: log))
         let clock = self.clock
-        let origin = wallClockOrigin(of: clock, wallTime: wallTime)
+        // The wall clock and the monotonic one read together: a gap between them (opening the
+        // data directory takes a while) would put every `unix` that far from the wall clock.
+        let origin = wallClockOrigin(of: clock)
         self.origin = origin
         let now = { origin.duration(to: clock.now) }
         let unixNow = { Double(now().nanoseconds) / 1e9 }
