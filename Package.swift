@@ -4,7 +4,7 @@ import PackageDescription
 /// Layers, dependencies pointing one way:
 /// Core (pure state machines) ← HAL (device protocols) ← Drivers (written once over the HAL)
 /// ← Runtime (the one event loop, running-state storage, systemd service; nothing else)
-/// ← Setup (what both kiosks share: the history's conformance to Runtime's `PendingHistory`)
+/// ← Setup (what both kiosks share: `KioskDataDirectory`, the history's conformance to Runtime's `PendingHistory`)
 /// ← Kiosk (real devices from the config, self-test) / Simulator (simulated devices, scripted
 ///   and terminal runs) ← Benchmark (runs the simulator) ← gymtimer (CLI: parses, calls one of them).
 /// Device backends (Hardware: libgpiod, ALSA…; Simulation: the twins) and History (SQLite) sit

@@ -18,39 +18,28 @@ public enum KioskService {
         configuration: GymTimerConfiguration, log: @escaping @Sendable (String) -> Void, opener: DeviceOpener = .system
     ) throws(KioskStartError) {
         // One controller per data directory: a second is refused, naming the first, before any
-        // device is opened (so not by a busy GPIO line). A directory that does not exist yet is
-        // locked once the history has made it.
+        // device is opened (so not by a busy GPIO line). An unusable directory must not keep the
+        // timer dark: it runs without the lock, and the faults are logged.
         let parent = (configuration.history.path as NSString).deletingLastPathComponent
-        let directory = parent.isEmpty ? "." : parent
-        var lock: DataDirectoryLock?
-        var lockTried = false
-        func takeLock() throws(KioskStartError) {
-            lockTried = true
-            do {
-                lock = try DataDirectoryLock(directory: directory)
-            } catch {
-                if case .held = error { throw .refused("\(error)") }
-                // An unusable directory must not keep the timer dark: it runs, and the faults are logged.
-                log("\(error); running without the lock")
-            }
+        let faults = FaultLog(sink: log)
+        let data: KioskDataDirectory
+        do {
+            data = try KioskDataDirectory(
+                path: parent.isEmpty ? "." : parent, historyPath: configuration.history.path, faults: faults,
+                unlockable: { log("\($0); running without the lock") })
+        } catch {
+            throw .refused("\(error)")
         }
-        if FileManager.default.fileExists(atPath: directory) { try takeLock() }
-        defer { withExtendedLifetime(lock) {} }
+        // The lock is held until the loop ends.
+        defer { withExtendedLifetime(data) {} }
         let session = try HardwareSession(configuration: configuration, opener: opener)
         let (signals, hardware) = (session.signals, session.hardware)
         defer { hardware.shutDown() }
-
-        let faults = FaultLog(sink: log)
-        // Never stops the start: a corrupt database is replaced, an unusable one waited for.
-        let history = HistoryStore.opening(path: configuration.history.path, faults: faults)
-        if !lockTried && FileManager.default.fileExists(atPath: directory) { try takeLock() }
-        let store = KioskStore(directory: directory, history: history, faults: faults)
-        let stored = store.load()
         hardware.applyBrightness(faults)
 
         let clock = ContinuousClock()
         // Moments are wall time (see wallTimeSinceEpoch): stored deadlines survive a restart.
-        let origin = clock.now.advanced(by: .zero - wallTimeSinceEpoch())
+        let origin = wallClockOrigin(of: clock)
         let timing = InputTiming(
             settle: .milliseconds(configuration.hardware.debounceMs), hold: .milliseconds(configuration.hardware.holdMs))
         let systemd = SystemdNotifier()
@@ -61,13 +50,12 @@ public enum KioskService {
         let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
         // With a [fleet] section, the station's socket, deadlines and outbox join the loop's.
         let fleet = try KioskFleet(configuration, origin: origin, log: log)
-        let runtime = KioskRuntime(
-            kiosk: store.restore(stored, settings: configuration.kiosk), clock: clock, origin: origin,
+        let runtime = data.runtime(
+            settings: configuration.kiosk, clock: clock, origin: origin,
             devices: hardware.devices(wakeups: [signals] + fleet.wakeups, sound: sound),
-            history: fleet.history(history), timing: timing, faults: faults, extraDrivers: extra + fleet.drivers,
-            store: store, held: stored?.held ?? [:])
+            history: fleet.history(data.history), timing: timing, extraDrivers: extra + fleet.drivers)
         fleet.attach(runtime)
-        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(stored == nil ? "" : ", resumed")")
+        log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(data.stored == nil ? "" : ", resumed")")
         runtime.start()
         var status = runtime.kiosk.statusLine
         systemd.ready(status: status)

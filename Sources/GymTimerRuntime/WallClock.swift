@@ -12,3 +12,11 @@ public func wallTimeSinceEpoch() -> Duration {
     clock_gettime(CLOCK_REALTIME, &spec)
     return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
 }
+
+/// The instant of `clock` that is the Unix epoch on a kiosk's timeline: the origin of a loop
+/// whose running state is kept across restarts (`run`, and the simulators with a data
+/// directory). A moment is then its own Unix time. Both clocks are read here, together.
+public func wallClockOrigin(of clock: ContinuousClock) -> ContinuousClock.Instant {
+    let wallTime = wallTimeSinceEpoch()
+    return clock.now.advanced(by: .zero - wallTime)
+}

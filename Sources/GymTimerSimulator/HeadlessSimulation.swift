@@ -8,26 +8,29 @@ import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerMQTT
 import GymTimerRuntime
+import GymTimerSetup
 import GymTimerSimulation
 
 /// `gymtimer simulate --headless` (simulation.md): the kiosk on simulated devices in real
 /// time with no terminal, the trace on stdout as it happens with each change's `unix` time,
 /// script lines from stdin, and, with a `[fleet]` section, the fleet station in the same loop.
 /// This is how several stations run on one machine for the fleet's tests and demos.
+///
+/// It keeps what the kiosk keeps in its data directory, as `run` does: the history, the outbox
+/// and the journal of the running state, on the wall clock's timeline, so a station killed
+/// mid-rest and started again carries on with the same deadline (its trace's t 0 shows it).
 public final class HeadlessSimulation {
     public let devices: SimulatedDevices
     public let inputs: HeadlessInputs
     public let station: FleetStation?
     private let clock = ContinuousClock()
+    /// The origin of the kiosk's timeline: the Unix epoch, so a moment is its own Unix time,
+    /// one mapping for the trace's `unix`, the state's `deadline` and a start's `at`.
     private let origin: ContinuousClock.Instant
-    /// The Unix time of the kiosk timeline's origin: one mapping for the trace's `unix`, the
-    /// state's `deadline` and a start's `at`.
-    private let unixOrigin: Double
     private let settings: KioskSettings
-    private let store: HistoryStore
-    private let faults: FaultLog
+    private let data: KioskDataDirectory
+    private let log: (String) -> Void
     private let trace: TraceRecorder
-    private let lock: DataDirectoryLock
     private let traceStart: TraceStart
 
     /// `write` receives each trace line (flush it); `log` each fault or fleet line.
@@ -36,21 +39,16 @@ public final class HeadlessSimulation {
         write: @escaping (String) -> Void, log: @escaping (String) -> Void
     ) throws(SimulationSetupError) {
         settings = configuration.kiosk
+        self.log = log
         devices = SimulatedDevices(display: configuration.hardware.display.kind, audio: configuration.audio.enabled)
-        faults = FaultLog(sink: log)
-        do {
-            lock = try DataDirectoryLock(directory: dataDirectory)
-        } catch {
-            throw .dataDirectoryInUse("\(error)")
-        }
+        data = try KioskDataDirectory.simulator(dataDirectory, faults: FaultLog(sink: log))
         let clock = self.clock
-        let origin = clock.now
+        // The wall clock and the monotonic one read together: a gap between them (opening the
+        // data directory takes a while) would put every `unix` that far from the wall clock.
+        let origin = wallClockOrigin(of: clock)
         self.origin = origin
-        let unixOrigin = Date().timeIntervalSince1970
-        self.unixOrigin = unixOrigin
         let now = { origin.duration(to: clock.now) }
-        let unixNow = { unixOrigin + Double(now().nanoseconds) / 1e9 }
-        store = HistoryStore.opening(path: dataDirectory + "/history.sqlite", faults: faults)
+        let unixNow = { Double(now().nanoseconds) / 1e9 }
         station = FleetStation.forKiosk(
             configuration, historyPath: dataDirectory + "/history.sqlite", password: password,
             now: { Moment(now()) }, unixNow: unixNow, log: log)
@@ -66,12 +64,12 @@ public final class HeadlessSimulation {
 
     /// Runs until SIGTERM, SIGINT or an `end` line; the station says `offline` on the way out.
     public func run() throws(HALError) {
-        var targets: [any WorkoutHistory] = [store]
+        var targets: [any WorkoutHistory] = [data.history]
         if let station { targets.append(FleetHistory(station: station)) }
-        let runtime = KioskRuntime(
-            kiosk: Kiosk(settings: settings), clock: clock, origin: origin,
-            devices: devices.kioskDevices(inputs: inputs), history: HistoryFanOut(targets), faults: faults,
-            extraDrivers: station.map { [$0] } ?? [])
+        let runtime = data.runtime(
+            settings: settings, clock: clock, origin: origin, devices: devices.kioskDevices(inputs: inputs),
+            history: HistoryFanOut(targets), extraDrivers: station.map { [$0] } ?? [])
+        if data.stored != nil { log("headless: resumed from \(data.path)") }
         station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
         runtime.start()
         traceStart.offset = origin.duration(to: clock.now)

@@ -36,7 +36,7 @@ public final class TerminalSimulation {
     /// before it, so a hold that ends a workout with nothing to record says so.
     private var dismissHold: (releasedAt: Duration, records: Int)?
     /// What the data directory holds, when there is one.
-    private var storage: (lock: DataDirectoryLock, history: HistoryStore, store: KioskStore<HistoryStore>, stored: StoredKiosk<StoredWorkout>?)?
+    private var storage: KioskDataDirectory?
     /// Where the data directory is, for the user.
     public let dataDirectory: String?
 
@@ -66,18 +66,7 @@ public final class TerminalSimulation {
         screen.size = size()
         // A fault would scroll the panel away on stderr; it goes to the event list instead.
         faults = FaultLog(sink: { [unowned self] in self.events.note("fault: " + $0, at: self.now) })
-        if let dataDirectory {
-            guard ScriptedSimulation.makeDirectory(dataDirectory) else { throw .unusableDataDirectory(dataDirectory) }
-            let lock: DataDirectoryLock
-            do {
-                lock = try DataDirectoryLock(directory: dataDirectory)
-            } catch {
-                throw .dataDirectoryInUse("\(error)")
-            }
-            let history = HistoryStore.opening(path: dataDirectory + "/history.sqlite", faults: faults)
-            let store = KioskStore(directory: dataDirectory, history: history, faults: faults)
-            storage = (lock, history, store, store.load())
-        }
+        if let dataDirectory { storage = try KioskDataDirectory.simulator(dataDirectory, faults: faults) }
         // With storage, moments are wall time (as on a kiosk), so stored deadlines survive a restart.
         kioskOrigin = storage == nil ? origin : origin.advanced(by: .zero - wallTime)
         observeOutputs()
@@ -91,10 +80,9 @@ public final class TerminalSimulation {
     public func run() throws(HALError) {
         let runtime: KioskRuntime<ContinuousClock>
         if let storage {
-            runtime = KioskRuntime(
-                kiosk: storage.store.restore(storage.stored, settings: settings), clock: clock, origin: kioskOrigin,
-                devices: devices.kioskDevices(inputs: inputs), history: HistoryFanOut([storage.history, history]),
-                faults: faults, store: storage.store, held: storage.stored?.held ?? [:])
+            runtime = storage.runtime(
+                settings: settings, clock: clock, origin: kioskOrigin, devices: devices.kioskDevices(inputs: inputs),
+                history: HistoryFanOut([storage.history, history]))
             events.note(storage.stored == nil ? "keeping history and state in \(dataDirectory ?? "")"
                 : "resumed from \(dataDirectory ?? "")", at: now)
         } else {

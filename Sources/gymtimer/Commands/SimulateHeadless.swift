@@ -12,8 +12,6 @@ extension Simulate {
             var template = Array((NSTemporaryDirectory() + "gymtimer-headless-XXXXXX").utf8CString)
             guard let made = mkdtemp(&template) else { throw CLIError.usage("cannot create a temporary data directory") }
             directory = String(cString: made)
-        } else if !FileManager.default.fileExists(atPath: directory!) {
-            try? FileManager.default.createDirectory(atPath: directory!, withIntermediateDirectories: true)
         }
         let password = try configuration.fleet?.passwordFile.map(readPassword)
         let output = StandardOutput()

@@ -1,0 +1,67 @@
+import Foundation
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHistory
+import GymTimerRuntime
+
+/// A kiosk's data directory, opened the one way `run` and the real-time simulators (terminal
+/// and headless) open it: locked, so one controller at a time uses it; its SQLite history; its
+/// journal of the running state, with what an earlier process left there. `runtime` makes the
+/// loop that carries on from it. Its moments are on the wall clock's timeline
+/// (`wallClockOrigin`), so a stored deadline names the same instant after a restart.
+public final class KioskDataDirectory {
+    public let path: String
+    public let history: HistoryStore
+    /// The running-state journal, and the records it keeps while the database cannot take them.
+    public let store: KioskStore<HistoryStore>
+    /// What an earlier process stored; nil when there was nothing (or nothing to trust).
+    public let stored: StoredKiosk<StoredWorkout>?
+    private let faults: FaultLog
+    private let lock: DataDirectoryLock?
+
+    /// Locks `path` and opens the history (at `historyPath`, default `path/history.sqlite`) and
+    /// the journal. A directory another process holds is refused, naming it (`.held`). One
+    /// that cannot be locked at all is refused too, unless `unlockable` takes the error: then
+    /// it is used without the lock (`run`, whose timer must not stay dark for it). A directory
+    /// that does not exist yet is locked once the history has made it.
+    public init(
+        path: String, historyPath: String? = nil, faults: FaultLog,
+        unlockable: ((DataDirectoryLockError) -> Void)? = nil
+    ) throws(DataDirectoryLockError) {
+        self.path = path
+        self.faults = faults
+        var tried = false
+        func takeLock() throws(DataDirectoryLockError) -> DataDirectoryLock? {
+            tried = true
+            do {
+                return try DataDirectoryLock(directory: path)
+            } catch {
+                guard case .cannotLock = error, let unlockable else { throw error }
+                unlockable(error)
+                return nil
+            }
+        }
+        var lock: DataDirectoryLock?
+        if FileManager.default.fileExists(atPath: path) { lock = try takeLock() }
+        // Never stops the start: a corrupt database is replaced, an unusable one retried.
+        history = HistoryStore.opening(path: historyPath ?? path + "/history.sqlite", faults: faults)
+        if !tried && FileManager.default.fileExists(atPath: path) { lock = try takeLock() }
+        self.lock = lock
+        store = KioskStore(directory: path, history: history, faults: faults)
+        stored = store.load()
+    }
+
+    /// The loop, carrying on from what was stored: the stored kiosk under today's `settings`
+    /// (`KioskStore.restore`), its state saved here as it changes, and the presses the previous
+    /// controller accepted taken up if their buttons are still down. `origin` must be on the
+    /// wall clock's timeline; the other arguments are `KioskRuntime`'s.
+    public func runtime<C: Clock>(
+        settings: KioskSettings, clock: C, origin: C.Instant, devices: KioskDevices, history: any WorkoutHistory,
+        timing: InputTiming = InputTiming(), extraDrivers: [any TimedDriver] = []
+    ) -> KioskRuntime<C> where C.Duration == Duration {
+        KioskRuntime(
+            kiosk: store.restore(stored, settings: settings), clock: clock, origin: origin, devices: devices,
+            history: history, timing: timing, faults: faults, extraDrivers: extraDrivers, store: store,
+            held: stored?.held ?? [:])
+    }
+}
