@@ -34,7 +34,9 @@ let package = Package(
             providers: [.apt(["libasound2-dev"])]
         ),
         .target(name: "GymTimerCore"),
-        .target(name: "GymTimerHAL"),
+        // ppoll(2), which Swift's Glibc module does not import: HAL's SystemCall.poll is its one user.
+        .target(name: "CSystemShim"),
+        .target(name: "GymTimerHAL", dependencies: ["CSystemShim"]),
         .target(name: "GymTimerDrivers", dependencies: ["GymTimerCore", "GymTimerHAL"]),
         .target(
             name: "GymTimerConfig",

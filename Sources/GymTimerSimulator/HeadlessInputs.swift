@@ -16,8 +16,8 @@ nonisolated(unsafe) private var stopPipeWrite: Int32 = -1
 /// The hands of `simulate --headless` (simulation.md): lines of the script language read from
 /// stdin, each TIME counted from the moment its line is read, become the same edges a script
 /// makes, delivered at their real times; the fleet station's socket is polled in the same
-/// `poll(2)`, which is the loop's one blocking point (the sub-millisecond rest of a timeout is
-/// slept, so deadlines are kept to the kernel's precision, not poll's millisecond). SIGTERM, SIGINT or an `end` line stop
+/// `poll(2)`, which is the loop's one blocking point (`SystemCall.poll`: ppoll, so deadlines
+/// are kept to the kernel's precision, not poll's millisecond). SIGTERM, SIGINT or an `end` line stop
 /// it; the end of stdin does not. Nothing wakes it while idle but the station's keep-alive.
 public final class HeadlessInputs: SimulatedInputs {
     private let now: () -> Duration
@@ -78,20 +78,8 @@ public final class HeadlessInputs: SimulatedInputs {
             if input >= 0 { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
             let request = station?.pollRequest
             if let request { fds.append(request) }
-            // Whole milliseconds in poll, the rest slept below.
-            let milliseconds = limit.map { Int32(min(Int64(3_600_000), $0.nanoseconds / 1_000_000)) } ?? -1
-            let ready = poll(&fds, nfds_t(fds.count), milliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw HALError.io(device: "headless inputs", operation: "poll", errno: errno)
-            }
-            if ready == 0, let limit, limit.nanoseconds % 1_000_000 != 0 || milliseconds == 0 {
-                let left = max(.zero, (t + limit) - now())
-                let (seconds, attoseconds) = left.components
-                var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-                _ = nanosleep(&request, nil)
-                continue
-            }
+            // To the nanosecond: the deadline is kept to the kernel's precision, with no second sleep.
+            guard try SystemCall.poll(&fds, timeout: limit, device: "headless inputs") > 0 else { continue }
             var woke = false
             for fd in fds where fd.revents != 0 {
                 if fd.fd == stopPipe {

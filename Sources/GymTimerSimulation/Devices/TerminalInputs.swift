@@ -174,14 +174,9 @@ public final class TerminalInputs: SimulatedInputs {
     private func waitReadable(_ timeout: Duration?) throws(HALError) -> (keys: Bool, resized: Bool) {
         var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
         if let resizeFD { entries.append(pollfd(fd: resizeFD, events: Int16(POLLIN), revents: 0)) }
-        while true {
-            let result = poll(&entries, nfds_t(entries.count), SystemCall.pollMilliseconds(timeout))
-            if result == 0 { return (false, false) }
-            if result > 0 { return (entries[0].revents != 0, entries.count > 1 && entries[1].revents != 0) }
-            // Interrupted (a SIGWINCH among others): its byte is in the pipe for the next poll.
-            if errno == EINTR { continue }
-            throw HALError.io(device: "terminal", operation: "poll", errno: errno)
-        }
+        // Interrupted (a SIGWINCH among others), SystemCall.poll waits on: its byte is in the pipe.
+        guard try SystemCall.poll(&entries, timeout: timeout, device: "terminal") > 0 else { return (false, false) }
+        return (entries[0].revents != 0, entries.count > 1 && entries[1].revents != 0)
     }
 
     /// Empties the resize pipe (it is non-blocking) and asks for a redraw.
