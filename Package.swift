@@ -59,8 +59,8 @@ let package = Package(
         .target(
             name: "GymTimerFleetLink",
             dependencies: [
-                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerDrivers",
-                "GymTimerRuntime", .product(name: "GRDB", package: "GRDB.swift"),
+                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerHAL",
+                "GymTimerDrivers", "GymTimerRuntime", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "gymtimer",
             dependencies: [
-                "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware",
+                "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
                 "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -9,7 +9,7 @@ import GymTimerHAL
 import GymTimerRuntime
 
 /// The fleet station of `gymtimer run` (fleet.md), hooked into the kiosk's one loop: its
-/// socket is one more wake-up of the GPIO poll, its keep-alive, back-off and scheduled starts
+/// socket is one more source of the GPIO poll, its keep-alive, back-off and scheduled starts
 /// are one more timed driver, finished workouts go to its outbox beside the history. Without
 /// a `[fleet]` section every part is empty and nothing of the fleet runs.
 final class KioskFleet {
@@ -33,8 +33,8 @@ final class KioskFleet {
 
     /// The timed drivers to add to the loop's.
     var drivers: [any TimedDriver] { station.map { [$0] } ?? [] }
-    /// The wake-ups to add to the GPIO poll's.
-    var wakeups: [any PollWakeup] { station.map { [FleetWakeup(station: $0)] } ?? [] }
+    /// The sources to add to the GPIO poll's.
+    var sources: [any PollSource] { station.map { [$0] } ?? [] }
 
     /// `history`, and the outbox beside it.
     func history(_ history: any WorkoutHistory) -> any WorkoutHistory {
@@ -54,15 +54,4 @@ final class KioskFleet {
 
     /// Says `offline` and disconnects.
     func stop() { station?.stop() }
-}
-
-/// The station's socket as a wake-up of the GPIO poll (-1, ignored by poll, while there is none).
-private final class FleetWakeup: PollWakeup {
-    let station: FleetStation
-
-    init(station: FleetStation) { self.station = station }
-
-    var descriptor: Int32 { station.pollRequest?.fd ?? -1 }
-
-    func drain() { station.serve(revents: Int16(POLLIN)) }
 }

@@ -63,7 +63,7 @@ public enum KioskService {
         let fleet = try KioskFleet(configuration, origin: origin, log: log)
         let runtime = KioskRuntime(
             kiosk: store.restore(stored, settings: configuration.kiosk), clock: clock, origin: origin,
-            devices: hardware.devices(wakeups: [signals] + fleet.wakeups, sound: sound),
+            devices: hardware.devices(sources: [signals] + fleet.sources, sound: sound),
             history: fleet.history(history), timing: timing, faults: faults, extraDrivers: extra + fleet.drivers,
             store: store, held: stored?.held ?? [:])
         fleet.attach(runtime)

@@ -54,7 +54,13 @@ public final class HeadlessSimulation {
         station = FleetStation.forKiosk(
             configuration, historyPath: dataDirectory + "/history.sqlite", password: password,
             now: { Moment(now()) }, unixNow: unixNow, log: log)
-        inputs = HeadlessInputs(station: station, now: now, log: log)
+        let stopSignals: StopSignals
+        do {
+            stopSignals = try StopSignals()
+        } catch {
+            throw .stopSignals("\(error)")
+        }
+        inputs = HeadlessInputs(stopSignals: stopSignals, sources: station.map { [$0] } ?? [], now: now, log: log)
         let traceStart = TraceStart()
         self.traceStart = traceStart
         trace = TraceRecorder(now: { traceStart.atZero ? .zero : now() - traceStart.offset }) { line in

@@ -1,4 +1,5 @@
 import Glibc
+import GymTimerDrivers
 import GymTimerHAL
 import Testing
 @testable import GymTimerHardware
@@ -31,7 +32,7 @@ import Testing
 
     @Test func aStopSignalWakesTheWaitAtOnce() throws {
         let signals = try StopSignals([SIGUSR2])
-        let waiter = GPIOInputWaiter(inputs: [], wakeups: [signals])
+        let waiter = GPIOInputWaiter(inputs: [], sources: [signals])
         #expect(!signals.stopRequested)
         kill(getpid(), SIGUSR2)
         let start = MonotonicTime.now
