@@ -120,7 +120,10 @@ let package = Package(
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
         .testTarget(
             name: "GymTimerFleetTests",
-            dependencies: ["GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers"]
+            dependencies: [
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers",
+                "GymTimerRuntime", "GymTimerSimulator",
+            ]
         ),
         .testTarget(
             name: "FuzzTests",

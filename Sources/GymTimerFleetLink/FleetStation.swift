@@ -22,6 +22,9 @@ public final class FleetStation: TimedDriver {
     public let topics: FleetTopics
     /// Hands the kiosk an event (a command), as of a moment on its timeline.
     public var deliver: (ControlEvent, Moment) -> Void = { _, _ in }
+    /// Told of each event the station publishes (its name and fields, as JSON values), and of
+    /// `online` once connected, whether or not it could publish them (the terminal lists them).
+    public var onEvent: (String, [String: String]) -> Void = { _, _ in }
     /// Seconds per knob detent in rest mode (the kiosk's `[rest] step_seconds`), for `set`.
     public let restStep: Int
 
@@ -280,6 +283,7 @@ public final class FleetStation: TimedDriver {
         }
         publishState()
         sendOutbox()
+        onEvent("online", [:])
     }
 
     private func publishState() {
@@ -411,6 +415,7 @@ public final class FleetStation: TimedDriver {
 
     /// Publishes `{"t": …, "event": name, …fields}` (fields are JSON values already).
     private func event(_ name: String, _ fields: [String: String] = [:]) {
+        onEvent(name, fields)
         guard connected, let client else { return }
         var text = "{\"t\":\(String(format: "%.3f", unixNow())),\"event\":\(FleetStateReport.quoted(name))"
         for key in fields.keys.sorted() { text += ",\(FleetStateReport.quoted(key)):\(fields[key]!)" }

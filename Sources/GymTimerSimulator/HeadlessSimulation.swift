@@ -17,7 +17,7 @@ import GymTimerSimulation
 public final class HeadlessSimulation {
     public let devices: SimulatedDevices
     public let inputs: HeadlessInputs
-    public let station: FleetStation?
+    public let fleet: KioskFleet
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     /// The Unix time of the kiosk timeline's origin: one mapping for the trace's `unix`, the
@@ -51,7 +51,7 @@ public final class HeadlessSimulation {
         let now = { origin.duration(to: clock.now) }
         let unixNow = { unixOrigin + Double(now().nanoseconds) / 1e9 }
         store = HistoryStore.opening(path: dataDirectory + "/history.sqlite", faults: faults)
-        station = FleetStation.forKiosk(
+        fleet = KioskFleet(
             configuration, historyPath: dataDirectory + "/history.sqlite", password: password,
             now: { Moment(now()) }, unixNow: unixNow, log: log)
         let stopSignals: StopSignals
@@ -60,7 +60,7 @@ public final class HeadlessSimulation {
         } catch {
             throw .stopSignals("\(error)")
         }
-        inputs = HeadlessInputs(stopSignals: stopSignals, sources: station.map { [$0] } ?? [], now: now, log: log)
+        inputs = HeadlessInputs(stopSignals: stopSignals, sources: fleet.sources, now: now, log: log)
         let traceStart = TraceStart()
         self.traceStart = traceStart
         trace = TraceRecorder(now: { traceStart.atZero ? .zero : now() - traceStart.offset }) { line in
@@ -72,25 +72,23 @@ public final class HeadlessSimulation {
 
     /// Runs until SIGTERM, SIGINT or an `end` line; the station says `offline` on the way out.
     public func run() throws(HALError) {
-        var targets: [any WorkoutHistory] = [store]
-        if let station { targets.append(FleetHistory(station: station)) }
         let runtime = KioskRuntime(
             kiosk: Kiosk(settings: settings), clock: clock, origin: origin,
-            devices: devices.kioskDevices(inputs: inputs), history: HistoryFanOut(targets), faults: faults,
-            extraDrivers: station.map { [$0] } ?? [])
-        station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
+            devices: devices.kioskDevices(inputs: inputs), history: fleet.history(store), faults: faults,
+            extraDrivers: fleet.drivers)
+        fleet.attach(runtime)
         runtime.start()
         traceStart.offset = origin.duration(to: clock.now)
         // Every device's initial state is reported at t 0, however long writing them takes.
         traceStart.atZero = true
         trace.begin()
         traceStart.atZero = false
-        station?.observe(runtime.kiosk, display: runtime.shownDisplay)
+        fleet.observe(runtime)
         while !inputs.stopRequested {
             try runtime.step()
-            station?.observe(runtime.kiosk, display: runtime.shownDisplay)
+            fleet.observe(runtime)
         }
-        station?.stop()
+        fleet.stop()
     }
 }
 
