@@ -52,7 +52,7 @@ public final class FleetStation: TimedDriver {
     private var loggedKinds: Set<String> = []
 
     /// How long before a scheduled start the loop wakes, to be at the instant awake.
-    public static let startLead: Duration = .milliseconds(3)
+    public static let startLead: Duration = .milliseconds(1)
     /// How far in the past a start's `at` may be and still be obeyed.
     public static let startSlack = 2.0
 
