@@ -41,14 +41,6 @@ import Testing
         return of(pump([client], timeout: seconds) { done(of($0)) })
     }
 
-    func observer(port: Int, _ topics: [String]) throws -> MQTTClient {
-        let client = try MQTTClient(.init(clientID: "observer-\(UUID().uuidString.prefix(8))", host: "127.0.0.1", port: port))
-        try client.connect()
-        _ = pump([client]) { $0[0]?.contains(.connected) == true }
-        for topic in topics { try client.subscribe(topic, qos: 1) }
-        return client
-    }
-
     @Test func aTerminalKioskJoinsTheFleetStartsAtTheCoachsInstantAndSaysOfflineOnQ() throws {
         let broker = try LocalBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/term-1/status", "gymtimer/term-1/state"])
