@@ -7,10 +7,10 @@ import GymTimerSimulation
 
 /// The hands of `simulate --headless` (simulation.md): lines of the script language read from
 /// stdin, each TIME counted from the moment its line is read, become the same edges a script
-/// makes, delivered at their real times; the fleet station's socket is polled in the same
-/// poll with the stop signals' pipe (both `PollSource`s), which is the loop's one blocking point (`SystemCall.poll`: ppoll, so deadlines
-/// are kept to the kernel's precision, not poll's millisecond). SIGTERM, SIGINT or an `end` line stop
-/// it; the end of stdin does not. Nothing wakes it while idle but the station's keep-alive.
+/// makes, delivered at their real times. Stdin, the stop signals' pipe and the fleet station's
+/// socket (both `PollSource`s) are waited on in one `SystemCall.poll`, the loop's one blocking
+/// point, to the nanosecond. SIGTERM, SIGINT or an `end` line stop it; the end of stdin does
+/// not. Nothing wakes it while idle but the station's keep-alive.
 public final class HeadlessInputs: SimulatedInputs {
     private let now: () -> Duration
     private let queue: EdgeQueue
@@ -20,6 +20,7 @@ public final class HeadlessInputs: SimulatedInputs {
     private var input: Int32 = 0
     private var buffered: [UInt8] = []
     private var endAt: Duration?
+
     /// Reads script lines from `fd` (closed at its end); `now` is the kiosk's timeline; stops
     /// when `stopSignals` has a signal; `sources` (the fleet station) are polled too.
     public init(
