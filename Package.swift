@@ -34,7 +34,9 @@ let package = Package(
             providers: [.apt(["libasound2-dev"])]
         ),
         .target(name: "GymTimerCore"),
-        .target(name: "GymTimerHAL"),
+        // ppoll(2), which Swift's Glibc module does not import: HAL's SystemCall.poll is its one user.
+        .target(name: "CSystemShim"),
+        .target(name: "GymTimerHAL", dependencies: ["CSystemShim"]),
         .target(name: "GymTimerDrivers", dependencies: ["GymTimerCore", "GymTimerHAL"]),
         .target(
             name: "GymTimerConfig",
@@ -57,8 +59,8 @@ let package = Package(
         .target(
             name: "GymTimerFleetLink",
             dependencies: [
-                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerDrivers",
-                "GymTimerRuntime", .product(name: "GRDB", package: "GRDB.swift"),
+                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerHAL",
+                "GymTimerDrivers", "GymTimerRuntime", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
@@ -91,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "gymtimer",
             dependencies: [
-                "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware",
+                "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
                 "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -125,7 +127,10 @@ let package = Package(
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
         .testTarget(
             name: "GymTimerFleetTests",
-            dependencies: ["GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers"]
+            dependencies: [
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers",
+                "GymTimerRuntime", "GymTimerSimulator",
+            ]
         ),
         .testTarget(
             name: "FuzzTests",

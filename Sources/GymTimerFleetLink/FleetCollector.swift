@@ -5,6 +5,7 @@ import Foundation
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerFleet
+import GymTimerHAL
 import GymTimerHistory
 import GymTimerMQTT
 
@@ -63,9 +64,13 @@ public final class FleetCollector {
     /// returns what poll said of it (0: nothing, or no socket).
     private func wait(until deadline: Moment) -> Int16 {
         var fds = connection.pollRequest.map { [$0] } ?? []
-        let wait = max(.zero, deadline - moment)
-        let milliseconds = Int32(min(Int64(60_000), (wait.nanoseconds + 999_999) / 1_000_000))
-        _ = poll(&fds, nfds_t(fds.count), milliseconds)
+        do {
+            _ = try SystemCall.poll(&fds, timeout: deadline - moment, device: "the broker's connection")
+        } catch {
+            // poll itself failed (EINVAL, ENOMEM): nothing was seen; the next step tries again.
+            log("collect: \(error)")
+            return 0
+        }
         return fds.first?.revents ?? 0
     }
 

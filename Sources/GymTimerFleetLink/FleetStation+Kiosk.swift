@@ -4,18 +4,18 @@ import GymTimerCore
 
 extension FleetStation {
     /// The station of a kiosk with `configuration`'s `[fleet]` (nil without one): its outbox
-    /// beside the history at `historyPath` (in memory only, logged, if that file cannot be
-    /// opened), the knob's range and step for `set` from `[rest]`. Both kiosks, the real one
-    /// and the headless simulator, make theirs here.
+    /// beside the history at `historyPath` (in memory only if nil, or, logged, if that file
+    /// cannot be opened), the knob's range and step for `set` from `[rest]`. Every kiosk makes
+    /// its station here (through `KioskFleet`).
     public static func forKiosk(
-        _ configuration: GymTimerConfiguration, historyPath: String, password: String?,
+        _ configuration: GymTimerConfiguration, historyPath: String?, password: String?,
         now: @escaping () -> Moment, unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
         log: @escaping (String) -> Void
     ) -> FleetStation? {
         guard let fleet = configuration.fleet else { return nil }
         var outbox: FleetOutbox?
         do {
-            outbox = try FleetOutbox(path: FleetOutbox.path(besideHistory: historyPath))
+            if let historyPath { outbox = try FleetOutbox(path: FleetOutbox.path(besideHistory: historyPath)) }
         } catch {
             log("\(error)")
         }

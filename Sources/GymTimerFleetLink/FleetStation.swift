@@ -22,6 +22,9 @@ public final class FleetStation: TimedDriver {
     public let topics: FleetTopics
     /// Hands the kiosk an event (a command), as of a moment on its timeline.
     public var deliver: (ControlEvent, Moment) -> Void = { _, _ in }
+    /// Told of each event the station publishes (its name and fields, as JSON values), and of
+    /// `online` once connected, whether or not it could publish them (the terminal lists them).
+    public var onEvent: (String, [String: String]) -> Void = { _, _ in }
     /// Seconds per knob detent in rest mode (the kiosk's `[rest] step_seconds`), for `set`.
     public let restStep: Int
 
@@ -47,7 +50,7 @@ public final class FleetStation: TimedDriver {
     private var loggedKinds: Set<String> = []
 
     /// How long before a scheduled start the loop wakes, to be at the instant awake.
-    public static let startLead: Duration = .milliseconds(3)
+    public static let startLead: Duration = .milliseconds(1)
     /// How far in the past a start's `at` may be and still be obeyed.
     public static let startSlack = 2.0
 
@@ -234,6 +237,7 @@ public final class FleetStation: TimedDriver {
         }
         publishState()
         sendOutbox()
+        onEvent("online", [:])
     }
 
     private func publishState() {
@@ -365,6 +369,7 @@ public final class FleetStation: TimedDriver {
 
     /// Publishes `{"t": …, "event": name, …fields}` (fields are JSON values already).
     private func event(_ name: String, _ fields: [String: String] = [:]) {
+        onEvent(name, fields)
         guard connected, let client else { return }
         var text = "{\"t\":\(String(format: "%.3f", unixNow())),\"event\":\(FleetStateReport.quoted(name))"
         for key in fields.keys.sorted() { text += ",\(FleetStateReport.quoted(key)):\(fields[key]!)" }

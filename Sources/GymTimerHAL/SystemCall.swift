@@ -3,9 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystemShim
 
 /// The one place system calls are retried and durations turned into what the kernel takes,
-/// so every backend rounds the same way: up, so a wait never ends before its deadline.
+/// so every backend rounds the same way: up, so a wait never ends before its deadline. Every
+/// wait for descriptors goes through `poll(_:timeout:device:)` (ppoll, nanoseconds).
 public enum SystemCall {
     /// Runs `call` again while it fails with EINTR (a signal arrived); returns its last result.
     /// `call` reports failure as a negative value with `errno` set, as the C calls do.
@@ -16,22 +18,42 @@ public enum SystemCall {
         return result
     }
 
-    /// poll(2)'s timeout: -1 (wait for input alone) for nil, 0 for a deadline already past,
-    /// else the time rounded up to the whole millisecond (at most 1 ms late, never early),
-    /// clamped to `Int32.max`.
-    public static func pollMilliseconds(_ timeout: Duration?) -> Int32 {
-        guard let timeout else { return -1 }
-        guard timeout > .zero else { return 0 }
-        let (seconds, attoseconds) = timeout.components
-        let perMillisecond: Int64 = 1_000_000_000_000_000
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        guard !overflow else { return Int32.max }
-        return Int32(clamping: whole + (attoseconds + perMillisecond - 1) / perMillisecond)
+    /// Waits in ppoll(2) until one of `fds` is ready (its `revents` set) or `timeout` has
+    /// elapsed — nil: no timeout; zero or less: do not block — to the nanosecond, never
+    /// before. A signal's interruption (EINTR) is retried here with the time that is left, so
+    /// no caller sees it: a signal that must wake a loop does so through a descriptor (see
+    /// `StopSignals`). Entries with a negative `fd` are ignored, as poll(2) does. Returns how
+    /// many descriptors are ready (0: the timeout elapsed); `device` names what was waited on
+    /// in the error.
+    @discardableResult
+    public static func poll(_ fds: inout [pollfd], timeout: Duration?, device: String) throws(HALError) -> Int {
+        let clock = ContinuousClock()
+        let deadline = timeout.map { clock.now.advanced(by: max($0, .zero)) }
+        while true {
+            let spec = pollTimeSpec(deadline.map { clock.now.duration(to: $0) })
+            let result = fds.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                guard var spec else { return gymtimer_ppoll(buffer.baseAddress, UInt(buffer.count), nil) }
+                return gymtimer_ppoll(buffer.baseAddress, UInt(buffer.count), &spec)
+            }
+            if result >= 0 { return Int(result) }
+            guard errno == EINTR else { throw .io(device: device, operation: "poll", errno: errno) }
+        }
     }
 
-    /// A `timespec` for `duration`, rounded up to the whole nanosecond; zero for a negative one.
+    /// ppoll(2)'s timeout for `timeout`: nil (wait for ever) for nil, zero for a deadline
+    /// already past, else `timeSpec` of it (rounded up to the nanosecond, so never early).
+    public static func pollTimeSpec(_ timeout: Duration?) -> timespec? {
+        timeout.map(timeSpec)
+    }
+
+    /// The longest timespec made: about 68 years, "for ever" to any loop, and far from overflow.
+    public static let longestTimeSpecSeconds = Int64(Int32.max)
+
+    /// A `timespec` for `duration`, rounded up to the whole nanosecond; zero for a negative one,
+    /// at most `longestTimeSpecSeconds`.
     public static func timeSpec(_ duration: Duration) -> timespec {
         let (seconds, attoseconds) = max(duration, .zero).components
+        guard seconds < longestTimeSpecSeconds else { return timespec(tv_sec: Int(longestTimeSpecSeconds), tv_nsec: 0) }
         let perNanosecond: Int64 = 1_000_000_000
         var nanoseconds = (attoseconds + perNanosecond - 1) / perNanosecond
         var wholeSeconds = seconds

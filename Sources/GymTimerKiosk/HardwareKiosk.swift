@@ -126,12 +126,12 @@ final class HardwareKiosk {
 
     deinit { shutDown() }
 
-    /// The devices for the kiosk's event loop, waiting on the inputs and `wakeups`.
-    func devices(wakeups: [any PollWakeup], sound: any SoundPlayer) -> KioskDevices {
+    /// The devices for the kiosk's event loop, waiting on the inputs and `sources`.
+    func devices(sources: [any PollSource], sound: any SoundPlayer) -> KioskDevices {
         var ledLines: [StatusLED: any DigitalOutput] = [:]
         for (led, output) in leds { ledLines[led] = output.line }
         return KioskDevices(
-            waiter: GPIOInputWaiter(inputs: inputs, wakeups: wakeups), inputs: roles.mapValues { $0 as any DigitalInput },
+            waiter: GPIOInputWaiter(inputs: inputs, sources: sources), inputs: roles.mapValues { $0 as any DigitalInput },
             display: display, buzzer: buzzer.line, leds: ledLines, sound: sound)
     }
 

@@ -1,4 +1,5 @@
 import GymTimerConfig
+import GymTimerDrivers
 import GymTimerHardware
 
 /// What `run` and `selftest` both start with: SIGTERM/SIGINT as a pollable wake-up and the

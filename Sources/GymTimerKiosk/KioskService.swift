@@ -2,6 +2,7 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
+import GymTimerFleetLink
 import GymTimerHardware
 import GymTimerHistory
 import GymTimerRuntime
@@ -49,10 +50,18 @@ public enum KioskService {
         }
         let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
         // With a [fleet] section, the station's socket, deadlines and outbox join the loop's.
-        let fleet = try KioskFleet(configuration, origin: origin, log: log)
+        let password: String?
+        do {
+            password = try configuration.fleet?.passwordFile.map(FleetPassword.read)
+        } catch {
+            throw .refused("\(error)")
+        }
+        let fleet = KioskFleet(
+            configuration, historyPath: configuration.history.path, password: password,
+            now: { Moment(origin.duration(to: clock.now)) }, log: log)
         let runtime = data.runtime(
             settings: configuration.kiosk, clock: clock, origin: origin,
-            devices: hardware.devices(wakeups: [signals] + fleet.wakeups, sound: sound),
+            devices: hardware.devices(sources: [signals] + fleet.sources, sound: sound),
             history: fleet.history(data.history), timing: timing, extraDrivers: extra + fleet.drivers)
         fleet.attach(runtime)
         log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(data.stored == nil ? "" : ", resumed")")

@@ -23,7 +23,7 @@ public enum WiringCheck {
             buttons.append(.init(role: .encoderSwitch, label: "knob switch (\(hardware.location(of: .encoderSwitch)))"))
         }
         let selfTest = SelfTest(
-            clock: ContinuousClock(), waiter: GPIOInputWaiter(inputs: hardware.inputs, wakeups: [signals]),
+            clock: ContinuousClock(), waiter: GPIOInputWaiter(inputs: hardware.inputs, sources: [signals]),
             display: hardware.display, leds: hardware.leds.map(\.output), buzzer: hardware.buzzer,
             buttons: buttons, encoder: (hardware.encoder.a, hardware.encoder.b),
             timing: InputTiming(

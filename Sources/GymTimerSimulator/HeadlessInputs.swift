@@ -1,68 +1,45 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GymTimerDrivers
 import GymTimerHAL
-import GymTimerFleet
-import GymTimerFleetLink
-import GymTimerMQTT
-import GymTimerRuntime
 import GymTimerSimulation
-
-/// SIGTERM or SIGINT arrived (set by the handler `HeadlessInputs` installs).
-nonisolated(unsafe) private var stopSignalled: sig_atomic_t = 0
-/// The write end of the self-pipe the handler wakes `poll` through.
-nonisolated(unsafe) private var stopPipeWrite: Int32 = -1
 
 /// The hands of `simulate --headless` (simulation.md): lines of the script language read from
 /// stdin, each TIME counted from the moment its line is read, become the same edges a script
-/// makes, delivered at their real times; the fleet station's socket is polled in the same
-/// `poll(2)`, which is the loop's one blocking point (the sub-millisecond rest of a timeout is
-/// slept, so deadlines are kept to the kernel's precision, not poll's millisecond). SIGTERM, SIGINT or an `end` line stop
-/// it; the end of stdin does not. Nothing wakes it while idle but the station's keep-alive.
+/// makes, delivered at their real times. Stdin, the stop signals' pipe and the fleet station's
+/// socket (both `PollSource`s) are waited on in one `SystemCall.poll`, the loop's one blocking
+/// point, to the nanosecond. SIGTERM, SIGINT or an `end` line stop it; the end of stdin does
+/// not. Nothing wakes it while idle but the station's keep-alive.
 public final class HeadlessInputs: SimulatedInputs {
     private let now: () -> Duration
     private let queue: EdgeQueue
-    private let station: FleetStation?
+    private let sources: [any PollSource]
+    private let stopSignals: StopSignals
     private let log: (String) -> Void
     private var input: Int32 = 0
     private var buffered: [UInt8] = []
     private var endAt: Duration?
-    /// The read end of the stop signals' self-pipe.
-    private var stopPipe: Int32 = -1
 
-    /// Reads script lines from `fd` (closed at its end); `now` is the kiosk's timeline.
-    public init(fd: Int32 = 0, station: FleetStation?, now: @escaping () -> Duration, log: @escaping (String) -> Void) {
+    /// Reads script lines from `fd` (closed at its end); `now` is the kiosk's timeline; stops
+    /// when `stopSignals` has a signal; `sources` (the fleet station) are polled too.
+    public init(
+        fd: Int32 = 0, stopSignals: StopSignals, sources: [any PollSource], now: @escaping () -> Duration,
+        log: @escaping (String) -> Void
+    ) {
         self.now = now
-        self.station = station
+        self.stopSignals = stopSignals
+        self.sources = [stopSignals] + sources
         self.log = log
         input = fd
         queue = EdgeQueue(buttons: SimulatedDevices.buttonNames)
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            stopPipe = ends[0]
-            stopPipeWrite = ends[1]
-            _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-        }
-        let handler: @convention(c) (Int32) -> Void = { _ in
-            stopSignalled = 1
-            var byte: UInt8 = 1
-            _ = write(stopPipeWrite, &byte, 1)
-        }
-        signal(SIGTERM, handler)
-        signal(SIGINT, handler)
-        // Started from a thread that blocks them (a test runner's), the process would never see them.
-        var stops = sigset_t()
-        sigemptyset(&stops)
-        sigaddset(&stops, SIGTERM)
-        sigaddset(&stops, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &stops, nil)
     }
 
     public var lines: [String: SimulatedLine] { queue.lines }
 
     /// True once a stop signal or an `end` line's time has come.
     public var stopRequested: Bool {
-        stopSignalled != 0 || endAt.map { now() >= $0 } == true
+        stopSignals.stopRequested || endAt.map { now() >= $0 } == true
     }
 
     public func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
@@ -74,36 +51,12 @@ public final class HeadlessInputs: SimulatedInputs {
             if let deadline, t >= deadline { return [] }
             var limit = [deadline, queue.nextEdgeTime, endAt].compactMap { $0 }.min()
             if let until = limit { limit = max(.zero, until - t) }
-            var fds: [pollfd] = [pollfd(fd: stopPipe, events: Int16(POLLIN), revents: 0)]
-            if input >= 0 { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
-            let request = station?.pollRequest
-            if let request { fds.append(request) }
-            // Whole milliseconds in poll, the rest slept below.
-            let milliseconds = limit.map { Int32(min(Int64(3_600_000), $0.nanoseconds / 1_000_000)) } ?? -1
-            let ready = poll(&fds, nfds_t(fds.count), milliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw HALError.io(device: "headless inputs", operation: "poll", errno: errno)
-            }
-            if ready == 0, let limit, limit.nanoseconds % 1_000_000 != 0 || milliseconds == 0 {
-                let left = max(.zero, (t + limit) - now())
-                let (seconds, attoseconds) = left.components
-                var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-                _ = nanosleep(&request, nil)
-                continue
-            }
-            var woke = false
-            for fd in fds where fd.revents != 0 {
-                if fd.fd == stopPipe {
-                    continue
-                } else if fd.fd == input {
-                    readLines()
-                } else {
-                    station?.serve(revents: fd.revents)
-                    // The station may have commands for the kiosk: let the loop look.
-                    woke = true
-                }
-            }
+            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)] + sources.pollRequests
+            // To the nanosecond: the deadline is kept to the kernel's precision, with no second sleep.
+            guard try SystemCall.poll(&fds, timeout: limit, device: "headless inputs") > 0 else { continue }
+            if fds[0].revents != 0 { readLines() }
+            // A stop, or the station may have commands for the kiosk: let the loop look.
+            let woke = sources.serve(fds[1...])
             if woke { return queue.deliver(through: now(), now: now()) }
         }
         return []

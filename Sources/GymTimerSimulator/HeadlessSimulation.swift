@@ -22,7 +22,7 @@ import GymTimerSimulation
 public final class HeadlessSimulation {
     public let devices: SimulatedDevices
     public let inputs: HeadlessInputs
-    public let station: FleetStation?
+    public let fleet: KioskFleet
     private let clock = ContinuousClock()
     /// The origin of the kiosk's timeline: the Unix epoch, so a moment is its own Unix time,
     /// one mapping for the trace's `unix`, the state's `deadline` and a start's `at`.
@@ -49,10 +49,16 @@ public final class HeadlessSimulation {
         self.origin = origin
         let now = { origin.duration(to: clock.now) }
         let unixNow = { Double(now().nanoseconds) / 1e9 }
-        station = FleetStation.forKiosk(
+        fleet = KioskFleet(
             configuration, historyPath: dataDirectory + "/history.sqlite", password: password,
             now: { Moment(now()) }, unixNow: unixNow, log: log)
-        inputs = HeadlessInputs(station: station, now: now, log: log)
+        let stopSignals: StopSignals
+        do {
+            stopSignals = try StopSignals()
+        } catch {
+            throw .stopSignals("\(error)")
+        }
+        inputs = HeadlessInputs(stopSignals: stopSignals, sources: fleet.sources, now: now, log: log)
         let traceStart = TraceStart()
         self.traceStart = traceStart
         trace = TraceRecorder(now: { traceStart.atZero ? .zero : now() - traceStart.offset }) { line in
@@ -64,25 +70,23 @@ public final class HeadlessSimulation {
 
     /// Runs until SIGTERM, SIGINT or an `end` line; the station says `offline` on the way out.
     public func run() throws(HALError) {
-        var targets: [any WorkoutHistory] = [data.history]
-        if let station { targets.append(FleetHistory(station: station)) }
         let runtime = data.runtime(
             settings: settings, clock: clock, origin: origin, devices: devices.kioskDevices(inputs: inputs),
-            history: HistoryFanOut(targets), extraDrivers: station.map { [$0] } ?? [])
+            history: fleet.history(data.history), extraDrivers: fleet.drivers)
         if data.stored != nil { log("headless: resumed from \(data.path)") }
-        station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
+        fleet.attach(runtime)
         runtime.start()
         traceStart.offset = origin.duration(to: clock.now)
         // Every device's initial state is reported at t 0, however long writing them takes.
         traceStart.atZero = true
         trace.begin()
         traceStart.atZero = false
-        station?.observe(runtime.kiosk, display: runtime.shownDisplay)
+        fleet.observe(runtime)
         while !inputs.stopRequested {
             try runtime.step()
-            station?.observe(runtime.kiosk, display: runtime.shownDisplay)
+            fleet.observe(runtime)
         }
-        station?.stop()
+        fleet.stop()
     }
 }
 

@@ -2,6 +2,8 @@
 public enum SimulationSetupError: Error, CustomStringConvertible {
     case unusableDataDirectory(String)
     case dataDirectoryInUse(String)
+    /// SIGTERM and SIGINT could not be caught (the reason says why).
+    case stopSignals(String)
 
     public var description: String {
         switch self {
@@ -9,6 +11,8 @@ public enum SimulationSetupError: Error, CustomStringConvertible {
             return "cannot use data directory \(path): it must be a writable directory (or creatable)"
         case .dataDirectoryInUse(let reason):
             return reason
+        case .stopSignals(let reason):
+            return "cannot catch SIGTERM and SIGINT: \(reason)"
         }
     }
 }

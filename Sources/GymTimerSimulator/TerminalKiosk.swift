@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GymTimerConfig
+import GymTimerDrivers
 import GymTimerRuntime
 
 /// `gymtimer simulate` without a script: the kiosk in this terminal, in real time, until `q`
@@ -35,8 +36,10 @@ public enum TerminalKiosk {
         }
     }
 
+    /// `password` is the `[fleet]` broker's, if it has one. SIGTERM and SIGHUP (a closed
+    /// terminal) end the run as `q` does, so a fleet station says `offline`.
     public static func run(
-        _ configuration: GymTimerConfiguration, bell: Bool, dataDirectory: String?
+        _ configuration: GymTimerConfiguration, password: String? = nil, bell: Bool, dataDirectory: String?
     ) throws(Failure) {
         guard isatty(0) == 1 else { throw .notATerminal }
         let mode: TerminalMode
@@ -46,12 +49,20 @@ public enum TerminalKiosk {
             throw .terminal(error)
         }
         defer { mode.restore() }
+        // Caught after the terminal mode's handlers, so they stop the loop (the terminal is
+        // restored on the way out) instead of killing the process mid-draw.
+        let stopSignals: StopSignals
+        do {
+            stopSignals = try StopSignals([SIGTERM, SIGHUP])
+        } catch {
+            throw .run(error)
+        }
         let simulation: TerminalSimulation
         do {
             simulation = try TerminalSimulation(
-                settings: configuration.kiosk, display: configuration.hardware.display.kind,
-                audio: configuration.audio.enabled, resizeFD: mode.resizeDescriptor, size: { mode.size }, bell: bell,
-                dataDirectory: dataDirectory, wallTime: wallTimeSinceEpoch(), write: { mode.write($0) })
+                configuration: configuration, password: password, resizeFD: mode.resizeDescriptor, size: { mode.size },
+                bell: bell, dataDirectory: dataDirectory, wallTime: wallTimeSinceEpoch(), stopSignals: stopSignals,
+                write: { mode.write($0) })
         } catch {
             throw .setup(error)
         }

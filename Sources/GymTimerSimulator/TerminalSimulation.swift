@@ -2,6 +2,7 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
+import GymTimerFleetLink
 import GymTimerHAL
 import GymTimerHistory
 import GymTimerRuntime
@@ -17,6 +18,11 @@ import GymTimerSimulation
 /// With a data directory it keeps what the kiosk keeps, as `run` does: the SQLite history and
 /// the journal of the running state, on the wall clock's timeline, so a simulator killed
 /// mid-rest and started again carries on, and `gymtimer history --db DIR/history.sqlite` reads it.
+///
+/// With a `[fleet]` section it is a fleet station too, wired as every kiosk's is (`KioskFleet`):
+/// its outbox beside the data directory's history (in memory without one), its happenings
+/// ("fleet: connected…", a scheduled start, a coach's command) in the event list, and
+/// `offline` said on the way out (q, Ctrl-C, or a signal in `stopSignals`).
 public final class TerminalSimulation {
     public let devices: SimulatedDevices
     public let inputs: TerminalInputs
@@ -27,6 +33,9 @@ public final class TerminalSimulation {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private let settings: KioskSettings
+    private let configuration: GymTimerConfiguration
+    private let password: String?
+    private let stopSignals: StopSignals?
     private var faults: FaultLog!
     private let write: (String) -> Void
     private let terminalSize: () -> TerminalSize
@@ -42,16 +51,21 @@ public final class TerminalSimulation {
 
     /// Reads keys from `fd` (a terminal in raw mode) and resizes from `resizeFD` (see
     /// `TerminalInputs`); `size` reads the terminal's size; `write` receives the screen updates.
-    /// With `bell`, every beep also rings the terminal's bell.
+    /// With `bell`, every beep also rings the terminal's bell. `configuration` gives the kiosk's
+    /// settings, display, audio and `[fleet]` (`password` is its broker password); a signal
+    /// in `stopSignals` ends the run as `q` does.
     public init(
-        settings: KioskSettings, display: DisplayHardware.Kind = .none, audio: Bool = true,
+        configuration: GymTimerConfiguration, password: String? = nil,
         fd: Int32 = 0, resizeFD: Int32? = nil, size: @escaping () -> TerminalSize = { .standard },
         colour: Bool = true, bell: Bool = false, dataDirectory: String? = nil, wallTime: Duration = .zero,
-        write: @escaping (String) -> Void
+        stopSignals: StopSignals? = nil, write: @escaping (String) -> Void
     ) throws(SimulationSetupError) {
         self.dataDirectory = dataDirectory
-        devices = SimulatedDevices(display: display, audio: audio)
-        self.settings = settings
+        devices = SimulatedDevices(display: configuration.hardware.display.kind, audio: configuration.audio.enabled)
+        settings = configuration.kiosk
+        self.configuration = configuration
+        self.password = password
+        self.stopSignals = stopSignals
         self.write = write
         self.bell = bell
         terminalSize = size
@@ -76,29 +90,81 @@ public final class TerminalSimulation {
     /// The origin of the kiosk's timeline: the simulator's start, or the Unix epoch with storage.
     private var kioskOrigin: ContinuousClock.Instant
 
-    /// Runs until `q`, Ctrl-C or the end of input.
+    /// Runs until `q`, Ctrl-C, the end of input or a stop signal; a fleet station says
+    /// `offline` on the way out.
     public func run() throws(HALError) {
+        let (clock, kioskOrigin) = (self.clock, self.kioskOrigin)
+        let fleet = KioskFleet(
+            configuration, historyPath: storage.map { $0.path + "/history.sqlite" },
+            password: password, now: { Moment(kioskOrigin.duration(to: clock.now)) },
+            log: { [unowned self] in self.events.note($0, at: self.now) })
+        fleet.station?.onEvent = { [unowned self] name, fields in
+            if let text = Self.fleetText(name, fields) { self.events.note(text, at: self.now) }
+        }
         let runtime: KioskRuntime<ContinuousClock>
         if let storage {
             runtime = storage.runtime(
                 settings: settings, clock: clock, origin: kioskOrigin, devices: devices.kioskDevices(inputs: inputs),
-                history: HistoryFanOut([storage.history, history]))
+                history: fleet.history(HistoryFanOut([storage.history, history])), extraDrivers: fleet.drivers)
             events.note(storage.stored == nil ? "keeping history and state in \(dataDirectory ?? "")"
                 : "resumed from \(dataDirectory ?? "")", at: now)
         } else {
             runtime = KioskRuntime(
                 kiosk: Kiosk(settings: settings), clock: clock, origin: origin,
-                devices: devices.kioskDevices(inputs: inputs), history: history, faults: faults)
+                devices: devices.kioskDevices(inputs: inputs), history: fleet.history(history), faults: faults,
+                extraDrivers: fleet.drivers)
+        }
+        fleet.attach(runtime)
+        inputs.sources = fleet.sources + (stopSignals.map { [$0] } ?? [])
+        if let station = fleet.station {
+            stationName = station.settings.station
+            events.note("fleet: station \(station.settings.station), broker \(station.settings.broker)", at: now)
         }
         runtime.start()
+        fleet.observe(runtime)
         draw(runtime.kiosk)
-        while !inputs.quitRequested {
+        while !inputs.quitRequested && stopSignals?.stopRequested != true {
             try runtime.step()
+            fleet.observe(runtime)
             if inputs.takeRedrawRequest() {
                 screen.size = terminalSize()
                 screen.invalidate()
             }
             draw(runtime.kiosk)
+        }
+        fleet.stop()
+        inputs.sources = []
+    }
+
+    /// The fleet station's name, shown in the status line, once it runs.
+    private var stationName: String?
+
+    /// A fleet happening in the panel's words, or nil for what the panel already shows (a
+    /// phase change, a record). `fields` hold JSON values, as the station publishes them.
+    static func fleetText(_ event: String, _ fields: [String: String]) -> String? {
+        func plain(_ key: String) -> String {
+            var value = fields[key] ?? ""
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            return value.replacingOccurrences(of: "\\\"", with: "\"")
+        }
+        switch event {
+        case "online": return "fleet: connected, online"
+        case "scheduled":
+            guard let at = Double(plain("at")) else { return "fleet: start scheduled" }
+            let formatter = DateFormatter()
+            formatter.dateFormat = "HH:mm:ss.SSS"
+            return "fleet: start scheduled for \(formatter.string(from: Date(timeIntervalSince1970: at)))"
+        case "started": return "fleet: started by the coach"
+        case "command":
+            switch plain("do") {
+            case "start": return "fleet: started by the coach"
+            case "dismiss": return "fleet: dismissed by the coach"
+            case "set": return "fleet: rest time set by the coach"
+            case "select": return "fleet: \(plain("mode")) chosen by the coach"
+            case let other: return "fleet: \(other) by the coach"
+            }
+        case "error": return "fleet: refused a command: \(plain("reason"))"
+        default: return nil
         }
     }
 
@@ -148,7 +214,7 @@ public final class TerminalSimulation {
 
     /// Writes what changed since the last draw, if anything.
     private func draw(_ kiosk: Kiosk) {
-        screen.status = Self.statusText(kiosk)
+        screen.status = Self.statusText(kiosk) + (stationName.map { " · station \($0)" } ?? "")
         if history.records.count != recordsShown {
             for record in history.records[recordsShown...] {
                 let what = record.score.map { "program \(record.preset ?? ""), \($0)" }

@@ -20,3 +20,12 @@ func pump(_ clients: [MQTTClient], timeout: Double = 5, until done: ([Int: [MQTT
     }
     return events
 }
+
+/// An observer on the broker at `port`, connected and subscribed to `topics`.
+func observer(port: Int, _ topics: [String]) throws -> MQTTClient {
+    let client = try MQTTClient(.init(clientID: "observer-\(UUID().uuidString.prefix(8))", host: "127.0.0.1", port: port))
+    try client.connect()
+    _ = pump([client]) { $0[0]?.contains(.connected) == true }
+    for topic in topics { try client.subscribe(topic, qos: 1) }
+    return client
+}

@@ -29,15 +29,6 @@ import Testing
             stdout: "\(directory)/\(name).jsonl", stderr: "\(directory)/\(name).log", pipeInput: true)
     }
 
-    /// An observer subscribed to `topics`, connected.
-    func observer(port: Int, _ topics: [String]) throws -> MQTTClient {
-        let client = try MQTTClient(.init(clientID: "observer-\(UUID().uuidString.prefix(8))", host: "127.0.0.1", port: port))
-        try client.connect()
-        _ = pump([client]) { $0[0]?.contains(.connected) == true }
-        for topic in topics { try client.subscribe(topic, qos: 1) }
-        return client
-    }
-
     /// The messages the observer got in `seconds`, or until `done` holds for them.
     func messages(_ client: MQTTClient, seconds: Double = 5, until done: @escaping ([MQTTMessage]) -> Bool) -> [MQTTMessage] {
         func of(_ events: [Int: [MQTTEvent]]) -> [MQTTMessage] {

@@ -1,4 +1,5 @@
 import Glibc
+import GymTimerDrivers
 import GymTimerHAL
 import Testing
 @testable import GymTimerHardware
@@ -19,9 +20,19 @@ import Testing
         #expect(MonotonicTime.now - start >= .milliseconds(20))
     }
 
+    @Test func aSubMillisecondTimeoutIsKeptNotRounded() throws {
+        let waiter = GPIOInputWaiter(inputs: [])
+        for _ in 0..<5 {
+            let start = MonotonicTime.now
+            #expect(try waiter.wait(timeout: .microseconds(1500)).isEmpty)
+            // Never early; the real clock is only a lower bound (a busy machine wakes us late).
+            #expect(MonotonicTime.now - start >= .microseconds(1500))
+        }
+    }
+
     @Test func aStopSignalWakesTheWaitAtOnce() throws {
         let signals = try StopSignals([SIGUSR2])
-        let waiter = GPIOInputWaiter(inputs: [], wakeups: [signals])
+        let waiter = GPIOInputWaiter(inputs: [], sources: [signals])
         #expect(!signals.stopRequested)
         kill(getpid(), SIGUSR2)
         let start = MonotonicTime.now

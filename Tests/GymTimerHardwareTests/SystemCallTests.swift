@@ -3,15 +3,40 @@ import GymTimerHAL
 import Testing
 
 @Suite struct SystemCallTests {
-    @Test func pollTimeoutsRoundUpSoTheLoopNeverWakesEarly() {
-        #expect(SystemCall.pollMilliseconds(nil) == -1)
-        #expect(SystemCall.pollMilliseconds(.zero) == 0)
-        #expect(SystemCall.pollMilliseconds(.milliseconds(-5)) == 0)
-        #expect(SystemCall.pollMilliseconds(.nanoseconds(1)) == 1)
-        #expect(SystemCall.pollMilliseconds(.milliseconds(250)) == 250)
-        #expect(SystemCall.pollMilliseconds(.microseconds(250_001)) == 251)
-        #expect(SystemCall.pollMilliseconds(.seconds(1e9)) == Int32.max)
-        #expect(SystemCall.pollMilliseconds(.seconds(Int64.max)) == Int32.max)
+    @Test func pollTimeoutsAreKeptToTheNanosecondNeverRoundedToAMillisecond() throws {
+        // nil: no timeout at all (ppoll's NULL).
+        #expect(SystemCall.pollTimeSpec(nil) == nil)
+        let zero = try #require(SystemCall.pollTimeSpec(.zero))
+        #expect(zero.tv_sec == 0 && zero.tv_nsec == 0)
+        let past = try #require(SystemCall.pollTimeSpec(.milliseconds(-5)))
+        #expect(past.tv_sec == 0 && past.tv_nsec == 0)
+        // Sub-millisecond stays sub-millisecond (poll(2) would have waited a whole 1 ms, or 2).
+        let tiny = try #require(SystemCall.pollTimeSpec(.nanoseconds(1)))
+        #expect(tiny.tv_sec == 0 && tiny.tv_nsec == 1)
+        let halfMs = try #require(SystemCall.pollTimeSpec(.microseconds(1500)))
+        #expect(halfMs.tv_sec == 0 && halfMs.tv_nsec == 1_500_000)
+        let odd = try #require(SystemCall.pollTimeSpec(.microseconds(250_001)))
+        #expect(odd.tv_sec == 0 && odd.tv_nsec == 250_001_000)
+        // Huge: clamped far from overflow, however large.
+        for huge in [Duration.seconds(1e12), .seconds(Int64.max), Duration(secondsComponent: Int64.max, attosecondsComponent: 999_999_999_999_999_999)] {
+            let spec = try #require(SystemCall.pollTimeSpec(huge))
+            #expect(spec.tv_sec == Int(SystemCall.longestTimeSpecSeconds) && spec.tv_nsec == 0)
+        }
+    }
+
+    @Test func pollReturnsTheReadyDescriptorsAndIgnoresNegativeOnes() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        var fds = [pollfd(fd: -1, events: Int16(POLLIN), revents: 0), pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)]
+        #expect(try SystemCall.poll(&fds, timeout: .zero, device: "test pipe") == 0)
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        #expect(try SystemCall.poll(&fds, timeout: nil, device: "test pipe") == 1)
+        #expect(fds[0].revents == 0 && fds[1].revents == Int16(POLLIN))
+        var closed = [pollfd(fd: 9999, events: Int16(POLLIN), revents: 0)]
+        #expect(try SystemCall.poll(&closed, timeout: .zero, device: "test pipe") == 1)
+        #expect(closed[0].revents == Int16(POLLNVAL))
     }
 
     @Test func timespecsRoundUpToTheNanosecond() {

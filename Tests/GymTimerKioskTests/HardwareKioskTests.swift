@@ -142,7 +142,7 @@ import Testing
     @Test func devicesHandTheLoopTheButtonsKnobAndOutputs() throws {
         let opener = Opener()
         let kiosk = try HardwareKiosk(settings: HardwareSettings(), opener: opener.devices)
-        let devices = kiosk.devices(wakeups: [], sound: SilentSoundPlayer())
+        let devices = kiosk.devices(sources: [], sound: SilentSoundPlayer())
         #expect(Set(devices.inputs.keys) == [.start, .dismiss, .encoderA, .encoderB])
         #expect(devices.inputs[.encoderA]?.name == "encoder-a" && devices.inputs[.encoderB]?.name == "encoder-b")
         #expect(Set(devices.leds.keys) == Set(StatusLED.allCases))

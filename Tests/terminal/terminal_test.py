@@ -6,7 +6,7 @@ up to a timeout, and fails saying what the screen showed instead.
 
 Usage: terminal_test.py BINARY
 """
-import os, shutil, signal, sqlite3, subprocess, sys, tempfile, time
+import os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tmux_kiosk
@@ -99,12 +99,117 @@ def test_data_dir():
     shutil.rmtree(directory, ignore_errors=True)
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pane(target):
+    return tmux("capture-pane", "-p", "-t", target).split("\n")
+
+
+def wait_for_panes(what, targets, predicate, timeout=10.0):
+    """Waits until `predicate` holds for the screens of all `targets` together."""
+    deadline = time.monotonic() + timeout
+    while True:
+        screens = [pane(t) for t in targets]
+        if predicate(*screens):
+            return screens
+        if time.monotonic() > deadline:
+            failures.append(what)
+            print(f"FAIL: {what}; the screens were:")
+            for lines in screens:
+                print("\n".join(l.rstrip() for l in lines if l.strip()) + "\n----")
+            return screens
+        time.sleep(0.05)
+
+
+def test_fleet():
+    """Two terminal stations in two tmux windows on one local Mosquitto, as the README's demo:
+    one `gymtimer fleet start --in 2` starts the rest on both at the same instant."""
+    mosquitto = shutil.which("mosquitto") or next(
+        (p for p in ("/usr/sbin/mosquitto", "/usr/bin/mosquitto") if os.path.exists(p)), None)
+    check("mosquitto is installed (scripts/install-deps.sh --tests installs it)", mosquitto is not None)
+    if mosquitto is None:
+        return
+    directory = tempfile.mkdtemp(prefix="gymtimer-terminal-fleet-")
+    port = free_port()
+    with open(os.path.join(directory, "mosquitto.conf"), "w") as f:
+        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    broker = subprocess.Popen([mosquitto, "-c", os.path.join(directory, "mosquitto.conf")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        targets = []
+        for index, name in enumerate(["rack-1", "rack-2"]):
+            config = os.path.join(directory, f"{name}.toml")
+            with open(config, "w") as f:
+                f.write(f'[fleet]\nbroker = "mqtt://127.0.0.1:{port}"\nstation = "{name}"\n')
+            command = " ".join([BIN, "simulate", "--config", config])
+            if index == 0:
+                tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "35", "-n", name, command)
+                tmux("set-option", "-t", SESSION, "remain-on-exit", "on")
+            else:
+                tmux("new-window", "-d", "-t", SESSION, "-n", name, command)
+            targets.append(f"{SESSION}:{name}")
+        online = wait_for_panes("both stations connect", targets,
+                                lambda *s: all("fleet: connected" in "\n".join(l) for l in s))
+        check("both panels say the station is connected",
+              all("fleet: connected" in "\n".join(l) for l in online))
+        check("each status line names its station",
+              all(f"station {n}" in "\n".join(l) for n, l in zip(["rack-1", "rack-2"], online)))
+        start = subprocess.run([BIN, "fleet", "start", "--broker", f"mqtt://127.0.0.1:{port}", "--in", "2"],
+                               capture_output=True, text=True)
+        check(f"gymtimer fleet start --in 2 (exit {start.returncode}: {start.stdout.strip()} {start.stderr.strip()})",
+              start.returncode == 0)
+        scheduled = wait_for_panes("both panels list the scheduled start", targets,
+                                   lambda *s: all("fleet: start scheduled for" in "\n".join(l) for l in s))
+        check("both panels list the scheduled start",
+              all("fleet: start scheduled for" in "\n".join(l) for l in scheduled))
+
+        def counting_together(a, b):
+            return (digits(a) in ("0129", "0128", "0127") and digits(a) == digits(b)
+                    and "● rest" in "\n".join(a) and "● rest" in "\n".join(b))
+        screens = wait_for_panes("both panels count the rest down together", targets, counting_together, timeout=8)
+        check(f"both panels show the same rest counting ({digits(screens[0])} and {digits(screens[1])})",
+              counting_together(*screens))
+        check("both panels say the coach started them",
+              all("fleet: started by the coach" in "\n".join(l) for l in screens))
+        for target in targets:
+            tmux("send-keys", "-t", target, "q")
+        deadline = time.monotonic() + 5
+        table = ""
+        while time.monotonic() < deadline:
+            status = subprocess.run([BIN, "fleet", "status", "--broker", f"mqtt://127.0.0.1:{port}"],
+                                    capture_output=True, text=True)
+            table = status.stdout
+            rows = [line.split() for line in table.splitlines()]
+            if all(any(r[:2] == [n, "offline"] for r in rows) for n in ("rack-1", "rack-2")):
+                break
+            time.sleep(0.2)
+        rows = [line.split() for line in table.splitlines()]
+        check(f"q: both stations say offline (fleet status:\n{table})",
+              all(any(r[:2] == [n, "offline"] for r in rows) for n in ("rack-1", "rack-2")))
+    finally:
+        stop()
+        broker.terminate()
+        broker.wait(timeout=5)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def main():
     if shutil.which("tmux") is None:
         print("terminal tests: skipped (no tmux)")
         return 0
     os.environ["TERM"] = "xterm-256color"
-    for test in [test_keys_in_order, test_resize, test_data_dir]:
+    for test in [test_keys_in_order, test_resize, test_data_dir, test_fleet]:
         try:
             test()
         finally:

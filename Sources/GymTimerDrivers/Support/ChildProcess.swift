@@ -91,11 +91,11 @@ public struct ChildProcess: Sendable {
         var timedOut = false
         while true {
             let left = timedOut ? nil : deadline.map { clock.now.duration(to: $0) }
-            let waitMs = SystemCall.pollMilliseconds(left)
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, waitMs)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            var descriptor = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            let ready: Int
+            do {
+                ready = try SystemCall.poll(&descriptor, timeout: left, device: "\(executable)'s standard error")
+            } catch {
                 return (output, timedOut)
             }
             if ready == 0 {

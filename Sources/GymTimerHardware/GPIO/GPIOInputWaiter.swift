@@ -2,8 +2,9 @@ import Glibc
 import GymTimerHAL
 
 /// The event loop's one blocking point on hardware: poll(2) on every input line's edge-event
-/// descriptor and on the wake-ups (the stop signals' pipe), with exactly the timeout the loop
-/// asks for. No thread and no sleep loop: the process sleeps in the kernel until an edge, a
+/// descriptor and on the extra `PollSource`s (the stop signals' pipe, the fleet station's
+/// socket), with exactly the timeout the loop
+/// asks for (ppoll, to the nanosecond). No thread and no sleep loop: the process sleeps in the kernel until an edge, a
 /// signal or the deadline.
 ///
 /// Each edge's `age` comes from the kernel's CLOCK_MONOTONIC timestamp, so an edge is dated
@@ -14,28 +15,22 @@ public final class GPIOInputWaiter: InputWaiter {
     static let plausibleAge = Duration.seconds(10)
 
     private let inputs: [any GPIOEventInput]
-    private let wakeups: [any PollWakeup]
+    private let sources: [any PollSource]
 
-    public init(inputs: [any GPIOEventInput], wakeups: [any PollWakeup] = []) {
+    public init(inputs: [any GPIOEventInput], sources: [any PollSource] = []) {
         self.inputs = inputs
-        self.wakeups = wakeups
+        self.sources = sources
     }
 
-    /// Returns the pending edges in the order they happened, or none when the timeout elapsed,
-    /// a wake-up fired or a signal interrupted the wait (the loop then checks why it woke).
+    /// Returns the pending edges in the order they happened, or none when the timeout elapsed
+    /// or a source was served (the loop then checks why it woke). The timeout is kept to the
+    /// nanosecond (`SystemCall.poll`), never shorter.
     public func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
         var fds = inputs.map { pollfd(fd: $0.eventDescriptor, events: Int16(POLLIN), revents: 0) }
-        fds += wakeups.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-        let ready = poll(&fds, nfds_t(fds.count), SystemCall.pollMilliseconds(timeout))
-        if ready < 0 {
-            if errno == EINTR { return [] }
-            throw .io(device: "GPIO inputs", operation: "poll", errno: errno)
-        }
-        guard ready > 0 else { return [] }
+        fds += sources.pollRequests
+        guard try SystemCall.poll(&fds, timeout: timeout, device: "GPIO inputs") > 0 else { return [] }
 
-        for (index, wakeup) in wakeups.enumerated() where fds[inputs.count + index].revents != 0 {
-            wakeup.drain()
-        }
+        sources.serve(fds[inputs.count...])
         var events: [GPIOEvent] = []
         for (index, input) in inputs.enumerated() {
             let revents = Int32(fds[index].revents)

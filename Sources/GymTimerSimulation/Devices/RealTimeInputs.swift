@@ -7,7 +7,7 @@ import GymTimerHAL
 
 /// Simulated hands in real time with no terminal: scheduled edges (see `InputGestures`) are
 /// delivered at their real times on the injected timeline, so the real event loop on a real
-/// clock can be measured. Waiting sleeps (nanosleep, to the nanosecond the kernel allows)
+/// clock can be measured. Waiting sleeps (`SystemCall.poll` on nothing: to the nanosecond)
 /// until the next edge or the timeout, whichever is first, and is never early; nothing wakes
 /// it while idle. `onWake` sees the time of every return, for counting wake-ups.
 public final class RealTimeInputs: SimulatedInputs {
@@ -53,13 +53,10 @@ public final class RealTimeInputs: SimulatedInputs {
         }
     }
 
-    /// Sleeps for `duration` (at least; an interrupted sleep is simply re-checked by the caller).
+    /// Sleeps for `duration`, never less: the one wait (`SystemCall.poll`) with nothing to watch.
     static func sleep(_ duration: Duration) throws(HALError) {
-        var request = SystemCall.timeSpec(duration)
-        guard request.tv_sec > 0 || request.tv_nsec > 0 else { return }
-        var left = timespec()
-        if nanosleep(&request, &left) != 0, errno != EINTR {
-            throw HALError.io(device: "simulated inputs", operation: "nanosleep", errno: errno)
-        }
+        guard duration > .zero else { return }
+        var nothing: [pollfd] = []
+        try SystemCall.poll(&nothing, timeout: duration, device: "simulated inputs")
     }
 }

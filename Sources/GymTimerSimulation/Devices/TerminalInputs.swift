@@ -10,8 +10,8 @@ import GymTimerHAL
 /// `InputGestures`), and edges due later (a click's release, a detent's other three edges)
 /// come at their real times. Keys act in the order typed: each gesture starts when the one
 /// before it has finished, whichever button or the knob it was. Waiting blocks in `poll(2)`
-/// until a key, the next scheduled edge, a resize of the terminal or the timeout, whichever
-/// comes first; nothing wakes it while idle.
+/// until a key, the next scheduled edge, a resize of the terminal, one of the extra `sources`
+/// or the timeout, whichever comes first; nothing wakes it while idle.
 public final class TerminalInputs: SimulatedInputs {
     /// What a key asks for.
     public enum Command: Hashable, Sendable {
@@ -38,6 +38,9 @@ public final class TerminalInputs: SimulatedInputs {
     private let dismiss: String
     /// Bytes of an escape sequence whose end has not arrived yet.
     private var partial: [UInt8] = []
+    /// More descriptors to wait on beside the keys (a stop signal's pipe, the fleet station's
+    /// socket): one that poll finds ready is served and `wait` returns, so the loop looks.
+    public var sources: [any PollSource] = []
     /// Told of every command as its key is read, with the time it was typed.
     public var onCommand: ((Command, Duration) -> Void)?
     /// When the hands are free for the next gesture: keys typed faster than a gesture lasts
@@ -75,7 +78,8 @@ public final class TerminalInputs: SimulatedInputs {
             let ready = try waitReadable(remaining)
             if ready.resized { drainResizes() }
             guard ready.keys else {
-                // Timed out (the scheduled edge or the caller's deadline has come), or resized.
+                // Timed out (the scheduled edge or the caller's deadline has come), resized, or a
+                // source was served.
                 let t = now()
                 return queue.deliver(through: t, now: t)
             }
@@ -83,7 +87,7 @@ public final class TerminalInputs: SimulatedInputs {
             let t2 = now()
             for command in commands(in: keys) { perform(command, at: t2) }
             let pressed = queue.deliver(through: t2, now: t2)
-            if !pressed.isEmpty || quitRequested || redrawRequested { return pressed }
+            if !pressed.isEmpty || quitRequested || redrawRequested || ready.served { return pressed }
             // An unknown key wakes nobody: wait on for what is left of the timeout.
             if let deadline, t2 >= deadline { break }
         }
@@ -169,19 +173,17 @@ public final class TerminalInputs: SimulatedInputs {
         }
     }
 
-    /// Blocks until keys can be read, the terminal was resized or `timeout` elapses (neither);
-    /// nil waits for one of the first two.
-    private func waitReadable(_ timeout: Duration?) throws(HALError) -> (keys: Bool, resized: Bool) {
-        var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-        if let resizeFD { entries.append(pollfd(fd: resizeFD, events: Int16(POLLIN), revents: 0)) }
-        while true {
-            let result = poll(&entries, nfds_t(entries.count), SystemCall.pollMilliseconds(timeout))
-            if result == 0 { return (false, false) }
-            if result > 0 { return (entries[0].revents != 0, entries.count > 1 && entries[1].revents != 0) }
-            // Interrupted (a SIGWINCH among others): its byte is in the pipe for the next poll.
-            if errno == EINTR { continue }
-            throw HALError.io(device: "terminal", operation: "poll", errno: errno)
-        }
+    /// Blocks until keys can be read, the terminal was resized, a source was ready (and is
+    /// served) or `timeout` elapses (none of them); nil waits without a timeout.
+    private func waitReadable(_ timeout: Duration?) throws(HALError) -> (keys: Bool, resized: Bool, served: Bool) {
+        var entries = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: resizeFD ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
+        entries += sources.pollRequests
+        // Interrupted (a SIGWINCH among others), SystemCall.poll waits on: its byte is in the pipe.
+        guard try SystemCall.poll(&entries, timeout: timeout, device: "terminal") > 0 else { return (false, false, false) }
+        let served = sources.serve(entries[2...])
+        return (entries[0].revents != 0, entries[1].revents != 0, served)
     }
 
     /// Empties the resize pipe (it is non-blocking) and asks for a redraw.

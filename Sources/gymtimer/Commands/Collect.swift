@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GymTimerDrivers
 import GymTimerFleetLink
 
 /// `gymtimer collect`: every station's workout records into one history database (fleet.md).
@@ -23,7 +24,13 @@ struct Collect: ParsableCommand {
         } catch {
             throw CLIError.usage("\(error)")
         }
-        let stop = StopFlag()
-        collector.run { stop.isSet }
+        // The collector's loop wakes at least every second and checks for a stop between steps.
+        let stop: StopSignals
+        do {
+            stop = try StopSignals()
+        } catch {
+            throw CLIError.failed("\(error)")
+        }
+        collector.run { stop.stopRequested }
     }
 }

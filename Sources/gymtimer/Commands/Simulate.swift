@@ -21,7 +21,9 @@ struct Simulate: ParsableCommand {
     @Flag(name: .long, help: "Ring the terminal's bell on every beep (interactive only).")
     var bell = false
 
-    @Option(name: .customLong("data-dir"), help: "Keep what the controller stores here (default: a fresh temporary directory).")
+    @Option(
+        name: .customLong("data-dir"),
+        help: "Keep what the controller stores here: history, running state, the [fleet] outbox (interactive default: nothing is kept, the outbox is in memory; scripted and headless: a fresh temporary directory).")
     var dataDir: String?
 
     @Flag(name: .long, help: "Real time with no terminal: the trace (with `unix` times) on stdout, script lines from stdin, the [fleet] station if configured.")
@@ -86,8 +88,9 @@ struct Simulate: ParsableCommand {
     }
 
     private func runInTerminal(_ configuration: GymTimerConfiguration) throws {
+        let password = try configuration.fleet?.passwordFile.map(readPassword)
         do {
-            try TerminalKiosk.run(configuration, bell: bell, dataDirectory: dataDir)
+            try TerminalKiosk.run(configuration, password: password, bell: bell, dataDirectory: dataDir)
         } catch {
             throw error.isUsage ? CLIError.usage("\(error)") : CLIError.failed("\(error)")
         }

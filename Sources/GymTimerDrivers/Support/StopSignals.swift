@@ -1,22 +1,30 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GymTimerHAL
-import Synchronization
 
 /// The write end of the stop signals' self-pipe, for the signal handler (which can capture
-/// nothing and may only make async-signal-safe calls such as write(2)).
-private let stopPipeWriter = Atomic<Int32>(-1)
+/// nothing and may only make async-signal-safe calls such as write(2)). Set before the
+/// handler is installed and cleared after it is removed.
+nonisolated(unsafe) private var stopPipeWriter: Int32 = -1
 
 /// SIGTERM and SIGINT turned into a readable pipe, the self-pipe trick: the handler writes the
-/// signal number, the event loop's ppoll wakes, and the kiosk shuts down in an orderly way
-/// (display blanked, buzzer off, lines released) instead of dying mid-write. One per process.
-public final class StopSignals: PollWakeup {
+/// signal number, the waiting loop's poll wakes (it is a `PollSource`), and the program stops
+/// in an orderly way (the kiosk blanks its display and releases its lines, a station says
+/// `offline`, the collector finishes its step) instead of dying mid-write. The one way every
+/// loop of gymtimer catches a stop; one per process.
+public final class StopSignals: PollSource {
+    /// The read end of the pipe.
     public let descriptor: Int32
     private let writer: Int32
     private let signals: [Int32]
     /// The first stop signal received, once one has been.
     public private(set) var received: Int32?
 
-    /// Installs the handler for `signals` (SIGTERM and SIGINT by default).
+    /// Installs the handler for `signals` (SIGTERM and SIGINT by default) and unblocks them
+    /// (a process started from a thread that blocks them, a test runner's, would never see them).
     public init(_ signals: [Int32] = [SIGTERM, SIGINT]) throws(HALError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw .io(device: "signal pipe", operation: "pipe", errno: errno) }
@@ -27,20 +35,24 @@ public final class StopSignals: PollWakeup {
         descriptor = ends[0]
         writer = ends[1]
         self.signals = signals
-        stopPipeWriter.store(writer, ordering: .sequentiallyConsistent)
+        stopPipeWriter = writer
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
         for signalNumber in signals {
+            sigaddset(&unblocked, signalNumber)
             signal(signalNumber) { number in
                 let saved = errno
                 var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(stopPipeWriter.load(ordering: .sequentiallyConsistent), &byte, 1)
+                _ = write(stopPipeWriter, &byte, 1)
                 errno = saved
             }
         }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
     deinit {
         for signalNumber in signals { signal(signalNumber, SIG_DFL) }
-        stopPipeWriter.store(-1, ordering: .sequentiallyConsistent)
+        if stopPipeWriter == writer { stopPipeWriter = -1 }
         close(descriptor)
         close(writer)
     }
@@ -52,10 +64,15 @@ public final class StopSignals: PollWakeup {
         return received != nil
     }
 
+    /// Reads what the handler wrote, so the next poll blocks again.
     public func drain() {
         var byte: UInt8 = 0
         while read(descriptor, &byte, 1) == 1 {
             if received == nil { received = Int32(byte) }
         }
     }
+
+    public var pollRequest: pollfd? { pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0) }
+
+    public func serve(revents: Int16) { drain() }
 }

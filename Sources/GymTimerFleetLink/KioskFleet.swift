@@ -1,0 +1,52 @@
+import Foundation
+import GymTimerConfig
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHAL
+import GymTimerRuntime
+
+/// A kiosk's fleet station (fleet.md) hooked into its one loop, the same way for every kiosk
+/// that has one — the real one (`run`), the terminal simulator and the headless station: its
+/// socket is one more `PollSource` of the blocking point, its keep-alive, back-off and
+/// scheduled starts one more timed driver, finished workouts go to its outbox beside the
+/// history, commands reach the kiosk through the runtime (`attach`), the kiosk goes to the
+/// station after every wake-up (`observe`) and `stop` says `offline`. Without a `[fleet]`
+/// section every part is empty and nothing of the fleet runs.
+public final class KioskFleet {
+    public let station: FleetStation?
+
+    /// The station of `configuration`'s `[fleet]`, if any: its outbox beside the history at
+    /// `historyPath` (nil: in memory only, lost when the program ends); `now` is the
+    /// runtime's timeline, `unixNow` the wall clock; `log` takes one line per problem.
+    public init(
+        _ configuration: GymTimerConfiguration, historyPath: String?, password: String?, now: @escaping () -> Moment,
+        unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 }, log: @escaping (String) -> Void
+    ) {
+        station = FleetStation.forKiosk(
+            configuration, historyPath: historyPath, password: password, now: now, unixNow: unixNow, log: log)
+    }
+
+    /// The timed drivers to add to the loop's.
+    public var drivers: [any TimedDriver] { station.map { [$0] } ?? [] }
+    /// The sources to add to the blocking point's poll.
+    public var sources: [any PollSource] { station.map { [$0] } ?? [] }
+
+    /// `history`, and the outbox beside it.
+    public func history(_ history: any WorkoutHistory) -> any WorkoutHistory {
+        guard let station else { return history }
+        return HistoryFanOut([history, FleetHistory(station: station)])
+    }
+
+    /// Commands reach the kiosk through `runtime`.
+    public func attach(_ runtime: KioskRuntime<ContinuousClock>) {
+        station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
+    }
+
+    /// After every wake-up: the state, if it changed.
+    public func observe(_ runtime: KioskRuntime<ContinuousClock>) {
+        station?.observe(runtime.kiosk, display: runtime.shownDisplay)
+    }
+
+    /// Says `offline` and disconnects.
+    public func stop() { station?.stop() }
+}
