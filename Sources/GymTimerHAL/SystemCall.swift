@@ -63,4 +63,14 @@ public enum SystemCall {
         }
         return timespec(tv_sec: Int(wholeSeconds), tv_nsec: Int(nanoseconds))
     }
+
+    /// The kernel's clock synchronisation figures (adjtimex(2), read-only): its clock state,
+    /// status flags, last offset (ns with STA_NANO, else µs), estimated and maximum error (µs).
+    public static func clockStatus() throws(HALError) -> (state: Int32, status: Int32, offset: Int, estimatedError: Int, maximumError: Int) {
+        var status: Int32 = 0
+        var offset = 0, estimatedError = 0, maximumError = 0
+        let state = gymtimer_clock_status(&status, &offset, &estimatedError, &maximumError)
+        guard state >= 0 else { throw .io(device: "system clock", operation: "adjtimex", errno: errno) }
+        return (state, status, offset, estimatedError, maximumError)
+    }
 }

@@ -15,6 +15,12 @@ public enum WiringCheck {
         defer { hardware.shutDown() }
 
         write("self-test: \(hardware.displayDescription), GPIO on \(hardware.chip.path)")
+        // A fleet's synchronised starts are only as close as the stations' clocks (fleet.md).
+        do {
+            write(try ClockSynchronisation.current().report)
+        } catch {
+            write("clock: cannot read its synchronisation: \(error)")
+        }
         var buttons: [SelfTest<ContinuousClock>.Button] = [
             .init(role: .start, label: "start (\(hardware.location(of: .start)))"),
             .init(role: .dismiss, label: "dismiss (\(hardware.location(of: .dismiss)))"),

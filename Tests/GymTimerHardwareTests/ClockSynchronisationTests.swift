@@ -23,4 +23,11 @@ import Testing
             #expect(clock.report.contains("chrony"))
         }
     }
+
+    @Test func thisMachinesClockIsReadFromTheKernel() throws {
+        // Whatever this machine's NTP state, the kernel answers and the line says one or the other.
+        let clock = try ClockSynchronisation.current()
+        #expect(clock.maximumError >= 0)
+        #expect(clock.report.hasPrefix(clock.synchronised ? "clock: synchronised, offset " : "clock: not synchronised"))
+    }
 }

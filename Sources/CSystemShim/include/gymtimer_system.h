@@ -4,8 +4,9 @@
  * GymTimer's seam over the few C library calls Swift's Glibc module does not import. Today
  * that is ppoll(2), which glibc declares only under _GNU_SOURCE: poll(2) with a timespec
  * timeout, so the event loop's deadlines are kept to the kernel's precision instead of
- * being rounded up to a millisecond. Only HAL's SystemCall calls it; everything else waits
- * through SystemCall.poll.
+ * being rounded up to a millisecond; and adjtimex(2), whose struct timex the module leaves
+ * out, read-only, for the self-test's line on the clock's synchronisation. Only HAL's
+ * SystemCall calls them; everything else waits through SystemCall.poll.
  */
 #include <poll.h>
 #include <time.h>
@@ -13,5 +14,10 @@
 /// ppoll(2) without a signal mask: blocks until one of `fds` is ready or `timeout` (NULL:
 /// none) has elapsed. Returns what ppoll returns (-1 with errno set on failure).
 int gymtimer_ppoll(struct pollfd *fds, unsigned long count, const struct timespec *timeout);
+
+/// adjtimex(2) with no change (modes 0): the kernel's clock state, its status flags, the last
+/// offset (ns with STA_NANO, else µs) and the estimated and maximum error (µs). Returns the
+/// clock state (TIME_OK … TIME_ERROR) or -1 with errno set.
+int gymtimer_clock_status(int *status, long *offset, long *estimated_error, long *maximum_error);
 
 #endif

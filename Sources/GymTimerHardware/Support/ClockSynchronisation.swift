@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerHAL
 
 /// What the kernel knows of the system clock's synchronisation (adjtimex(2), read-only), for
 /// `gymtimer selftest`: a fleet's synchronised starts are only as close as the stations' clocks
@@ -28,6 +29,14 @@ public struct ClockSynchronisation: Equatable, Sendable {
         self.offset = Double(offset) / (status & nanosecondFlag != 0 ? 1e9 : 1e6)
         self.estimatedError = Double(estimatedError) / 1e6
         self.maximumError = Double(maximumError) / 1e6
+    }
+
+    /// The system clock's synchronisation now, as the kernel reports it.
+    public static func current() throws(HALError) -> ClockSynchronisation {
+        let kernel = try SystemCall.clockStatus()
+        return ClockSynchronisation(
+            state: kernel.state, status: kernel.status, offset: kernel.offset,
+            estimatedError: kernel.estimatedError, maximumError: kernel.maximumError)
     }
 
     /// One line for the self-test's report, with what to do when the clock is not kept.
