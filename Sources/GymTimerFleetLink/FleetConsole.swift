@@ -13,8 +13,12 @@ public struct FleetConsole {
         public var status: String
         public var mode: String
         public var phase: String
-        /// What its display shows, quoted, or "-".
+        /// What its display showed when its state last changed, quoted, or "-" (the state is
+        /// published on change, not every second, so a countdown's digits are those of its start).
         public var display: String
+        /// What is left of its countdown now, from its state's `deadline` (running) or
+        /// `remaining` (paused), as `m:ss`; "-" without one or while the station is offline.
+        public var left: String
     }
 
     public let options: MQTTClient.Options
@@ -26,7 +30,8 @@ public struct FleetConsole {
     }
 
     /// Every station seen on the broker within `wait` seconds, by name.
-    public func stations(wait: Double) throws(FleetLinkError) -> [Station] {
+    /// `now` is the Unix time the countdowns' `left` is worked out for.
+    public func stations(wait: Double, now: () -> Double = { Date().timeIntervalSince1970 }) throws(FleetLinkError) -> [Station] {
         let client = try connected()
         defer { client.disconnect() }
         let every = FleetTopics.everyStation(prefix: prefix)
@@ -47,10 +52,22 @@ public struct FleetConsole {
         return Set(status.keys).union(state.keys).sorted().map { name in
             var fields: [String: JSONValue] = [:]
             if case .object(let object)? = state[name] { fields = object }
+            let online = status[name] == "online"
+            let left = fields["deadline"]?.number.map { $0 - now() } ?? fields["remaining"]?.number
             return Station(
                 name: name, status: status[name] ?? "?", mode: fields["mode"]?.string ?? "-",
-                phase: fields["phase"]?.string ?? "-", display: fields["display"]?.string.map { "\"\($0)\"" } ?? "-")
+                phase: fields["phase"]?.string ?? "-", display: fields["display"]?.string.map { "\"\($0)\"" } ?? "-",
+                left: online ? left.map(Self.minutesAndSeconds) ?? "-" : "-")
         }
+    }
+
+    /// `seconds` (rounded up, as the display counts) as `m:ss`, or `h:mm:ss` from an hour; 0:00 when past.
+    static func minutesAndSeconds(_ seconds: Double) -> String {
+        let whole = Int(max(0, seconds).rounded(.up))
+        let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+        return hours > 0
+            ? String(format: "%d:%02d:%02d", hours, minutes, rest)
+            : String(format: "%d:%02d", minutes, rest)
     }
 
     /// Sends `{"do": "start", "at": at}` (Unix seconds) to `stations`, or to every station on

@@ -130,8 +130,10 @@ extension HeadlessStationTests {
         let resumed = try #require(after.map { object($0.text) }, "the restarted station is resting")
         #expect(resumed["deadline"]?.number.map { abs($0 - deadline) < 0.002 } == true, "the same deadline: \(resumed), \(deadline)")
         let console = FleetConsole(options: .init(clientID: "console", host: "127.0.0.1", port: broker.port), prefix: "gymtimer")
-        let seen = try console.stations(wait: 1).first { $0.name == "rack-3" }
+        // Read as of 42.3 s before the deadline, what is left is 0:43 (rounded up, as the display counts).
+        let seen = try console.stations(wait: 1, now: { deadline - 42.3 }).first { $0.name == "rack-3" }
         #expect(seen?.phase == "resting" && seen?.status == "online", "fleet status reads it: \(String(describing: seen))")
+        #expect(seen?.left == "0:43", "what is left, from the retained deadline: \(String(describing: seen))")
         rack3.send("0 end")
         #expect(rack3.wait(upTo: 10) == 0)
     }
