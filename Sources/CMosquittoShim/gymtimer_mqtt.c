@@ -89,6 +89,12 @@ void gt_mosquitto_publish_callback_set(struct mosquitto *mosq, void (*on_publish
     if (fn) fn(mosq, on_publish);
 }
 
+void gt_mosquitto_subscribe_callback_set(struct mosquitto *mosq,
+    void (*on_subscribe)(struct mosquitto *, void *, int, int, const int *)) {
+    LOOKUP(mosquitto_subscribe_callback_set);
+    if (fn) fn(mosq, on_subscribe);
+}
+
 int gt_mosquitto_username_pw_set(struct mosquitto *mosq, const char *username, const char *password) {
     LOOKUP(mosquitto_username_pw_set);
     return fn ? fn(mosq, username, password) : MOSQ_ERR_NOT_SUPPORTED;

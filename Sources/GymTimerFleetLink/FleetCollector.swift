@@ -24,6 +24,14 @@ public final class FleetCollector {
     private let origin = ContinuousClock.now
     /// Records stored since the start (repeats not counted).
     public private(set) var stored = 0
+    /// True while connected with the subscription granted: a record sent from now on reaches
+    /// this collector (and, with its persistent session, one sent while it is away waits for it).
+    public var isSubscribed: Bool { connection.isConnected && granted }
+    /// The id of the subscription asked for on this connection, until the broker grants it.
+    private var subscription: Int32?
+    private var granted = false
+    /// Whether a subscription was ever granted (said once in the log).
+    private var everGranted = false
 
     /// Collects into the history database at `database` (created if missing) from the broker in
     /// `options` (give it a fixed client id and `cleanSession: false`, so records sent while the
@@ -81,13 +89,21 @@ public final class FleetCollector {
         for event in events {
             switch event {
             case .connected:
+                granted = false
                 do {
-                    try connection.client.subscribe(FleetTopics.everyStation(prefix: prefix).workout, qos: 1)
+                    subscription = try connection.client.subscribe(FleetTopics.everyStation(prefix: prefix).workout, qos: 1)
                 } catch {
                     connection.lose("\(error)")
                     return
                 }
-            case .delivered: break
+            case .subscribed(let mid) where mid == subscription:
+                granted = true
+                subscription = nil
+                if !everGranted {
+                    everGranted = true
+                    log("collect: subscribed to \(FleetTopics.everyStation(prefix: prefix).workout); storing every station's records")
+                }
+            case .subscribed, .delivered: break
             case .message(let message):
                 guard let station = FleetTopics.station(in: message.topic, prefix: prefix) else { continue }
                 guard let workout = FleetWorkoutMessage.decode(message.payload, station: station) else {

@@ -23,6 +23,8 @@ public final class FleetConnection {
         case message(MQTTMessage)
         /// The broker has the message with this id.
         case delivered(mid: Int32)
+        /// The broker granted the subscription with this id.
+        case subscribed(mid: Int32)
     }
 
     public let client: MQTTClient
@@ -188,6 +190,8 @@ public final class FleetConnection {
                 out.append(.message(message))
             case .delivered(let mid):
                 out.append(.delivered(mid: mid))
+            case .subscribed(let mid):
+                out.append(.subscribed(mid: mid))
             }
         }
         return out

@@ -209,6 +209,8 @@ public final class FleetStation: TimedDriver {
                 online()
             case .message(let message):
                 command(message)
+            case .subscribed:
+                break
             case .delivered(let mid):
                 guard let id = inflight.removeValue(forKey: mid) else { continue }
                 do {

@@ -83,6 +83,7 @@ public final class MQTTClient {
         gt_mosquitto_disconnect_callback_set(handle, onDisconnect)
         gt_mosquitto_message_callback_set(handle, onMessage)
         gt_mosquitto_publish_callback_set(handle, onPublish)
+        gt_mosquitto_subscribe_callback_set(handle, onSubscribe)
         if options.username != nil || options.password != nil {
             try check(gt_mosquitto_username_pw_set(handle, options.username, options.password), "set the user name")
         }
@@ -207,8 +208,12 @@ public final class MQTTClient {
     }
 
     /// Subscribes to `topic` (wildcards allowed) at `qos`.
-    public func subscribe(_ topic: String, qos: Int = 1) throws(MQTTError) {
-        try check(gt_mosquitto_subscribe(handle, nil, topic, Int32(qos)), "subscribe to \(topic)")
+    /// Returns the subscription's id, which `.subscribed` names once the broker grants it.
+    @discardableResult
+    public func subscribe(_ topic: String, qos: Int = 1) throws(MQTTError) -> Int32 {
+        var mid: Int32 = 0
+        try check(gt_mosquitto_subscribe(handle, &mid, topic, Int32(qos)), "subscribe to \(topic)")
+        return mid
     }
 
     /// The events since the last call.
@@ -250,6 +255,12 @@ private func onDisconnect(_ handle: OpaquePointer?, _ object: UnsafeMutableRawPo
 
 private func onPublish(_ handle: OpaquePointer?, _ object: UnsafeMutableRawPointer?, _ mid: Int32) {
     client(object)?.received(.delivered(mid: mid))
+}
+
+private func onSubscribe(
+    _ handle: OpaquePointer?, _ object: UnsafeMutableRawPointer?, _ mid: Int32, _ count: Int32, _ granted: UnsafePointer<Int32>?
+) {
+    client(object)?.received(.subscribed(mid: mid))
 }
 
 private func onMessage(_ handle: OpaquePointer?, _ object: UnsafeMutableRawPointer?, _ message: UnsafePointer<mosquitto_message>?) {

@@ -10,4 +10,6 @@ public enum MQTTEvent: Hashable, Sendable {
     case message(MQTTMessage)
     /// The broker has the message with this id (QoS 1: acknowledged; QoS 0: sent).
     case delivered(mid: Int32)
+    /// The broker granted the subscription with this id: messages on it now reach the client.
+    case subscribed(mid: Int32)
 }

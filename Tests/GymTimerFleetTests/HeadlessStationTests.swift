@@ -189,6 +189,12 @@ import Testing
         let gym = try FleetCollector(
             options: .init(clientID: "collector", host: "127.0.0.1", port: broker.port, cleanSession: false),
             prefix: "gymtimer", database: "\(directory)/gym.sqlite", log: { print($0) })
+        // The gym's collector has its session at the broker before the station is back (what
+        // a broker takes with no subscriber it drops).
+        #expect(eventually(20) {
+            gym.step(timeout: .milliseconds(20))
+            return gym.isSubscribed
+        }, "the broker grants the collector's subscription")
         rack9 = try station("rack-9", port: port, extra: quick)
         workout(rack9)
         #expect(eventually(20) {

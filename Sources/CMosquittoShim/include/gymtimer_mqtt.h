@@ -22,6 +22,8 @@ void gt_mosquitto_disconnect_callback_set(struct mosquitto *mosq, void (*on_disc
 void gt_mosquitto_message_callback_set(struct mosquitto *mosq,
     void (*on_message)(struct mosquitto *, void *, const struct mosquitto_message *));
 void gt_mosquitto_publish_callback_set(struct mosquitto *mosq, void (*on_publish)(struct mosquitto *, void *, int));
+void gt_mosquitto_subscribe_callback_set(struct mosquitto *mosq,
+    void (*on_subscribe)(struct mosquitto *, void *, int, int, const int *));
 int gt_mosquitto_username_pw_set(struct mosquitto *mosq, const char *username, const char *password);
 int gt_mosquitto_will_set(struct mosquitto *mosq, const char *topic, int payloadlen, const void *payload, int qos, bool retain);
 int gt_mosquitto_tls_set(struct mosquitto *mosq, const char *cafile, const char *capath, const char *certfile,
