@@ -112,12 +112,17 @@ let package = Package(
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
         .executableTarget(name: "FuzzCommand", dependencies: ["FuzzSupport", "GymTimerFleet"]),
+        // Helpers more than one test target uses (never part of the product).
+        .target(name: "GymTimerTestSupport", path: "Tests/GymTimerTestSupport"),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
         .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSimulation"]),
         .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
         .testTarget(
             name: "GymTimerSimulationTests",
-            dependencies: ["GymTimerSimulation", "GymTimerRuntime", "GymTimerSetup", "GymTimerSimulator", "GymTimerKiosk", "GymTimerBenchmark"]
+            dependencies: [
+                "GymTimerSimulation", "GymTimerRuntime", "GymTimerSetup", "GymTimerSimulator", "GymTimerKiosk", "GymTimerBenchmark",
+                "GymTimerTestSupport",
+            ]
         ),
         .testTarget(
             name: "GymTimerKioskTests",
@@ -129,7 +134,7 @@ let package = Package(
             name: "GymTimerFleetTests",
             dependencies: [
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers",
-                "GymTimerRuntime", "GymTimerSimulator",
+                "GymTimerRuntime", "GymTimerSimulator", "GymTimerTestSupport",
             ]
         ),
         .testTarget(

@@ -6,6 +6,7 @@ import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
+import GymTimerTestSupport
 import Testing
 
 /// Workout records from stations to the collector through a real Mosquitto: the durable outbox

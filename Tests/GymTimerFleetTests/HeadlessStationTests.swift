@@ -5,6 +5,7 @@ import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
+import GymTimerTestSupport
 import Testing
 
 /// `gymtimer simulate --headless` stations, `gymtimer fleet start` and a real Mosquitto, as

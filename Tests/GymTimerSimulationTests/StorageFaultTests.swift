@@ -4,6 +4,7 @@ import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
+import GymTimerTestSupport
 import Testing
 
 /// The README's promises about faults, each on real files with the real binary (issue #12):
@@ -239,34 +240,6 @@ enum Shell {
         process.waitUntilExit()
         return process.terminationStatus
     }
-}
-
-/// Another process (python's sqlite3) holding an exclusive lock on a database until released.
-final class DatabaseLocker {
-    private let process = Process()
-    private let input = Pipe()
-
-    init(path: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()",
-            path,
-        ]
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // Wait until the lock is taken.
-        _ = output.fileHandleForReading.availableData
-    }
-
-    func release() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
-
-    deinit { release() }
 }
 
 /// Rewrites the JSON in a data directory's journal, as a hand edit would (keeping it valid).

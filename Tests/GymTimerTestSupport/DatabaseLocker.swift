@@ -2,11 +2,11 @@ import Foundation
 
 /// Another process holding an exclusive lock on an SQLite database (as a backup tool or a
 /// stuck `sqlite3` shell would) until `release()`.
-final class DatabaseLocker {
+public final class DatabaseLocker {
     private let process = Process()
     private let input = Pipe()
 
-    init(path: String) throws {
+    public init(path: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c",
@@ -21,7 +21,8 @@ final class DatabaseLocker {
         _ = output.fileHandleForReading.availableData
     }
 
-    func release() {
+    /// Ends the other process, and with it the lock.
+    public func release() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }
