@@ -277,7 +277,7 @@ public final class KioskBenchmark {
             BenchmarkFigure(
                 name: "peak RSS, kiosk process (ready-probe)", unit: .megabytes,
                 statistics: BenchmarkStatistics(peaks), target: .init(.max, .below, 16),
-                note: "ru_maxrss of each spawned process, from wait4")
+                note: "each probe's own peak (VmHWM) when it is ready; wait4's ru_maxrss would carry the bench's own peak, which exec keeps")
         )
     }
 

@@ -16,6 +16,28 @@ public struct ResourceUsage: Hashable, Sendable {
         self.peakResidentBytes = peakResidentBytes
     }
 
+    /// This process image's own peak resident set in bytes (Linux: `VmHWM` in /proc/self/status),
+    /// or nil where there is no such file. Unlike `ru_maxrss` it starts afresh at exec: a
+    /// spawned child's `ru_maxrss` carries its parent's peak (the kernel keeps the larger of
+    /// the replaced image's and the new one's), so a big parent would hide a small child.
+    public static func imagePeakResidentBytes() -> Int? {
+        #if os(Linux)
+        guard let file = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix("VmHWM:") else { continue }
+            // "VmHWM:\t   15360 kB"
+            let kilobytes = text.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
+            return kilobytes.map { $0 * 1024 }
+        }
+        return nil
+        #else
+        return nil
+        #endif
+    }
+
     /// The whole process so far.
     public static func process() -> ResourceUsage { measure(who: 0) } // RUSAGE_SELF
 

@@ -13,8 +13,9 @@ import GymTimerSimulator
 
 /// Start-up time: spawns the gymtimer binary with its hidden `ready-probe` subcommand, which
 /// builds the kiosk like `gymtimer run` would (config, devices, runtime), writes its first
-/// outputs, prints `ready` and exits. The time from spawn to reading `ready` is the start-up;
-/// the child's own peak RSS comes back from `wait4`.
+/// outputs, prints `ready` and its own peak RSS so far (`ready 15360000`) and exits. The time
+/// from spawn to reading `ready` is the start-up. The peak comes from the child itself because
+/// `wait4`'s `ru_maxrss` would be at least the bench's own (see `imagePeakResidentBytes`).
 public enum StartupProbe {
     /// The line the probe prints once the runtime's first outputs are written.
     public static let readyLine = "ready"
@@ -25,7 +26,7 @@ public enum StartupProbe {
         public var child: ResourceUsage
     }
 
-    /// What the probe subcommand runs in the child: the first outputs, then `ready`.
+    /// What the probe subcommand runs in the child: the first outputs, then `ready` and the peak.
     public static func runProbe(settings: KioskSettings) {
         let devices = SimulatedDevices()
         let clock = ContinuousClock()
@@ -35,7 +36,8 @@ public enum StartupProbe {
             kiosk: Kiosk(settings: settings), clock: clock, origin: origin,
             devices: devices.kioskDevices(inputs: inputs), history: InMemoryHistory(), faults: FaultLog(sink: { _ in }))
         runtime.start()
-        let line = Array((readyLine + "\n").utf8)
+        let peak = ResourceUsage.imagePeakResidentBytes().map { " \($0)" } ?? ""
+        let line = Array((readyLine + peak + "\n").utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
     }
 
@@ -79,10 +81,13 @@ public enum StartupProbe {
         var usage = rusage()
         _ = SystemCall.retryingInterrupts { wait4(pid, &status, 0, &usage) }
         let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .newlines)
-        guard let ready, text == readyLine else {
+        let words = text.split(separator: " ")
+        guard let ready, words.first.map(String.init) == readyLine, words.count <= 2 else {
             return .failure(ProbeError("\(executable) ready-probe did not report ready (printed '\(text)')"))
         }
-        return .success(Sample(startup: ready, child: ResourceUsage(usage)))
+        var child = ResourceUsage(usage)
+        if let own = words.dropFirst().first.flatMap({ Int($0) }) { child.peakResidentBytes = own }
+        return .success(Sample(startup: ready, child: child))
     }
 
     /// Why the probe could not be measured.

@@ -111,6 +111,23 @@ import Testing
     }
 }
 
+/// The start-up probe, on the real binary.
+@Suite struct StartupProbeTests {
+    /// The probe's peak is its own, not this (much bigger) test process's: a child's `ru_maxrss`
+    /// starts from its parent's peak, which exec keeps, so reading it made every probe at least
+    /// as big as the bench.
+    @Test func theProbesPeakIsItsOwnNotItsParents() throws {
+        // This process is big (the test runner, every suite loaded); make sure of it.
+        var ballast = [UInt8](repeating: 1, count: 64 << 20)
+        for index in stride(from: 0, to: ballast.count, by: 4096) { ballast[index] = UInt8(truncatingIfNeeded: index) }
+        let parent = try #require(ResourceUsage.imagePeakResidentBytes())
+        let sample = try StartupProbe.measure(executable: GymtimerBinary.path).get()
+        #expect(ballast.count > 0 && parent > 64 << 20)
+        #expect(sample.child.peakResidentBytes > 1 << 20, "a real process's peak: \(sample.child.peakResidentBytes)")
+        #expect(sample.child.peakResidentBytes < parent / 2, "the child's peak \(sample.child.peakResidentBytes), this process's \(parent)")
+    }
+}
+
 /// The fleet's figures: against a real Mosquitto and the gymtimer binary as a headless station.
 @Suite struct FleetBenchmarkTests {
     @Test func eachCommandIsMatchedToTheFirstWriteOfWhatItSetsAfterIt() {

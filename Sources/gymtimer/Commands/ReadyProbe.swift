@@ -5,7 +5,7 @@ import GymTimerBenchmark
 /// outputs, prints `ready` and exits. `gymtimer bench` spawns it to time start-up.
 struct ReadyProbe: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ready-probe", abstract: "Start the kiosk, print 'ready' after its first outputs, exit (for bench).",
+        commandName: "ready-probe", abstract: "Start the kiosk, print 'ready' and its peak RSS after its first outputs, exit (for bench).",
         shouldDisplay: false)
 
     @Option(name: .long, help: "Config file (TOML); the built-in defaults apply without it.")
