@@ -86,20 +86,24 @@ struct FleetBenchmark {
     }
 
     /// Each command's latency: from its publication to the first display write of what it
-    /// sets, at or after it; and how many commands have none.
+    /// sets, at or after it — even one that comes after the next command was sent (a slow
+    /// answer is a latency, not a loss), unless the next command was answered first (the two
+    /// were taken together and this one's value never showed); and how many commands have none.
     static func latencies(_ sent: [(at: Double, shows: String)], trace: String) -> (samples: [Double], unanswered: Int) {
         let writes: [(unix: Double, text: String)] = trace.split(separator: "\n").compactMap { line in
             guard case .object(let fields)? = JSONValue.parse(Array(line.utf8)), fields["device"]?.string == "display",
                   let text = fields["text"]?.string, let unix = fields["unix"]?.number else { return nil }
             return (unix, text)
         }
+        /// The first write of `text` at or after `at`.
+        func answer(_ text: String, after at: Double) -> Double? {
+            writes.first { $0.unix >= at && $0.text == text }?.unix
+        }
         var samples: [Double] = []
-        var index = 0
         for (n, command) in sent.enumerated() {
-            let next = n + 1 < sent.count ? sent[n + 1].at : .infinity
-            while index < writes.count, writes[index].unix < command.at { index += 1 }
-            guard index < writes.count, writes[index].unix < next, writes[index].text == command.shows else { continue }
-            samples.append((writes[index].unix - command.at) * 1000)
+            guard let written = answer(command.shows, after: command.at) else { continue }
+            if n + 1 < sent.count, let next = answer(sent[n + 1].shows, after: sent[n + 1].at), next < written { continue }
+            samples.append((written - command.at) * 1000)
         }
         return (samples, sent.count - samples.count)
     }

@@ -143,6 +143,20 @@ import Testing
         #expect(unanswered == 1, "the last command has no write after it")
     }
 
+    @Test func aSlowAnswerIsALatencyAndTwoCommandsTakenTogetherLoseTheFirst() {
+        func display(_ text: String, _ unix: Double) -> String {
+            #"{"t":0,"device":"display","text":"\#(text)","colon":true,"unix":\#(unix)}"#
+        }
+        // Each answered after the next command was sent: both count, at 80 ms.
+        let slow = [display("0100", 101.08), display("0130", 101.13)].joined(separator: "\n")
+        let (late, lost) = FleetBenchmark.latencies([(101.0, "0100"), (101.05, "0130")], trace: slow)
+        #expect(late.map { $0.rounded() } == [80, 80] && lost == 0)
+        // The first two taken together: 0100 never showed; the third's 0100 is not the first's.
+        let together = [display("0130", 101.2), display("0100", 101.3)].joined(separator: "\n")
+        let (answered, unanswered) = FleetBenchmark.latencies([(101.0, "0100"), (101.05, "0130"), (101.1, "0100")], trace: together)
+        #expect(answered.map { $0.rounded() } == [150, 200] && unanswered == 1)
+    }
+
     @Test func aStationOnARealBrokerIsTimedAndItsWakeUpsCounted() throws {
         let figures = FleetBenchmark(executable: GymtimerBinary.path, commands: 10, idleSeconds: 2).run()
         let latency = try #require(figures.first { $0.name == FleetBenchmark.latencyName })
