@@ -115,18 +115,12 @@ public final class FleetStation: TimedDriver {
     public var moment: Moment { now() }
 
     /// The socket to poll and for what, or nil while there is none.
-    public var pollRequest: pollfd? {
-        guard let client, client.socket >= 0 else { return nil }
-        return pollfd(fd: client.socket, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
-    }
+    public var pollRequest: pollfd? { connection?.pollRequest }
 
     /// Poll said the socket is ready (`revents`): reads and writes what is due.
     public func serve(revents: Int16) {
-        guard let client else { return }
-        var events = client.takeEvents()
-        if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { events += client.readable() }
-        if revents & Int16(POLLOUT) != 0 || client.wantsWrite { events += client.writable() }
-        handle(events)
+        guard let connection else { return }
+        handle(connection.serve(revents: revents))
     }
 
     public var nextDeadline: Moment? {
@@ -195,11 +189,6 @@ public final class FleetStation: TimedDriver {
     public static let connectTimeout: Duration = FleetConnection.connectTimeout
 
     /// What the client said, through the connection's life cycle.
-    private func handle(_ events: [MQTTEvent]) {
-        guard let connection else { return }
-        handle(connection.interpret(events))
-    }
-
     private func handle(_ events: [FleetConnection.Event]) {
         for event in events {
             switch event {
