@@ -19,9 +19,9 @@ extension FleetSettings {
         case .failure(let problem): if reader.isValid("broker") { reader.report("broker", url, problem.description) }
         }
         if reader.value("station") == nil {
-            reader.report("station", nil, "is required: this kiosk's name in the gym, [a-z0-9-]{1,32}")
+            reader.report("station", nil, "is required: this kiosk's name in the gym, [a-z0-9-]{1,32}, not \"all\"")
         } else if reader.isValid("station"), !isValidStation(station) {
-            reader.report("station", station, "must be 1 to 32 of a-z, 0-9 and -")
+            reader.report("station", station, stationRule)
         }
         if reader.isValid("topic_prefix"), !isValidTopicLevel(prefix) {
             reader.report("topic_prefix", prefix, "must be one topic level: no /, + or #")

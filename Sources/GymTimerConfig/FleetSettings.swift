@@ -20,7 +20,7 @@ public struct FleetSettings: Hashable, Sendable, Codable {
     }
 
     public var broker: Broker
-    /// The station's name, unique in the gym: `[a-z0-9-]{1,32}`.
+    /// The station's name, unique in the gym: `[a-z0-9-]{1,32}`, not `all`.
     public var station: String
     /// The first level of every topic (`gymtimer`).
     public var topicPrefix: String
@@ -45,9 +45,16 @@ public struct FleetSettings: Hashable, Sendable, Codable {
         self.homeAssistant = homeAssistant
     }
 
-    /// Whether `name` is a valid station name: 1 to 32 of `a-z`, `0-9` and `-`.
+    /// The name that addresses every station at once (`{prefix}/all/cmd`): no station may take it.
+    public static let everyStation = "all"
+
+    /// What a station name must be, as every check says it.
+    public static let stationRule = "must be 1 to 32 of a-z, 0-9 and -, and not \"all\" (which addresses every station)"
+
+    /// Whether `name` is a valid station name: 1 to 32 of `a-z`, `0-9` and `-`, and not `all`.
+    /// So it is one topic level with no MQTT wildcard, and never the every-station topic.
     public static func isValidStation(_ name: String) -> Bool {
-        (1...32).contains(name.utf8.count)
+        name != everyStation && (1...32).contains(name.utf8.count)
             && name.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
     }
 

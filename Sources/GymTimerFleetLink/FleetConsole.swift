@@ -1,9 +1,11 @@
 import Foundation
+import GymTimerConfig
+import GymTimerCore
 import GymTimerFleet
 import GymTimerMQTT
 
-/// The coach's side of the broker (`gymtimer fleet status`, `gymtimer fleet start`): a short
-/// session that reads the stations' retained topics or sends one synchronised start, then
+/// The coach's side of the broker (`gymtimer fleet status`, `fleet start` and the other
+/// commands): a short session that reads the stations' retained topics or sends one command, then
 /// disconnects. A tool run by hand, not the kiosk: it waits in poll for at most a few seconds.
 public struct FleetConsole {
     /// One station as its retained topics describe it ("-" where they say nothing).
@@ -13,8 +15,8 @@ public struct FleetConsole {
         public var status: String
         public var mode: String
         public var phase: String
-        /// What its display showed when its state last changed, quoted, or "-" (the state is
-        /// published on change, not every second, so a countdown's digits are those of its start).
+        /// What its display shows: a running countdown's digits worked out now from its
+        /// `deadline` (`01:21`), else what it showed when its state last changed, quoted; "-".
         public var display: String
         /// What is left of its countdown now, from its state's `deadline` (running) or
         /// `remaining` (paused), as `m:ss`; "-" without one or while the station is offline.
@@ -29,8 +31,10 @@ public struct FleetConsole {
         self.prefix = prefix
     }
 
-    /// Every station seen on the broker within `wait` seconds, by name.
-    /// `now` is the Unix time the countdowns' `left` is worked out for.
+    /// Every station seen on the broker within `wait` seconds, by name. `now` is the Unix time
+    /// the countdowns' `left` is worked out for. Whatever the retained topics hold is shown
+    /// sanitised and bounded (`FleetCell`); a topic whose station level is not a station name
+    /// (no config could give it) is skipped.
     public func stations(wait: Double, now: () -> Double = { Date().timeIntervalSince1970 }) throws(FleetLinkError) -> [Station] {
         let client = try connected()
         defer { client.disconnect() }
@@ -39,30 +43,49 @@ public struct FleetConsole {
             try client.subscribe(every.status, qos: 1)
             try client.subscribe(every.state, qos: 1)
         } catch {
-            throw .broker(broker: options.broker, detail: "\(error)")
+            throw .broker(broker: options.broker, detail: Self.reason(error))
         }
         var status: [String: String] = [:]
         var state: [String: JSONValue] = [:]
         for event in client.pump(for: wait, until: { _ in false }) {
             guard case .message(let message) = event,
-                  let station = FleetTopics.station(in: message.topic, prefix: prefix) else { continue }
+                  let station = FleetTopics.station(in: message.topic, prefix: prefix),
+                  FleetSettings.isValidStation(station) else { continue }
             if message.topic.hasSuffix("/status") { status[station] = message.text }
             if message.topic.hasSuffix("/state") { state[station] = JSONValue.parse(message.payload) }
         }
         return Set(status.keys).union(state.keys).sorted().map { name in
-            var fields: [String: JSONValue] = [:]
-            if case .object(let object)? = state[name] { fields = object }
-            let online = status[name] == "online"
-            let left = fields["deadline"]?.number.map { $0 - now() } ?? fields["remaining"]?.number
-            return Station(
-                name: name, status: status[name] ?? "?", mode: fields["mode"]?.string ?? "-",
-                phase: fields["phase"]?.string ?? "-", display: fields["display"]?.string.map { "\"\($0)\"" } ?? "-",
-                left: online ? left.map(Self.minutesAndSeconds) ?? "-" : "-")
+            Self.station(name, status: status[name], state: state[name], now: now())
         }
     }
 
-    /// `seconds` (rounded up, as the display counts) as `m:ss`, or `h:mm:ss` from an hour; 0:00 when past.
+    /// One row of `fleet status` from what the broker retained for station `name`.
+    static func station(_ name: String, status: String?, state: JSONValue?, now: Double) -> Station {
+        var fields: [String: JSONValue] = [:]
+        if case .object(let object)? = state { fields = object }
+        let online = status == "online"
+        let left = fields["deadline"]?.number.map { $0 - now } ?? fields["remaining"]?.number
+        let running = online && fields["deadline"]?.number != nil
+        // A running countdown's digits are worked out now (the state is published on change,
+        // so its `display` shows the digits of the phase's start); otherwise what was shown.
+        let display = running
+            ? left.flatMap(Self.displayedTime) ?? "-"
+            : fields["display"]?.string.map { FleetCell.quoted($0, width: 8) } ?? "-"
+        return Station(
+            name: name, status: status.map { FleetCell.text($0, width: 8) } ?? "?",
+            mode: fields["mode"]?.string.map { FleetCell.text($0, width: 12) } ?? "-",
+            phase: fields["phase"]?.string.map { FleetCell.text($0, width: 16) } ?? "-", display: display,
+            left: online ? left.map(Self.minutesAndSeconds) ?? "-" : "-")
+    }
+
+    /// The longest countdown shown as a time; anything longer (or not a number) is not a
+    /// countdown any station runs, and is shown as `?`.
+    static let longestCountdown = 24.0 * 3600
+
+    /// `seconds` (rounded up, as the display counts) as `m:ss`, or `h:mm:ss` from an hour; 0:00
+    /// when past; `?` when it is no time a station counts (beyond a day, infinite, NaN).
     static func minutesAndSeconds(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds <= longestCountdown else { return "?" }
         let whole = Int(max(0, seconds).rounded(.up))
         let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
         return hours > 0
@@ -70,21 +93,43 @@ public struct FleetConsole {
             : String(format: "%d:%02d", minutes, rest)
     }
 
-    /// Sends `{"do": "start", "at": at}` (Unix seconds) to `stations`, or to every station on
-    /// the `all` topic when the list is empty, and waits up to 5 s for the broker to take each.
-    public func start(stations: [String], at: Double) throws(FleetLinkError) {
+    /// What a 4-digit display counting `seconds` down shows now (`01:21`), or nil for no time.
+    static func displayedTime(_ seconds: Double) -> String? {
+        guard seconds.isFinite, seconds <= longestCountdown else { return nil }
+        return DisplayContent.time(seconds: Int(max(0, seconds).rounded(.up))).description
+    }
+
+    /// What a coach's command reached: the stations seen online and offline among those it
+    /// was for (every station seen, for `.all`).
+    public struct Delivery: Hashable, Sendable {
+        public var online: [String]
+        public var offline: [String]
+    }
+
+    /// Publishes the command `payload` makes (fleet.md) to `target`, never retained, and waits
+    /// up to 5 s for the broker to take it. Named stations must have been seen on the broker
+    /// (their retained `status`, looked for up to `wait` seconds): a name nobody ever used is
+    /// an error, not a command into the void. `payload` is asked for once they are checked
+    /// (a start's `at` is counted from then).
+    public func send(to target: FleetTarget, wait: Double = 1, payload: () -> String) throws(FleetLinkError) -> Delivery {
         let client = try connected()
         defer { client.disconnect() }
-        let payload = "{\"do\":\"start\",\"at\":\(String(format: "%.3f", at))}"
-        let topics = stations.isEmpty
-            ? [FleetTopics(prefix: prefix, station: "all").fleetCommand]
-            : stations.map { FleetTopics(prefix: prefix, station: $0).command }
+        let seen = try statuses(client, wanted: target, wait: wait)
+        let payload = payload()
+        let names: [String]
+        switch target {
+        case .all: names = seen.keys.sorted()
+        case .stations(let wanted):
+            let unknown = wanted.filter { seen[$0] == nil }
+            guard unknown.isEmpty else { throw .unknownStations(unknown, seen: seen.keys.sorted()) }
+            names = wanted
+        }
         var waiting: Set<Int32> = []
-        for topic in topics {
+        for topic in target.topics(prefix: prefix) {
             do {
-                waiting.insert(try client.publish(MQTTMessage(topic: topic, text: payload, qos: 1)))
+                waiting.insert(try client.publish(MQTTMessage(topic: topic, text: payload, qos: 1, retain: false)))
             } catch {
-                throw .broker(broker: options.broker, detail: "\(error)")
+                throw .broker(broker: options.broker, detail: Self.reason(error))
             }
         }
         let events = client.pump(for: 5) { events in
@@ -92,8 +137,30 @@ public struct FleetConsole {
         }
         let delivered = Set(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } })
         guard waiting.isSubset(of: delivered) else {
-            throw .broker(broker: options.broker, detail: "the broker did not take the start within 5 s")
+            throw .broker(broker: options.broker, detail: "the broker did not take the command within 5 s")
         }
+        return Delivery(online: names.filter { seen[$0] == "online" }, offline: names.filter { seen[$0] != "online" })
+    }
+
+    /// The retained `status` of every station seen within `wait` seconds (less once every
+    /// station `target` names has been seen).
+    private func statuses(_ client: MQTTClient, wanted target: FleetTarget, wait: Double) throws(FleetLinkError) -> [String: String] {
+        do {
+            try client.subscribe(FleetTopics.everyStation(prefix: prefix).status, qos: 1)
+        } catch {
+            throw .broker(broker: options.broker, detail: Self.reason(error))
+        }
+        var seen: [String: String] = [:]
+        _ = client.pump(for: wait) { events in
+            for case .message(let message) in events {
+                guard let station = FleetTopics.station(in: message.topic, prefix: prefix),
+                      FleetSettings.isValidStation(station) else { continue }
+                seen[station] = message.text
+            }
+            guard case .stations(let names) = target else { return false }
+            return names.allSatisfy { seen[$0] != nil }
+        }
+        return seen
     }
 
     /// A client connected to the broker, or why not.
@@ -103,7 +170,7 @@ public struct FleetConsole {
             client = try MQTTClient(options)
             try client.connect()
         } catch {
-            throw .broker(broker: options.broker, detail: "\(error)")
+            throw .broker(broker: options.broker, detail: Self.reason(error))
         }
         let events = client.pump(for: 5) {
             $0.contains(.connected) || $0.contains { if case .refused = $0 { true } else { false } }
@@ -115,5 +182,11 @@ public struct FleetConsole {
             throw .broker(broker: options.broker, detail: reason ?? "no answer in 5 s")
         }
         return client
+    }
+
+    /// What went wrong, without naming the broker again (the error names it once).
+    static func reason(_ error: any Error) -> String {
+        if case .client(let operation, _, let detail)? = error as? MQTTError { return "\(operation) failed: \(detail)" }
+        return "\(error)"
     }
 }

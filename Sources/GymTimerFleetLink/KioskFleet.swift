@@ -15,15 +15,15 @@ import GymTimerRuntime
 public final class KioskFleet {
     public let station: FleetStation?
 
-    /// The station of `configuration`'s `[fleet]`, if any: its outbox beside the history at
-    /// `historyPath` (nil: in memory only, lost when the program ends); `now` is the
+    /// The station of `configuration`'s `[fleet]`, if any (see `FleetStation.forKiosk`): its
+    /// outbox beside the history at `historyPath` (nil: in memory only, lost when the program ends); `now` is the
     /// runtime's timeline, `unixNow` the wall clock; `log` takes one line per problem.
     public init(
-        _ configuration: GymTimerConfiguration, historyPath: String?, password: String?, now: @escaping () -> Moment,
+        _ configuration: GymTimerConfiguration, historyPath: String?, now: @escaping () -> Moment,
         unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 }, log: @escaping (String) -> Void
     ) {
         station = FleetStation.forKiosk(
-            configuration, historyPath: historyPath, password: password, now: now, unixNow: unixNow, log: log)
+            configuration, historyPath: historyPath, now: now, unixNow: unixNow, log: log)
     }
 
     /// The timed drivers to add to the loop's.

@@ -50,14 +50,8 @@ public enum KioskService {
         }
         let sound = KioskAudio.player(configuration.audio, kiosk: configuration.kiosk, log: log)
         // With a [fleet] section, the station's socket, deadlines and outbox join the loop's.
-        let password: String?
-        do {
-            password = try configuration.fleet?.passwordFile.map(FleetPassword.read)
-        } catch {
-            throw .refused("\(error)")
-        }
         let fleet = KioskFleet(
-            configuration, historyPath: configuration.history.path, password: password,
+            configuration, historyPath: configuration.history.path,
             now: { Moment(origin.duration(to: clock.now)) }, log: log)
         let runtime = data.runtime(
             settings: configuration.kiosk, clock: clock, origin: origin,

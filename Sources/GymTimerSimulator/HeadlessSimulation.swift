@@ -35,7 +35,7 @@ public final class HeadlessSimulation {
 
     /// `write` receives each trace line (flush it); `log` each fault or fleet line.
     public init(
-        configuration: GymTimerConfiguration, dataDirectory: String, password: String?,
+        configuration: GymTimerConfiguration, dataDirectory: String,
         write: @escaping (String) -> Void, log: @escaping (String) -> Void
     ) throws(SimulationSetupError) {
         settings = configuration.kiosk
@@ -50,7 +50,7 @@ public final class HeadlessSimulation {
         let now = { origin.duration(to: clock.now) }
         let unixNow = { Double(now().nanoseconds) / 1e9 }
         fleet = KioskFleet(
-            configuration, historyPath: dataDirectory + "/history.sqlite", password: password,
+            configuration, historyPath: dataDirectory + "/history.sqlite",
             now: { Moment(now()) }, unixNow: unixNow, log: log)
         let stopSignals: StopSignals
         do {

@@ -36,10 +36,9 @@ public enum TerminalKiosk {
         }
     }
 
-    /// `password` is the `[fleet]` broker's, if it has one. SIGTERM and SIGHUP (a closed
-    /// terminal) end the run as `q` does, so a fleet station says `offline`.
+    /// SIGTERM and SIGHUP (a closed terminal) end the run as `q` does, so a fleet station says `offline`.
     public static func run(
-        _ configuration: GymTimerConfiguration, password: String? = nil, bell: Bool, dataDirectory: String?
+        _ configuration: GymTimerConfiguration, bell: Bool, dataDirectory: String?
     ) throws(Failure) {
         guard isatty(0) == 1 else { throw .notATerminal }
         let mode: TerminalMode
@@ -60,7 +59,7 @@ public enum TerminalKiosk {
         let simulation: TerminalSimulation
         do {
             simulation = try TerminalSimulation(
-                configuration: configuration, password: password, resizeFD: mode.resizeDescriptor, size: { mode.size },
+                configuration: configuration, resizeFD: mode.resizeDescriptor, size: { mode.size },
                 bell: bell, dataDirectory: dataDirectory, wallTime: wallTimeSinceEpoch(), stopSignals: stopSignals,
                 write: { mode.write($0) })
         } catch {

@@ -34,7 +34,6 @@ public final class TerminalSimulation {
     private let origin: ContinuousClock.Instant
     private let settings: KioskSettings
     private let configuration: GymTimerConfiguration
-    private let password: String?
     private let stopSignals: StopSignals?
     private var faults: FaultLog!
     private let write: (String) -> Void
@@ -52,10 +51,10 @@ public final class TerminalSimulation {
     /// Reads keys from `fd` (a terminal in raw mode) and resizes from `resizeFD` (see
     /// `TerminalInputs`); `size` reads the terminal's size; `write` receives the screen updates.
     /// With `bell`, every beep also rings the terminal's bell. `configuration` gives the kiosk's
-    /// settings, display, audio and `[fleet]` (`password` is its broker password); a signal
+    /// settings, display, audio and `[fleet]`; a signal
     /// in `stopSignals` ends the run as `q` does.
     public init(
-        configuration: GymTimerConfiguration, password: String? = nil,
+        configuration: GymTimerConfiguration,
         fd: Int32 = 0, resizeFD: Int32? = nil, size: @escaping () -> TerminalSize = { .standard },
         colour: Bool = true, bell: Bool = false, dataDirectory: String? = nil, wallTime: Duration = .zero,
         stopSignals: StopSignals? = nil, write: @escaping (String) -> Void
@@ -64,7 +63,6 @@ public final class TerminalSimulation {
         devices = SimulatedDevices(display: configuration.hardware.display.kind, audio: configuration.audio.enabled)
         settings = configuration.kiosk
         self.configuration = configuration
-        self.password = password
         self.stopSignals = stopSignals
         self.write = write
         self.bell = bell
@@ -96,7 +94,7 @@ public final class TerminalSimulation {
         let (clock, kioskOrigin) = (self.clock, self.kioskOrigin)
         let fleet = KioskFleet(
             configuration, historyPath: storage.map { $0.path + "/history.sqlite" },
-            password: password, now: { Moment(kioskOrigin.duration(to: clock.now)) },
+            now: { Moment(kioskOrigin.duration(to: clock.now)) },
             log: { [unowned self] in self.events.note($0, at: self.now) })
         fleet.station?.onEvent = { [unowned self] name, fields in
             if let text = Self.fleetText(name, fields) { self.events.note(text, at: self.now) }

@@ -50,8 +50,8 @@ import Testing
     }
 
     @Test func stationPrefixAndTLSFileAreChecked() {
-        #expect(problems("[fleet]\nbroker = \"mqtt://b\"") == ["fleet.station: is required: this kiosk's name in the gym, [a-z0-9-]{1,32}"])
-        #expect(problems("[fleet]\nbroker = \"mqtt://b\"\nstation = \"Rack 3\"") == ["fleet.station = \"Rack 3\": must be 1 to 32 of a-z, 0-9 and -"])
+        #expect(problems("[fleet]\nbroker = \"mqtt://b\"") == ["fleet.station: is required: this kiosk's name in the gym, [a-z0-9-]{1,32}, not \"all\""])
+        #expect(problems("[fleet]\nbroker = \"mqtt://b\"\nstation = \"Rack 3\"") == ["fleet.station = \"Rack 3\": \(FleetSettings.stationRule)"])
         #expect(problems("[fleet]\nbroker = \"mqtt://b\"\nstation = \"r\"\ntopic_prefix = \"gym/timers\"")
             == ["fleet.topic_prefix = \"gym/timers\": must be one topic level: no /, + or #"])
         #expect(problems("[fleet]\nbroker = \"mqtt://b\"\nstation = \"r\"\nca_file = \"/ca.pem\"")

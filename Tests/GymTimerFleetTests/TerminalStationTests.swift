@@ -79,7 +79,7 @@ import Testing
 
         let at = (Date().timeIntervalSince1970 + 1.5).rounded(.up)
         let console = FleetConsole(options: .init(clientID: "coach", host: "127.0.0.1", port: broker.port), prefix: "gymtimer")
-        try console.start(stations: ["term-1"], at: at)
+        _ = try console.send(to: .stations(["term-1"])) { "{\"do\":\"start\",\"at\":\(at)}" }
         let states = retained(watcher, seconds: 6) { $0.contains { $0.topic.hasSuffix("/state") && $0.text.contains("\"resting\"") } }
         let resting = try #require(states.last { $0.topic.hasSuffix("/state") && $0.text.contains("\"resting\"") })
         let deadline = JSONValue.parse(Array(resting.text.utf8)).flatMap { value -> Double? in

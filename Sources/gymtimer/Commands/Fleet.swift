@@ -48,26 +48,29 @@ struct FleetStart: ParsableCommand {
 
     @OptionGroup var broker: FleetBrokerOptions
 
-    @Option(name: .long, help: "Only these stations (comma-separated); default: all.")
-    var stations: String?
+    @OptionGroup var target: FleetTargetOptions
 
-    @Flag(name: .long, help: "Every station (the default).")
-    var all = false
-
-    @Option(name: .customLong("in"), help: "Seconds from now to the start.")
+    // Unconditional, so `--in -5` reaches the range check below instead of reading as an option.
+    @Option(name: .customLong("in"), parsing: .unconditional, help: "Seconds from now to the start (0 to 3600).")
     var delay = 10.0
 
     func run() throws {
-        guard delay >= 0, delay <= 3600 else { throw CLIError.usage("--in must be between 0 and 3600 seconds") }
-        let names = stations.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? []
-        if stations != nil && all { throw CLIError.usage("give --stations or --all, not both") }
+        guard delay.isFinite, delay >= 0, delay <= 3600 else {
+            throw CLIError.usage("--in \(delay.formatted()): must be between 0 and 3600 seconds from now")
+        }
+        let destination = try target.parsed()
         let console = FleetConsole(options: try broker.options(clientID: "gymtimer-fleet-\(getpid())"), prefix: broker.topicPrefix)
-        let at = Date().timeIntervalSince1970 + delay
+        // `at` is worked out once the stations are checked, so the check does not eat into --in.
+        let delivery: FleetConsole.Delivery
+        var at = 0.0
         do {
-            try console.start(stations: names, at: at)
+            delivery = try console.send(to: destination) {
+                at = Date().timeIntervalSince1970 + delay
+                return "{\"do\":\"start\",\"at\":\(String(format: "%.3f", at))}"
+            }
         } catch {
             throw CLIError.failed("\(error)")
         }
-        print("start at \(String(format: "%.3f", at)) (\(names.isEmpty ? "all stations" : names.joined(separator: ", ")))")
+        print("start at \(String(format: "%.3f", at)) (\(target.describe(destination, delivery)))")
     }
 }

@@ -88,9 +88,8 @@ struct Simulate: ParsableCommand {
     }
 
     private func runInTerminal(_ configuration: GymTimerConfiguration) throws {
-        let password = try configuration.fleet?.passwordFile.map(readPassword)
         do {
-            try TerminalKiosk.run(configuration, password: password, bell: bell, dataDirectory: dataDir)
+            try TerminalKiosk.run(configuration, bell: bell, dataDirectory: dataDir)
         } catch {
             throw error.isUsage ? CLIError.usage("\(error)") : CLIError.failed("\(error)")
         }

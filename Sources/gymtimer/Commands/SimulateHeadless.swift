@@ -13,12 +13,11 @@ extension Simulate {
             guard let made = mkdtemp(&template) else { throw CLIError.usage("cannot create a temporary data directory") }
             directory = String(cString: made)
         }
-        let password = try configuration.fleet?.passwordFile.map(readPassword)
         let output = StandardOutput()
         let simulation: HeadlessSimulation
         do {
             simulation = try HeadlessSimulation(
-                configuration: configuration, dataDirectory: directory!, password: password,
+                configuration: configuration, dataDirectory: directory!,
                 write: { output.writeLine($0); output.flush() }, log: { StandardError.writeLine($0) })
         } catch {
             throw CLIError.usage("\(error)")
