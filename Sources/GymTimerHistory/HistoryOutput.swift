@@ -6,7 +6,8 @@ public enum HistoryOutput {
     /// CSV (RFC 4180, `\n` line ends): a header, then one line per workout. `completed_at` is
     /// UTC ISO 8601; `duration_s` whole seconds; exercises joined by `; `; `score` a program's
     /// result, empty for the other kinds.
-    /// A collector's workouts (any with a station) get a last column, `station`.
+    /// A collector's workouts (any with a station) get a last column, `station`. Text that a
+    /// spreadsheet would take for a formula is written as text (`csvField`).
     public static func csv(_ workouts: [StoredWorkout]) -> String {
         let stations = workouts.contains { $0.station != nil }
         var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score" + (stations ? ",station" : "")]
@@ -98,7 +99,13 @@ public enum HistoryOutput {
 
     private static func roundedSeconds(_ milliseconds: Int64) -> Int64 { (milliseconds + 500) / 1000 }
 
-    private static func csvField(_ field: String) -> String {
+    /// One CSV field, quoted where RFC 4180 needs it. A field a spreadsheet would read as a
+    /// formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return: a preset or an
+    /// exercise named so on any station of the gym) gets a leading `'`, so it shows as text and
+    /// never runs (OWASP's advice for CSV injection). Every number written here is whole and not
+    /// negative, so none is touched.
+    static func csvField(_ field: String) -> String {
+        let field = field.first.map { "=+-@\t\r".contains($0) } == true ? "'" + field : field
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -319,7 +319,7 @@ public final class HistoryStore: WorkoutHistory {
     }
 
     /// Totals, points, streaks (as of `now` in the kiosk's time zone) and achievements; with
-    /// `station`, totals and streaks of that fleet station only (achievements stay the file's).
+    /// `station`, everything of that fleet station only (its achievements from its own workouts).
     public func stats(station: String? = nil) throws(HistoryError) -> StationStats {
         let today = LocalDay(now(), in: timeZone)
         do {
@@ -337,7 +337,7 @@ public final class HistoryStore: WorkoutHistory {
                         FROM workouts WHERE \(Self.validRow)\(filter)
                         """, arguments: arguments)
                 let streak = DailyStreak(days: try Self.localDays(db, filter: filter, arguments: arguments), today: today)
-                let achievements = try Row.fetchAll(
+                let achievements = try station.map { try Self.achievements(db, station: $0) } ?? Row.fetchAll(
                     db, sql: "SELECT name, unlocked_at FROM achievements ORDER BY unlocked_at, name"
                 ).compactMap { row -> UnlockedAchievement? in
                     // A name from a newer version is skipped, not an error.
@@ -383,7 +383,7 @@ public final class HistoryStore: WorkoutHistory {
     }
 
     /// Whether the file has v3's `station` column (a file read before its kiosk migrated it has not).
-    private static func hasStationColumn(_ db: Database) throws -> Bool {
+    static func hasStationColumn(_ db: Database) throws -> Bool {
         try db.columns(in: "workouts").contains { $0.name == "station" }
     }
 
