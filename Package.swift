@@ -63,7 +63,8 @@ let package = Package(
                 "GymTimerDrivers", "GymTimerRuntime", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
+        // The simulated twins, the in-memory MQTT broker among them (behind GymTimerMQTT's MQTTTransport).
+        .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerMQTT"]),
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
         .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIODShim", "CALSA"]),
@@ -134,7 +135,7 @@ let package = Package(
             name: "GymTimerFleetTests",
             dependencies: [
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers",
-                "GymTimerRuntime", "GymTimerSimulator", "GymTimerTestSupport",
+                "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport",
             ]
         ),
         .testTarget(
