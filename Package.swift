@@ -113,6 +113,14 @@ let package = Package(
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
         .executableTarget(name: "FuzzCommand", dependencies: ["FuzzSupport", "GymTimerFleet"]),
+        // A whole station (kiosk loop, FleetStation) in virtual time over the in-memory broker.
+        .executableTarget(
+            name: "FuzzStation",
+            dependencies: [
+                "FuzzSupport", "GymTimerConfig", "GymTimerCore", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
+                "GymTimerSimulation", "GymTimerSimulator",
+            ]
+        ),
         // Helpers more than one test target uses (never part of the product).
         .target(name: "GymTimerTestSupport", path: "Tests/GymTimerTestSupport"),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
@@ -140,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "GymTimerConfig", "GymTimerDrivers", "GymTimerFleet", "GymTimerSimulation"],
+            dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "GymTimerConfig", "GymTimerDrivers", "GymTimerFleet", "GymTimerSimulation"],
             exclude: ["Corpus", "Unfixed"]
         ),
     ],
