@@ -70,4 +70,24 @@ public final class VirtualStation {
 
     /// Runs the loop for `duration` of virtual time.
     public func run(for duration: Duration) throws(HALError) { try run(until: clock.now.offset + duration) }
+
+    /// Runs several stations on one clock (and one broker) until `end`: each round every loop
+    /// steps, none past the earliest deadline or scripted edge of any of them, so no station
+    /// moves the clock past another's instant. (One station's `run` is the same with one.)
+    public static func run(_ stations: [VirtualStation], until end: Duration) throws(HALError) {
+        guard let clock = stations.first?.clock else { return }
+        let limit = Moment(end)
+        while clock.now.offset < end {
+            var next = limit
+            for station in stations {
+                if let due = station.runtime.nextDeadline { next = min(next, due) }
+                if let edge = station.inputs.nextEdgeTime { next = min(next, Moment(edge)) }
+            }
+            next = max(next, Moment(clock.now.offset))
+            for station in stations {
+                try station.runtime.step(notAfter: next)
+                station.fleet.observe(station.runtime)
+            }
+        }
+    }
 }

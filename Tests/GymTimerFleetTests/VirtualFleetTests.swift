@@ -76,6 +76,32 @@ import Testing
         #expect(!lines.all.contains { $0.contains("unreachable") }, "\(lines.all)")
     }
 
+    @Test func twoStationsGivenOneStartAtBeginOnTheSameInstant() throws {
+        let clock = VirtualClock()
+        let broker = InMemoryBroker(now: { clock.now.offset })
+        let stations = try ["rack-1", "rack-2"].map { name in
+            VirtualStation(
+                configuration: try GymTimerConfiguration.parse(Self.configuration.replacingOccurrences(of: "rack-1", with: name)),
+                clock: clock, broker: broker, log: { print($0) })
+        }
+        let coach = try broker.factory(.init(clientID: "coach", host: "gym.local", port: 1883, keepAlive: 0))
+        try coach.connect()
+        try VirtualStation.run(stations, until: .seconds(1))
+        // The class starts at 10 s: both stations hear it at 1 s, and wait.
+        let at = stations[0].epoch + 10
+        try coach.publish(MQTTMessage(topic: "gymtimer/all/cmd", text: #"{"do":"start","at":\#(at)}"#, qos: 1))
+        try VirtualStation.run(stations, until: .milliseconds(9_999))
+        #expect(stations.allSatisfy { rest($0)?.phase == .idle }, "not started early")
+        try VirtualStation.run(stations, until: .seconds(11))
+        let deadlines = stations.compactMap { station -> Moment? in
+            if case .resting(let countdown, _) = rest(station)?.phase { countdown.deadline } else { nil }
+        }
+        #expect(deadlines.count == 2)
+        #expect(deadlines.first == deadlines.last, "one instant for both")
+        // On `at` to the Double's precision at Unix times (under a microsecond).
+        #expect(deadlines.allSatisfy { abs(($0 - Moment(.seconds(100))).nanoseconds) < 1_000 }, "\(deadlines)")
+    }
+
     /// The timeline a bare connection reads.
     final class Timeline {
         var now = Moment.origin
