@@ -63,7 +63,8 @@ let package = Package(
                 "GymTimerDrivers", "GymTimerRuntime", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
+        // The simulated twins, the in-memory MQTT broker among them (behind GymTimerMQTT's MQTTTransport).
+        .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerMQTT"]),
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
         .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIODShim", "CALSA"]),
@@ -112,6 +113,14 @@ let package = Package(
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
         .executableTarget(name: "FuzzCommand", dependencies: ["FuzzSupport", "GymTimerFleet"]),
+        // A whole station (kiosk loop, FleetStation) in virtual time over the in-memory broker.
+        .executableTarget(
+            name: "FuzzStation",
+            dependencies: [
+                "FuzzSupport", "GymTimerConfig", "GymTimerCore", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
+                "GymTimerSimulation", "GymTimerSimulator",
+            ]
+        ),
         // Helpers more than one test target uses (never part of the product).
         .target(name: "GymTimerTestSupport", path: "Tests/GymTimerTestSupport"),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
@@ -134,12 +143,12 @@ let package = Package(
             name: "GymTimerFleetTests",
             dependencies: [
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers",
-                "GymTimerRuntime", "GymTimerSimulator", "GymTimerTestSupport",
+                "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport",
             ]
         ),
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "GymTimerConfig", "GymTimerDrivers", "GymTimerFleet", "GymTimerSimulation"],
+            dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "GymTimerConfig", "GymTimerDrivers", "GymTimerFleet", "GymTimerSimulation"],
             exclude: ["Corpus", "Unfixed"]
         ),
     ],

@@ -21,7 +21,8 @@ public final class FleetCollector {
     private let connection: FleetConnection
     private let prefix: String
     private let log: (String) -> Void
-    private let origin = ContinuousClock.now
+    /// The collector's timeline (the one its deadlines are on).
+    private let now: () -> Moment
     /// Records stored since the start (repeats not counted).
     public private(set) var stored = 0
     /// True while connected with the subscription granted: a record sent from now on reaches
@@ -36,21 +37,27 @@ public final class FleetCollector {
     /// Collects into the history database at `database` (created if missing) from the broker in
     /// `options` (give it a fixed client id and `cleanSession: false`, so records sent while the
     /// collector is down wait at the broker; its writes are deferred here whatever `options` say).
-    public init(options: MQTTClient.Options, prefix: String, database: String, log: @escaping (String) -> Void) throws {
+    /// `transport` makes the client (the real one, or an in-memory broker's), `now` is the
+    /// timeline its deadlines are on (nil: the monotonic clock's, for `run`).
+    public init(
+        options: MQTTClient.Options, prefix: String, database: String, transport: MQTTTransportFactory = MQTTClient.factory,
+        now: (() -> Moment)? = nil, log: @escaping (String) -> Void
+    ) throws {
         store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current)
         var options = options
         options.deferWrites = true
-        let client = try MQTTClient(options)
-        let origin = origin
+        let client = try transport(options)
+        let origin = ContinuousClock.now
+        let now = now ?? { Moment(origin.duration(to: .now)) }
+        self.now = now
         connection = FleetConnection(
-            client: client, name: "collect", broker: options.broker, whileAway: "retrying with back-off",
-            now: { Moment(origin.duration(to: .now)) }, log: log)
+            client: client, name: "collect", broker: options.broker, whileAway: "retrying with back-off", now: now, log: log)
         self.prefix = prefix
         self.log = log
     }
 
     /// The current moment on the collector's timeline (the one its deadlines are on).
-    var moment: Moment { Moment(origin.duration(to: .now)) }
+    var moment: Moment { now() }
 
     /// Does what fell due (connecting first, so a new connection's CONNACK can come in the
     /// same wait), then waits up to `timeout` for the broker or the connection's next deadline
@@ -61,6 +68,12 @@ public final class FleetCollector {
         let revents = wait(until: min(connection.nextDeadline, now + timeout))
         if revents != 0 { handle(connection.serve(revents: revents)) }
     }
+
+    /// When the connection next needs `fireConnection(at:)` (see `TimedDriver`).
+    var connectionDeadline: Moment { connection.nextDeadline }
+
+    /// Does what fell due on the connection at `now` and handles what came of it.
+    func fireConnection(at now: Moment) { handle(connection.fire(at: now)) }
 
     /// Runs until `shouldStop` says so.
     public func run(shouldStop: () -> Bool) {

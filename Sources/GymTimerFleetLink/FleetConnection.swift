@@ -27,7 +27,7 @@ public final class FleetConnection {
         case subscribed(mid: Int32)
     }
 
-    public let client: MQTTClient
+    public let client: any MQTTTransport
     /// How long a connection may take before it counts as lost (a broker whose host drops
     /// the packets never answers).
     public static let connectTimeout: Duration = .seconds(10)
@@ -53,7 +53,7 @@ public final class FleetConnection {
     /// Looks after `client`'s connection from `now()` on: the first attempt is due at once.
     /// Log lines start with `name` ("fleet", "collect"), name `broker` and end a loss's line
     /// with `whileAway` (what goes on meanwhile).
-    public init(client: MQTTClient, name: String, broker: String, whileAway: String, now: @escaping () -> Moment,
+    public init(client: any MQTTTransport, name: String, broker: String, whileAway: String, now: @escaping () -> Moment,
                 log: @escaping (String) -> Void) {
         self.client = client
         self.name = name
@@ -78,6 +78,8 @@ public final class FleetConnection {
     /// When `fire(at:)` is next due: the keep-alive while connected, the next look at a
     /// connection in progress (and its time-out), the next attempt after a loss.
     public var nextDeadline: Moment {
+        // A transport without a socket (the in-memory twin) has its events ready: take them now.
+        if client.hasEvents { return now() }
         if isConnected { return (lastMaintain ?? now()) + client.keepAliveInterval }
         if let since = connectingSince {
             return min((lastMaintain ?? since) + Self.connectingTick, since + Self.connectTimeout)
@@ -101,11 +103,18 @@ public final class FleetConnection {
 
     /// Does what fell due at or before `at`: an attempt to connect, a time-out, the keep-alive.
     public func fire(at moment: Moment) -> [Event] {
+        // What a transport without a socket has ready (the twin's deliveries, a loss).
+        let ready = client.hasEvents ? interpret(client.takeEvents()) : []
+        return ready + due(at: moment)
+    }
+
+    /// The connection's own deadlines that fell due at or before `moment`.
+    private func due(at moment: Moment) -> [Event] {
         if !isConnected && connectingSince == nil {
             guard let due = reconnectAt, due <= moment else { return [] }
             connect(at: moment)
             // The CONNECT goes at once (deferred writes would wait for the next poll).
-            guard client.wantsWrite, client.socket >= 0 else { return [] }
+            guard client.wantsWrite, client.isOpen else { return [] }
             return interpret(client.writable())
         }
         if let since = connectingSince, moment - since >= Self.connectTimeout {
@@ -118,7 +127,7 @@ public final class FleetConnection {
         lastMaintain = moment
         var events = client.maintain()
         // A loop that polls for reading only (the hardware's) writes what is still queued here.
-        if client.wantsWrite && !unacknowledged && client.socket >= 0 { events += client.writable() }
+        if client.wantsWrite && !unacknowledged && client.isOpen { events += client.writable() }
         return interpret(events)
     }
 
@@ -127,7 +136,7 @@ public final class FleetConnection {
     public func acknowledge() {
         if unacknowledged, dropBackoff.connected() { log("\(name): messages are handled again") }
         unacknowledged = false
-        guard client.options.deferWrites, client.wantsWrite, client.socket >= 0 else { return }
+        guard client.options.deferWrites, client.wantsWrite, client.isOpen else { return }
         _ = interpret(client.writable())
     }
 

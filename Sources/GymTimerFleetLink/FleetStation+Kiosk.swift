@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
+import GymTimerMQTT
 
 extension FleetStation {
     /// The station of a kiosk with `configuration`'s `[fleet]` (nil without one): its outbox
@@ -12,6 +13,7 @@ extension FleetStation {
     public static func forKiosk(
         _ configuration: GymTimerConfiguration, historyPath: String?,
         now: @escaping () -> Moment, unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        transport: MQTTTransportFactory = MQTTClient.factory, startLead: Duration = FleetStation.startLead,
         log: @escaping (String) -> Void
     ) -> FleetStation? {
         guard let fleet = configuration.fleet else { return nil }
@@ -36,6 +38,6 @@ extension FleetStation {
         return FleetStation(
             settings: fleet, password: password, outbox: outbox,
             restRange: rest.minSeconds...max(rest.minSeconds, rest.maxSeconds), restStep: rest.stepSeconds,
-            now: now, unixNow: unixNow, log: log)
+            now: now, unixNow: unixNow, transport: transport, startLead: startLead, log: log)
     }
 }

@@ -30,7 +30,7 @@ public final class FleetStation: TimedDriver {
 
     /// The broker connection's life cycle (nil when no client could be made: the kiosk runs alone).
     private let connection: FleetConnection?
-    private var client: MQTTClient? { connection?.client }
+    private var client: (any MQTTTransport)? { connection?.client }
     private var connected: Bool { connection?.isConnected == true }
     private let outbox: FleetOutbox?
     private let now: () -> Moment
@@ -54,13 +54,20 @@ public final class FleetStation: TimedDriver {
     /// How far in the past a start's `at` may be and still be obeyed.
     public static let startSlack = 2.0
 
+    /// How long before a scheduled start this station wakes (`startLead`; zero in virtual
+    /// time, where the clock stands still while the station waits).
+    private let lead: Duration
+
     /// `now` is the kiosk's timeline, `unixNow` the wall clock; `outbox` keeps records across
-    /// restarts (nil: in memory only); `log` takes one line per problem.
+    /// restarts (nil: in memory only); `log` takes one line per problem. `transport` makes the
+    /// MQTT client (the real one, or an in-memory twin's in virtual time, with `startLead` zero).
     public init(
         settings: FleetSettings, password: String?, outbox: FleetOutbox?, restRange: ClosedRange<Int> = 1...3600,
         restStep: Int = 1, now: @escaping () -> Moment, unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        transport: MQTTTransportFactory = MQTTClient.factory, startLead: Duration = FleetStation.startLead,
         log: @escaping (String) -> Void
     ) {
+        lead = startLead
         self.settings = settings
         self.restStep = max(1, restStep)
         topics = FleetTopics(prefix: settings.topicPrefix, station: settings.station)
@@ -78,7 +85,7 @@ public final class FleetStation: TimedDriver {
             will: MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true))
         do {
             connection = FleetConnection(
-                client: try MQTTClient(options), name: "fleet", broker: "\(settings.broker)",
+                client: try transport(options), name: "fleet", broker: "\(settings.broker)",
                 whileAway: "retrying with back-off; the kiosk runs alone meanwhile", now: now, log: log)
         } catch {
             log("fleet: \(error) (the kiosk runs alone)")
@@ -124,13 +131,13 @@ public final class FleetStation: TimedDriver {
     }
 
     public var nextDeadline: Moment? {
-        var candidates: [Moment?] = [scheduledStart.map { $0 - Self.startLead }]
+        var candidates: [Moment?] = [scheduledStart.map { $0 - lead }]
         candidates.append(connection?.nextDeadline)
         return candidates.compactMap { $0 }.min()
     }
 
     public func fire(at now: Moment) {
-        if let start = scheduledStart, start - Self.startLead <= now {
+        if let start = scheduledStart, start - lead <= now {
             scheduledStart = nil
             // Woken `startLead` early (a process woken from sleep on a busy machine is late by
             // milliseconds, and a class start is worth being exact): wait out the rest awake.

@@ -3,6 +3,7 @@ import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
+import GymTimerMQTT
 import GymTimerRuntime
 
 /// A kiosk's fleet station (fleet.md) hooked into its one loop, the same way for every kiosk
@@ -18,12 +19,17 @@ public final class KioskFleet {
     /// The station of `configuration`'s `[fleet]`, if any (see `FleetStation.forKiosk`): its
     /// outbox beside the history at `historyPath` (nil: in memory only, lost when the program ends); `now` is the
     /// runtime's timeline, `unixNow` the wall clock; `log` takes one line per problem.
+    /// `transport` makes the MQTT client: the real one, or in virtual time an in-memory
+    /// broker's (GymTimerSimulation's `InMemoryBroker`), with `startLead` zero.
     public init(
         _ configuration: GymTimerConfiguration, historyPath: String?, now: @escaping () -> Moment,
-        unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 }, log: @escaping (String) -> Void
+        unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        transport: MQTTTransportFactory = MQTTClient.factory, startLead: Duration = FleetStation.startLead,
+        log: @escaping (String) -> Void
     ) {
         station = FleetStation.forKiosk(
-            configuration, historyPath: historyPath, now: now, unixNow: unixNow, log: log)
+            configuration, historyPath: historyPath, now: now, unixNow: unixNow,
+            transport: transport, startLead: startLead, log: log)
     }
 
     /// The timed drivers to add to the loop's.
@@ -38,12 +44,12 @@ public final class KioskFleet {
     }
 
     /// Commands reach the kiosk through `runtime`.
-    public func attach(_ runtime: KioskRuntime<ContinuousClock>) {
+    public func attach<C: Clock>(_ runtime: KioskRuntime<C>) where C.Duration == Duration {
         station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
     }
 
     /// After every wake-up: the state, if it changed.
-    public func observe(_ runtime: KioskRuntime<ContinuousClock>) {
+    public func observe<C: Clock>(_ runtime: KioskRuntime<C>) where C.Duration == Duration {
         station?.observe(runtime.kiosk, display: runtime.shownDisplay)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import FuzzCommand
 import FuzzConfig
 import FuzzScript
+import FuzzStation
 import FuzzWAV
 import GymTimerFleet
 import GymTimerConfig
@@ -118,6 +119,25 @@ import Testing
         }
     }
 
+    /// What a station in virtual time made of each corpus file (see FuzzStation: the flags
+    /// byte, then the coach's messages): the kiosk at 20 s, what it shows, the station's events.
+    static let expectedStations: [String: String] = [
+        "seed-far-start-resting.bin":
+            #"commanded: rest resting, shows "0112"; events error(not-allowed)"#,
+        "seed-garbage-resting.bin":
+            #"undisturbed: rest resting, shows "0112"; events error(malformed) error(malformed) error(malformed) error(unknown-command)"#,
+        "seed-oversized-idle.bin":
+            #"undisturbed: rest idle, shows "0130"; events error(too-large)"#,
+        "seed-retained-garbage-idle.bin":
+            #"undisturbed: rest idle, shows "0130"; events error(bad-field)"#,
+        "seed-select-idle.bin":
+            #"commanded: program idle, shows "tAbA"; events command(select) command(dismiss)"#,
+        "seed-set-while-resting.bin":
+            #"commanded: rest resting, shows "0112"; events error(not-allowed)"#,
+        "seed-start-resting.bin":
+            #"commanded: rest idle, shows "0130"; events command(start)"#,
+    ]
+
     static func wavOutcome(_ bytes: [UInt8]) -> String {
         do {
             let contents = try WAVReader.decode(Data(bytes), file: "fuzz.wav")
@@ -164,12 +184,18 @@ import Testing
         #expect(outcome == Self.expectedCommands[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
     }
 
+    @Test(arguments: inputs("FuzzStation")) func stationInputs(_ file: URL) throws {
+        let bytes = try Self.replay(file, fuzzStationOneInput)
+        let outcome = Self.escaped(fuzzStationOutcome(bytes))
+        #expect(outcome == Self.expectedStations[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
+    }
+
     /// Every target has inputs, and every input an expected outcome (and no outcome is left
     /// over from a file that is gone).
     @Test func everyInputHasAnExpectation() {
         let tables = [
             "FuzzScript": Self.expectedScripts, "FuzzConfig": Self.expectedConfigs, "FuzzWAV": Self.expectedWAVs,
-            "FuzzCommand": Self.expectedCommands,
+            "FuzzCommand": Self.expectedCommands, "FuzzStation": Self.expectedStations,
         ]
         for (target, table) in tables {
             let names = Set(Self.inputs(target).map(\.lastPathComponent))

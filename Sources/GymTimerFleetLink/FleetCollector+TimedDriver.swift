@@ -1,0 +1,11 @@
+import GymTimerCore
+import GymTimerDrivers
+
+/// The collector hosted by someone else's loop (virtual time: a test's or the simulator's, over
+/// an in-memory broker, where there is no socket to poll and the twin's deliveries are taken at
+/// the connection's deadlines): `run` is its own real-time loop instead.
+extension FleetCollector: TimedDriver {
+    public var nextDeadline: Moment? { connectionDeadline }
+
+    public func fire(at now: Moment) { fireConnection(at: now) }
+}
