@@ -53,6 +53,10 @@ public final class FleetStation: TimedDriver {
     /// Kinds of refused commands already logged (once per kind, not per message).
     private var loggedKinds: Set<String> = []
 
+    /// The largest packet the broker may send the station: a command (4 KiB at most) with its
+    /// topic and headers. Larger messages are dropped by the broker, never read (fleet.md).
+    public static let maximumPacketSize = FleetCommand.maximumSize + 1024
+
     /// How long before a scheduled start the loop wakes, to be at the instant awake.
     public static let startLead: Duration = .milliseconds(1)
     /// How far in the past a start's `at` may be and still be obeyed.
@@ -79,7 +83,8 @@ public final class FleetStation: TimedDriver {
             clientID: "gymtimer-\(settings.station)", host: settings.broker.host, port: settings.broker.port,
             tls: settings.broker.tls, caFile: settings.caFile, username: settings.username, password: password,
             keepAlive: 30, cleanSession: true,
-            will: MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true))
+            will: MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true),
+            maximumPacketSize: Self.maximumPacketSize)
         do {
             connection = FleetConnection(
                 client: try MQTTClient(options), name: "fleet", broker: "\(settings.broker)",
