@@ -124,6 +124,13 @@ import Testing
         #expect(refusals(driver.send(.command(.setRest(seconds: 60)), at: at(5))).count == 1, "not while resting")
     }
 
+    @Test func setRestTakesTheSlidersGridFromTheRangesStartToo() {
+        var driver = kiosk(KioskSettings(rest: RestSettings(defaultSeconds: 100)))  // off the 15 s grid from 15
+        #expect(refusals(driver.send(.command(.setRest(seconds: 105)), at: at(1))).isEmpty, "on the grid from 15 s")
+        #expect(refusals(driver.send(.command(.setRest(seconds: 107)), at: at(2))).count == 1)
+        #expect(refusals(driver.send(.command(.setRest(seconds: 135)), at: at(3))).isEmpty, "105 + 2 detents")
+    }
+
     @Test func selectPicksAnEntryOnlyWhileIdle() {
         var driver = kiosk()
         #expect(refusals(driver.send(.command(.select(.program(0))), at: at(1))).isEmpty)

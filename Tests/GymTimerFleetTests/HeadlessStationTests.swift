@@ -291,8 +291,8 @@ import Testing
         _ = messages(status) { $0.contains { $0.text == "online" } }
         // Subscribed after the station published them: what arrives is what the broker retained.
         let watcher = try observer(port: broker.port, ["homeassistant/#"])
-        let seen = messages(watcher) { $0.count >= 7 }
-        #expect(Set(seen.map(\.topic)).count == 7)
+        let seen = messages(watcher) { $0.count >= 10 }
+        #expect(Set(seen.map(\.topic)).count == 10)
         #expect(seen.allSatisfy { $0.retain && $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/gymtimer_rack-4/" + $0.topic.split(separator: "/")[3] + "/config") })
         #expect(seen.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.payload))) != nil })
         rack.send("0 end")

@@ -149,15 +149,16 @@ public struct RestMode: Hashable, Sendable, Codable {
 }
 
 extension RestMode {
-    /// Sets the next rest's length on command, in idle: `seconds` must be one the knob can
-    /// reach from here (within the range, on the step from the current length, or an end of
-    /// the range); anything else is refused, never clamped.
+    /// Sets the next rest's length on command, in idle: `seconds` must lie in the knob's range
+    /// and on its step (counted from the current length, as the knob turns, or from the range's
+    /// start, as Home Assistant's slider does), or be an end of the range; anything else is
+    /// refused, never clamped.
     public mutating func setDuration(seconds: Int, at now: Moment) -> Result<[Effect], KioskRefusal> {
         guard phase == .idle else { return .failure(KioskRefusal("set", "only while the rest timer is idle")) }
         let step = max(1, settings.stepSeconds)
+        let inRange = (settings.minSeconds...max(settings.minSeconds, settings.maxSeconds)).contains(seconds)
         let onKnob = seconds == settings.minSeconds || seconds == settings.maxSeconds
-            || (settings.minSeconds...max(settings.minSeconds, settings.maxSeconds)).contains(seconds)
-                && (seconds - durationSeconds) % step == 0
+            || inRange && ((seconds - durationSeconds) % step == 0 || (seconds - settings.minSeconds) % step == 0)
         guard onKnob else {
             return .failure(KioskRefusal(
                 "set", "\(seconds) s is not on the knob: \(settings.minSeconds)–\(settings.maxSeconds) s, "
