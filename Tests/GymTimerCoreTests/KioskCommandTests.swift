@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GymTimerCore
 
@@ -164,5 +165,23 @@ enum FleetPhase {
         guard let run else { return "idle" }
         if run.isFinished { return "complete" }
         return run.isPaused ? "paused" : "running"
+    }
+}
+
+/// A rest paused on command is stored like any state, and trusted when read back.
+@Suite struct PausedRestStorageTests {
+    @Test func aPausedRestIsPlausibleAndAHostileOneIsNot() throws {
+        var kiosk = Kiosk(settings: KioskSettings())
+        _ = kiosk.handle(.pressed(.start), at: at(0))
+        _ = kiosk.handle(.command(.pause), at: at(10))
+        #expect(kiosk.isPlausible(around: at(11), within: .seconds(60)))
+        let data = try JSONEncoder().encode(kiosk)
+        #expect(try JSONDecoder().decode(Kiosk.self, from: data) == kiosk)
+        // The same kiosk with a paused remainder longer than any rest the settings allow.
+        var text = String(decoding: data, as: UTF8.self)
+        let remaining = try #require(text.range(of: #""remaining":\[[^\]]*\]"#, options: .regularExpression))
+        text.replaceSubrange(remaining, with: #""remaining":[9000000000,0]"#)  // seconds, attoseconds
+        let hostile = try JSONDecoder().decode(Kiosk.self, from: Data(text.utf8))
+        #expect(!hostile.isPlausible(around: at(11), within: .seconds(60)))
     }
 }
