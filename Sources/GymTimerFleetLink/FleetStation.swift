@@ -298,8 +298,9 @@ public final class FleetStation: TimedDriver {
             guard let kiosk = lastKiosk else {
                 return refuse(.notAllowed(command: "select", reason: "the station is starting"))
             }
-            switch Self.menuEntry(mode: mode, name: name, of: kiosk) {
-            case .failure(let error): refuse(error)
+            guard let startMode = StartMode(rawValue: mode) else { return refuse(.unknown(mode)) }
+            switch kiosk.menuEntry(for: startMode, named: name) {
+            case .failure(let refusal): refuse(.notAllowed(command: refusal.command, reason: refusal.reason))
             case .success(let entry): send(.select(entry), "select", ["mode": FleetStateReport.quoted(mode)])
             }
         case .start(let unixTime?):
@@ -329,34 +330,6 @@ public final class FleetStation: TimedDriver {
     private static func refusal(in effects: [Effect]) -> KioskRefusal? {
         for case .refused(let refusal) in effects { return refusal }
         return nil
-    }
-
-    /// The mode menu's entry for `mode` (and the preset or program `name`) on `kiosk`. Without
-    /// a name, a workout or program already chosen stays; otherwise the first preset or program.
-    static func menuEntry(mode: String, name: String?, of kiosk: Kiosk) -> Result<ModeMenu.Entry, FleetCommandError> {
-        let settings = kiosk.settings
-        switch (mode, name) {
-        case ("rest", nil): return .success(.rest)
-        case ("interval", nil): return .success(.interval)
-        case ("rest", _?), ("interval", _?): return .failure(.unexpected(field: "name", command: "select \(mode)"))
-        case ("workout", nil):
-            if case .workout(let workout) = kiosk.mode { return .success(.workout(preset: workout.presetIndex)) }
-            return .success(.workout(preset: 0))
-        case ("workout", let name?):
-            guard let found = settings.workout.presets.firstIndex(where: { $0.name == name }) else {
-                return .failure(.notAllowed(command: "select", reason: "no workout preset named \"\(name)\""))
-            }
-            return .success(.workout(preset: found))
-        case (_, nil):
-            if case .program(let program) = kiosk.mode { return .success(.program(program.selected)) }
-            return .success(.program(0))
-        case (_, let name?):
-            let programs = Kiosk.freshProgram(settings).programs
-            guard let found = programs.firstIndex(where: { $0.name == name }) else {
-                return .failure(.notAllowed(command: "select", reason: "no program named \"\(name)\""))
-            }
-            return .success(.program(found))
-        }
     }
 
     private func refuse(_ error: FleetCommandError) {

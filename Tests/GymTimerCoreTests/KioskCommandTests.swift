@@ -132,6 +132,15 @@ import Testing
         #expect(refusals(driver.send(.command(.setRest(seconds: 135)), at: at(3))).isEmpty, "105 + 2 detents")
     }
 
+    @Test func selectNamesAreResolvedByTheKiosk() {
+        let kiosk = Kiosk(settings: KioskSettings())
+        #expect(kiosk.menuEntry(for: .program, named: "AMRAP 12") == .success(.program(2)))
+        #expect(kiosk.menuEntry(for: .program, named: nil) == .success(.program(0)))
+        #expect(kiosk.menuEntry(for: .workout, named: "full-body") == .success(.workout(preset: 0)))
+        #expect((try? kiosk.menuEntry(for: .program, named: "Yoga").get()) == nil)
+        #expect((try? kiosk.menuEntry(for: .rest, named: "x").get()) == nil)
+    }
+
     @Test func selectPicksAnEntryOnlyWhileIdle() {
         var driver = kiosk()
         #expect(refusals(driver.send(.command(.select(.program(0))), at: at(1))).isEmpty)

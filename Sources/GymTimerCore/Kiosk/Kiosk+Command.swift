@@ -43,6 +43,33 @@ extension Kiosk {
         }
     }
 
+    /// The mode menu's entry for `mode` and the workout preset or program `name` (what a
+    /// `select` command names: the fleet's, the web console's). Without a name, the preset or
+    /// program already chosen stays; otherwise the first one.
+    public func menuEntry(for mode: StartMode, named name: String?) -> Result<ModeMenu.Entry, KioskRefusal> {
+        switch (mode, name) {
+        case (.rest, nil): return .success(.rest)
+        case (.interval, nil): return .success(.interval)
+        case (.rest, _?), (.interval, _?): return .failure(KioskRefusal("select", "\(mode.rawValue) takes no name"))
+        case (.workout, nil):
+            if case .workout(let workout) = self.mode { return .success(.workout(preset: workout.presetIndex)) }
+            return .success(.workout(preset: 0))
+        case (.workout, let name?):
+            guard let found = settings.workout.presets.firstIndex(where: { $0.name == name }) else {
+                return .failure(KioskRefusal("select", "no workout preset named \"\(name)\""))
+            }
+            return .success(.workout(preset: found))
+        case (.program, nil):
+            if case .program(let program) = self.mode { return .success(.program(program.selected)) }
+            return .success(.program(0))
+        case (.program, let name?):
+            guard let found = Self.freshProgram(settings).programs.firstIndex(where: { $0.name == name }) else {
+                return .failure(KioskRefusal("select", "no program named \"\(name)\""))
+            }
+            return .success(.program(found))
+        }
+    }
+
     /// Starts what is selected, if the kiosk is still idle in `expected` (when given).
     private mutating func classStart(expecting expected: ModeMenu.Entry?, at now: Moment) -> Result<[Effect], KioskRefusal> {
         guard isIdle, let current = menu(at: now)?.selection else {
