@@ -1,6 +1,7 @@
 #include "gymtimer_mqtt.h"
 
 #include <dlfcn.h>
+#include <mqtt_protocol.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -170,4 +171,39 @@ const char *gt_mosquitto_strerror(int mosq_errno) {
 const char *gt_mosquitto_connack_string(int connack_code) {
     LOOKUP(mosquitto_connack_string);
     return fn ? fn(connack_code) : "libmosquitto is not loaded";
+}
+
+const char *gt_mosquitto_reason_string(int reason_code) {
+    LOOKUP(mosquitto_reason_string);
+    return fn ? fn(reason_code) : "unknown reason";
+}
+
+int gt_mosquitto_limit_incoming(struct mosquitto *mosq, uint32_t maximum_packet_size, uint32_t session_expiry) {
+    static __typeof__(mosquitto_int_option) *int_option;
+    static __typeof__(mosquitto_property_add_int32) *add_int32;
+    static __typeof__(mosquitto_property_free_all) *free_all;
+    static __typeof__(mosquitto_connect_bind_v5) *connect_v5;
+    if (int_option == NULL) int_option = (__typeof__(mosquitto_int_option) *)symbol("mosquitto_int_option");
+    if (add_int32 == NULL) add_int32 = (__typeof__(mosquitto_property_add_int32) *)symbol("mosquitto_property_add_int32");
+    if (free_all == NULL) free_all = (__typeof__(mosquitto_property_free_all) *)symbol("mosquitto_property_free_all");
+    if (connect_v5 == NULL) connect_v5 = (__typeof__(mosquitto_connect_bind_v5) *)symbol("mosquitto_connect_bind_v5");
+    if (!int_option || !add_int32 || !free_all || !connect_v5) return MOSQ_ERR_NOT_SUPPORTED;
+    int rc = int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+    if (rc != MOSQ_ERR_SUCCESS) return rc;
+    mosquitto_property *properties = NULL;
+    rc = add_int32(&properties, MQTT_PROP_MAXIMUM_PACKET_SIZE, maximum_packet_size);
+    if (rc == MOSQ_ERR_SUCCESS && session_expiry > 0) {
+        rc = add_int32(&properties, MQTT_PROP_SESSION_EXPIRY_INTERVAL, session_expiry);
+    }
+    if (rc != MOSQ_ERR_SUCCESS) {
+        free_all(&properties);
+        return rc;
+    }
+    // libmosquitto 2.0 has no asynchronous connect that takes CONNECT properties, but it keeps
+    // those given to mosquitto_connect_bind_v5 for every later (re)connect, asynchronous ones
+    // included (lib/connect.c: stored before the host is checked). With no host it stores them
+    // and returns MOSQ_ERR_INVAL without connecting; connect_async then sends them.
+    rc = connect_v5(mosq, NULL, 0, 0, NULL, properties);
+    free_all(&properties);
+    return rc == MOSQ_ERR_INVAL ? MOSQ_ERR_SUCCESS : (rc == MOSQ_ERR_SUCCESS ? MOSQ_ERR_UNKNOWN : rc);
 }

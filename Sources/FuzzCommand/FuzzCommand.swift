@@ -9,12 +9,17 @@ enum FuzzCommand {
         case .success(let command):
             precondition(bytes.count <= FleetCommand.maximumSize, "accepted a payload over the size limit")
             switch command {
-            case .start(let at): precondition(at.map { $0.isFinite && $0 > 0 } ?? true, "accepted a bad at")
+            case .start(let at):
+                precondition(at.map { $0.isFinite && $0 > 0 } ?? true, "accepted a bad at")
+                // The window check must take any accepted `at` without trapping, and keep to it.
+                if let at, case .success(let delay) = FleetCommand.startDelay(at: at, unixNow: 1_767_225_600) {
+                    precondition(delay >= .seconds(-3) && delay <= .seconds(86_401), "accepted an at outside the window")
+                }
             case .setRest(let seconds): precondition((1...3600).contains(seconds), "accepted rest seconds out of range")
             case .select(let mode, let name):
                 precondition(FleetCommand.modes.contains(mode), "accepted an unknown mode")
                 precondition(name.map { !$0.isEmpty && $0.utf8.count <= 64 } ?? true, "accepted a bad name")
-            case .dismiss: break
+            case .dismiss, .pause, .resume, .reset: break
             }
         case .failure(let error):
             precondition(!error.description.isEmpty && !error.kind.isEmpty, "refused a command without saying why")

@@ -8,7 +8,9 @@ import GymTimerMQTT
 /// The fleet's figures for `gymtimer bench`, measured on a real Mosquitto on loopback and a
 /// real station (`gymtimer simulate --headless` with a `[fleet]` section, a process of its own):
 /// how long a command takes from its publication to the station's display write, and how often
-/// an idle station with a broker wakes (its keep-alive, nothing else).
+/// an idle station with a broker wakes (its keep-alive, nothing else), and how exactly two
+/// stations begin a synchronised start (`{"do":"start","at":…}` on `all/cmd`): each one's
+/// offset from `at` and the skew between them.
 struct FleetBenchmark {
     /// The gymtimer binary run as the station; nil: not measured.
     var executable: String?
@@ -19,12 +21,17 @@ struct FleetBenchmark {
 
     static let latencyName = "fleet command→output, publish → display write"
     static let wakeupsName = "wake-ups per second, idle with [fleet] (keep-alive only)"
+    static let offsetName = "fleet synchronised start, |countdown begins − at|"
+    static let skewName = "fleet synchronised start, skew between two stations"
+    /// How many synchronised starts to time.
+    var starts = 10
 
     func run() -> [BenchmarkFigure] {
         do {
             return try measure()
         } catch {
             return [Self.latency([], note: "not measured: \(error)"), Self.wakeups([], note: "not measured: \(error)")]
+                + Self.synchronised(offsets: [], skews: [], note: "not measured: \(error)")
         }
     }
 
@@ -78,11 +85,68 @@ struct FleetBenchmark {
             _ = commander.pump(for: 0.05) { _ in false }
         }
         _ = commander.pump(for: 0.5) { _ in false }
-        commander.disconnect()
         let (latencies, unanswered) = Self.latencies(sent, trace: (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "")
         let note = (unanswered > 0 ? "\(unanswered) of \(commands) commands gave no display write. " : "")
             + "\(commands) `set` commands (QoS 0) through Mosquitto on loopback to a headless station, each timed from just before its publication to the station's display write (the trace's `unix`); one machine, one wall clock"
-        return [Self.latency(latencies, note: note), wakeups]
+
+        // Synchronised starts: a second station, then `starts` class starts on `all/cmd`, each
+        // reset (`{"do":"reset"}`) before the next.
+        let secondTrace = directory + "/second.jsonl"
+        let second = try RunningProcess(
+            executable, ["simulate", "--headless", "--config", try secondConfig(directory, port: broker.port), "--data-dir", directory + "/second"],
+            stdout: secondTrace, stderr: directory + "/second.log", pipeInput: true)
+        defer {
+            second.send("0 end")
+            if second.wait(upTo: 5) == nil { second.signal(SIGKILL); second.wait() }
+        }
+        try commander.subscribe(FleetTopics(prefix: "gymtimer", station: "bench-2").status, qos: 1)
+        _ = commander.pump(for: 10) { events in
+            events.contains { if case .message(let m) = $0 { m.text == "online" && m.topic.contains("bench-2") } else { false } }
+        }
+        _ = commander.pump(for: 1) { _ in false }
+        var ats: [Double] = []
+        for _ in 0..<starts {
+            let at = Date().timeIntervalSince1970 + 1
+            _ = try commander.publish(MQTTMessage(topic: "gymtimer/all/cmd", text: "{\"do\":\"start\",\"at\":\(at)}", qos: 1))
+            ats.append(at)
+            _ = commander.pump(for: 1.5) { _ in false }
+            _ = try commander.publish(MQTTMessage(topic: "gymtimer/all/cmd", text: "{\"do\":\"reset\"}", qos: 1))
+            _ = commander.pump(for: 0.3) { _ in false }
+        }
+        commander.disconnect()
+        let first = Self.countdownBegins(trace: (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "", after: ats.first ?? 0)
+        let other = Self.countdownBegins(trace: (try? String(contentsOfFile: secondTrace, encoding: .utf8)) ?? "", after: ats.first ?? 0)
+        var offsets: [Double] = []
+        var skews: [Double] = []
+        for (n, at) in ats.enumerated() where n < first.count && n < other.count {
+            offsets += [abs(first[n] - at) * 1000, abs(other[n] - at) * 1000]
+            skews.append(abs(first[n] - other[n]) * 1000)
+        }
+        let startNote = (skews.count < starts ? "\(starts - skews.count) of \(starts) starts not seen in both traces. " : "")
+            + "\(starts) starts with `at` 1 s ahead on `all/cmd` to two headless stations on one machine (one clock), from the traces' `unix` of the rest LED lighting; each reset before the next"
+        return [Self.latency(latencies, note: note), wakeups] + Self.synchronised(offsets: offsets, skews: skews, note: startNote)
+    }
+
+    /// The second station's config (station `bench-2`).
+    private func secondConfig(_ directory: String, port: Int) throws -> String {
+        let path = directory + "/second.toml"
+        try "[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"bench-2\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The `unix` times at which the rest LED lit (a countdown began), from `after` on.
+    static func countdownBegins(trace: String, after: Double) -> [Double] {
+        trace.split(separator: "\n").compactMap { line in
+            guard case .object(let fields)? = JSONValue.parse(Array(line.utf8)), fields["device"]?.string == "led",
+                  fields["name"]?.string == "rest", fields["on"] == .bool(true), let unix = fields["unix"]?.number,
+                  unix >= after - 2 else { return nil }
+            return unix
+        }
+    }
+
+    static func synchronised(offsets: [Double], skews: [Double], note: String) -> [BenchmarkFigure] {
+        [BenchmarkFigure(name: offsetName, unit: .milliseconds, statistics: BenchmarkStatistics(offsets), target: .init(.p99, .below, 5), note: note),
+         BenchmarkFigure(name: skewName, unit: .milliseconds, statistics: BenchmarkStatistics(skews), target: .init(.p99, .below, 5), note: note)]
     }
 
     /// Each command's latency: from its publication to the first display write of what it

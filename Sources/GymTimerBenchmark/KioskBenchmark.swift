@@ -81,7 +81,8 @@ public final class KioskBenchmark {
         figures.append(throughput)
         progress("fleet: \(options.fleetCommands) commands through Mosquitto, \(options.fleetIdleSeconds) s of an idle station")
         figures += FleetBenchmark(
-            executable: options.executable, commands: options.fleetCommands, idleSeconds: options.fleetIdleSeconds).run()
+            executable: options.executable, commands: options.fleetCommands, idleSeconds: options.fleetIdleSeconds,
+            starts: options.quick ? 3 : 10).run()
         return BenchmarkReport(figures: figures, quick: options.quick)
     }
 

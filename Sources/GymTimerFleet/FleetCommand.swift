@@ -7,11 +7,28 @@ public enum FleetCommand: Hashable, Sendable {
     case dismiss
     /// As picking a mode (and a preset or program by name) in the menu, only while idle.
     case select(mode: String, name: String?)
-    /// As turning the knob to this rest duration (clamped and stepped as the knob is).
+    /// The rest duration, as the knob could set it (the kiosk refuses one it could not).
     case setRest(seconds: Int)
+    /// Pause, resume or end without recording what runs, whatever the mode.
+    case pause, resume, reset
 
     /// The largest payload a station reads; anything longer is refused unread.
     public static let maximumSize = 4096
+    /// How far in the past a start's `at` may be and still be obeyed (fleet.md).
+    public static let startSlack = 2.0
+    /// How far ahead a start's `at` may be (fleet.md).
+    public static let startHorizon = 86_400.0
+
+    /// How long from `unixNow` until `at`, if `at` lies in the window [now − `startSlack`,
+    /// now + `startHorizon`]; checked before any conversion, so no value can trap.
+    public static func startDelay(at: Double, unixNow: Double) -> Result<Duration, FleetCommandError> {
+        guard at.isFinite, unixNow.isFinite else { return .failure(.wrongType(field: "at", expected: "a Unix time in seconds")) }
+        let ahead = at - unixNow
+        guard ahead >= -startSlack else { return .failure(.startInThePast(by: -ahead)) }
+        guard ahead <= startHorizon else { return .failure(.startTooFarAhead(by: ahead)) }
+        return .success(.nanoseconds(Int64((ahead * 1e9).rounded())))
+    }
+
     /// The modes `select` accepts.
     public static let modes: Set<String> = ["rest", "interval", "workout", "program"]
 
@@ -34,9 +51,10 @@ public enum FleetCommand: Hashable, Sendable {
                 return .failure(.wrongType(field: "at", expected: "a Unix time in seconds"))
             }
             return .success(.start(at: at))
-        case "dismiss":
+        case "dismiss", "pause", "resume", "reset":
             if let extra = only(["do"]) { return .failure(extra) }
-            return .success(.dismiss)
+            let simple: [String: FleetCommand] = ["dismiss": .dismiss, "pause": .pause, "resume": .resume, "reset": .reset]
+            return .success(simple[name]!)
         case "select":
             if let extra = only(["do", "mode", "name"]) { return .failure(extra) }
             guard let raw = object["mode"] else { return .failure(.missing("mode")) }
@@ -54,7 +72,7 @@ public enum FleetCommand: Hashable, Sendable {
             guard let value = raw.number, value.rounded() == value, (1...3600).contains(value) else {
                 return .failure(.wrongType(field: "rest_seconds", expected: "whole seconds between 1 and 3600"))
             }
-            return .success(.setRest(seconds: Int(value)))
+            return .success(.setRest(seconds: Int(value)))  // whole and within 1…3600: exact
         default:
             return .failure(.unknown(name.count > 32 ? String(name.prefix(32)) + "…" : name))
         }

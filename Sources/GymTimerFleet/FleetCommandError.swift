@@ -13,6 +13,10 @@ public enum FleetCommandError: Error, Hashable, Sendable, CustomStringConvertibl
     case notAllowed(command: String, reason: String)
     /// A `start` whose `at` is more than the allowed slack in the past.
     case startInThePast(by: Double)
+    /// A `start` whose `at` is more than `FleetCommand.startHorizon` (24 h) ahead.
+    case startTooFarAhead(by: Double)
+    /// A retained command: commands are events, never replayed to whoever subscribes later.
+    case retained
 
     /// One word for the kind of problem, so the log says each kind once, not each message.
     public var kind: String {
@@ -23,7 +27,14 @@ public enum FleetCommandError: Error, Hashable, Sendable, CustomStringConvertibl
         case .unknown: return "unknown-command"
         case .notAllowed: return "not-allowed"
         case .startInThePast: return "too-late"
+        case .startTooFarAhead: return "too-early"
+        case .retained: return "retained"
         }
+    }
+
+    /// `value` seconds for a message, bounded (a hostile 1e300 prints as "over 1e9").
+    private static func seconds(_ value: Double) -> String {
+        value.isFinite && abs(value) < 1e9 ? String(format: "%.1f", value) : "over 1e9"
     }
 
     public var description: String {
@@ -34,10 +45,14 @@ public enum FleetCommandError: Error, Hashable, Sendable, CustomStringConvertibl
         case .missing(let field): return "command lacks \"\(field)\""
         case .wrongType(let field, let expected): return "\"\(field)\" must be \(expected)"
         case .unexpected(let field, let command): return "\"\(field)\" is not a field of \"\(command)\""
-        case .unknown(let name): return "unknown command \"\(name)\": start, dismiss, select or set"
+        case .unknown(let name): return "unknown command \"\(name)\": start, dismiss, pause, resume, reset, select or set"
         case .notAllowed(let command, let reason): return "\"\(command)\" not allowed now: \(reason)"
         case .startInThePast(let seconds):
-            return "start refused: \"at\" is \(String(format: "%.1f", seconds)) s in the past (at most 2 s allowed)"
+            return "start refused: \"at\" is \(Self.seconds(seconds)) s in the past (at most 2 s allowed)"
+        case .startTooFarAhead(let seconds):
+            return "start refused: \"at\" is \(Self.seconds(seconds)) s ahead (at most 24 h allowed)"
+        case .retained:
+            return "a retained command is never obeyed (commands are events; publish them without retain and clear the retained one)"
         }
     }
 }

@@ -49,7 +49,7 @@ public struct HomeAssistantDiscovery: Sendable {
             if let unit { config["unit_of_measurement"] = unit }
             return message("sensor", id, config)
         }
-        for (id, name) in [("start", "Start"), ("dismiss", "Dismiss")] {
+        for (id, name) in [("start", "Start"), ("dismiss", "Dismiss"), ("pause", "Pause"), ("resume", "Resume"), ("reset", "Reset")] {
             var config = common(id: id, name: name)
             config["command_topic"] = topics.command
             config["payload_press"] = "{\"do\":\"\(id)\"}"

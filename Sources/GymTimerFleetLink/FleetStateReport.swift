@@ -34,6 +34,9 @@ public struct FleetStateReport: Hashable, Sendable {
                 phase = "resting"
                 deadline = countdown.deadline
             case .alarm: phase = "alarm"
+            case .paused(let left, _):
+                phase = "paused"
+                remaining = left
             }
         case .interval(let interval):
             mode = "interval"

@@ -20,8 +20,9 @@ import GymTimerMQTT
 public final class FleetStation: TimedDriver {
     public let settings: FleetSettings
     public let topics: FleetTopics
-    /// Hands the kiosk an event (a command), as of a moment on its timeline.
-    public var deliver: (ControlEvent, Moment) -> Void = { _, _ in }
+    /// Hands the kiosk an event (a command), as of a moment on its timeline, and returns the
+    /// effects (a `.refused` among them says the kiosk did not obey).
+    public var deliver: (ControlEvent, Moment) -> [Effect] = { _, _ in [] }
     /// Told of each event the station publishes (its name and fields, as JSON values), and of
     /// `online` once connected, whether or not it could publish them (the terminal lists them).
     public var onEvent: (String, [String: String]) -> Void = { _, _ in }
@@ -42,6 +43,9 @@ public final class FleetStation: TimedDriver {
     /// Records waiting in memory when the outbox file cannot be written.
     private var unsaved: [FleetOutbox.Entry] = []
     private var scheduledStart: Moment?
+    /// What was selected when the scheduled start was asked for (nil after a restart: whatever
+    /// is selected): at its instant the kiosk starts only if still idle in it.
+    private var scheduledEntry: ModeMenu.Entry?
     private var lastReport: FleetStateReport?
     /// The kiosk as last observed (what `select` navigates the menu of).
     private var lastKiosk: Kiosk?
@@ -49,10 +53,14 @@ public final class FleetStation: TimedDriver {
     /// Kinds of refused commands already logged (once per kind, not per message).
     private var loggedKinds: Set<String> = []
 
+    /// The largest packet the broker may send the station: a command (4 KiB at most) with its
+    /// topic and headers. Larger messages are dropped by the broker, never read (fleet.md).
+    public static let maximumPacketSize = FleetCommand.maximumSize + 1024
+
     /// How long before a scheduled start the loop wakes, to be at the instant awake.
     public static let startLead: Duration = .milliseconds(1)
     /// How far in the past a start's `at` may be and still be obeyed.
-    public static let startSlack = 2.0
+    public static let startSlack = FleetCommand.startSlack
 
     /// How long before a scheduled start this station wakes (`startLead`; zero in virtual
     /// time, where the clock stands still while the station waits).
@@ -82,7 +90,8 @@ public final class FleetStation: TimedDriver {
             clientID: "gymtimer-\(settings.station)", host: settings.broker.host, port: settings.broker.port,
             tls: settings.broker.tls, caFile: settings.caFile, username: settings.username, password: password,
             keepAlive: 30, cleanSession: true,
-            will: MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true))
+            will: MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true),
+            maximumPacketSize: Self.maximumPacketSize)
         do {
             connection = FleetConnection(
                 client: try transport(options), name: "fleet", broker: "\(settings.broker)",
@@ -98,11 +107,12 @@ public final class FleetStation: TimedDriver {
     /// (or at most `startSlack` past), else dropped with one line.
     private func resumeScheduledStart() {
         guard let outbox, let at = try? outbox.scheduledStart() else { return }
-        let late = unixNow() - at
-        if late <= Self.startSlack {
-            scheduledStart = now() + .nanoseconds(Int64((-late * 1e9).rounded()))
-        } else {
-            log("fleet: the start scheduled for \(String(format: "%.3f", at)) passed while the station was down; not started")
+        // The stored instant is checked as a command's is: a damaged file cannot trap.
+        switch FleetCommand.startDelay(at: at, unixNow: unixNow()) {
+        case .success(let delay):
+            scheduledStart = now() + delay
+        case .failure(let error):
+            log("fleet: the stored scheduled start is dropped: \(error)")
             remember(start: nil)
         }
     }
@@ -143,9 +153,14 @@ public final class FleetStation: TimedDriver {
             // milliseconds, and a class start is worth being exact): wait out the rest awake.
             while self.now() < start { sched_yield() }
             defer { remember(start: nil) }
-            deliver(.pressed(.start), start)
-            deliver(.released(.start), start)
-            event("started", ["at": String(format: "%.3f", unix(start))])
+            // At its instant, the kiosk checks it is still where the coach left it.
+            let effects = deliver(.command(.classStart(expecting: scheduledEntry)), start)
+            scheduledEntry = nil
+            if let refusal = Self.refusal(in: effects) {
+                refuse(.notAllowed(command: refusal.command, reason: refusal.reason))
+            } else {
+                event("started", ["at": String(format: "%.3f", unix(start))])
+            }
         }
         guard let connection else { return }
         handle(connection.fire(at: now))
@@ -270,6 +285,8 @@ public final class FleetStation: TimedDriver {
     private func command(_ message: MQTTMessage) {
         // Only the station's own topics are subscribed; anything else is not a command for it.
         guard topics.commandTopics.contains(message.topic) else { return }
+        // A retained command is old news replayed by the broker at (re)subscription: never obeyed.
+        guard !message.retain else { return refuse(.retained) }
         switch FleetCommand.parse(message.payload) {
         case .failure(let error): refuse(error)
         case .success(let command): obey(command)
@@ -277,85 +294,49 @@ public final class FleetStation: TimedDriver {
     }
 
     private func obey(_ command: FleetCommand) {
-        let at = now()
         switch command {
-        case .start(nil):
-            deliver(.pressed(.start), at)
-            deliver(.released(.start), at)
-            event("command", ["do": "\"start\""])
+        case .start(nil): send(.press(.start), "start")
+        case .dismiss: send(.press(.dismiss), "dismiss")
+        case .pause: send(.pause, "pause")
+        case .resume: send(.resume, "resume")
+        case .reset: send(.reset, "reset")
+        case .setRest(let seconds): send(.setRest(seconds: seconds), "set")
+        case .select(let mode, let name):
+            guard let kiosk = lastKiosk else {
+                return refuse(.notAllowed(command: "select", reason: "the station is starting"))
+            }
+            guard let startMode = StartMode(rawValue: mode) else { return refuse(.unknown(mode)) }
+            switch kiosk.menuEntry(for: startMode, named: name) {
+            case .failure(let refusal): refuse(.notAllowed(command: refusal.command, reason: refusal.reason))
+            case .success(let entry): send(.select(entry), "select", ["mode": FleetStateReport.quoted(mode)])
+            }
         case .start(let unixTime?):
-            let late = unixNow() - unixTime
-            guard late <= Self.startSlack else { return refuse(.startInThePast(by: late)) }
-            guard lastReport?.phase == "idle" else {
+            let delay: Duration
+            switch FleetCommand.startDelay(at: unixTime, unixNow: unixNow()) {
+            case .failure(let error): return refuse(error)
+            case .success(let ahead): delay = ahead
+            }
+            guard let kiosk = lastKiosk, kiosk.isIdle else {
                 return refuse(.notAllowed(command: "start", reason: "the station is busy (\(lastReport?.phase ?? "starting"))"))
             }
-            scheduledStart = at + .nanoseconds(Int64((-late * 1e9).rounded()))
+            scheduledStart = now() + delay
+            scheduledEntry = kiosk.menu(at: .origin)?.selection
             remember(start: unixTime)
             event("scheduled", ["at": String(format: "%.3f", unixTime)])
-        case .dismiss:
-            deliver(.pressed(.dismiss), at)
-            deliver(.released(.dismiss), at)
-            event("command", ["do": "\"dismiss\""])
-        case .setRest(let seconds):
-            guard let report = lastReport, report.mode == "rest", report.phase == "idle", let current = report.restSeconds else {
-                return refuse(.notAllowed(command: "set", reason: "only while the rest timer is idle"))
-            }
-            let detents = (seconds - current) / restStep
-            if detents != 0 { deliver(.turned(detents), at) }
-            event("command", ["do": "\"set\""])
-        case .select(let mode, let name):
-            guard let kiosk = lastKiosk, kiosk.isIdle else {
-                return refuse(.notAllowed(command: "select", reason: "only while the station is idle"))
-            }
-            switch Self.menuSteps(to: mode, name: name, from: kiosk) {
-            case .failure(let error): refuse(error)
-            case .success(let detents):
-                // As a person picks it: a press of start held opens the menu (undoing the
-                // press), the knob goes to the entry, a press of start picks it.
-                for event: ControlEvent in [.pressed(.start), .held(.start), .released(.start)] { deliver(event, at) }
-                if detents != 0 { deliver(.turned(detents), at) }
-                deliver(.pressed(.start), at)
-                deliver(.released(.start), at)
-                event("command", ["do": "\"select\"", "mode": FleetStateReport.quoted(mode)])
-            }
         }
     }
 
-    /// How many detents the mode menu, opened from idle `kiosk` as a person would open it,
-    /// must turn to show `mode` (and the preset or program `name`). Without a name, a workout
-    /// or program already chosen stays; otherwise the first preset or program.
-    static func menuSteps(to mode: String, name: String?, from kiosk: Kiosk) -> Result<Int, FleetCommandError> {
-        guard let menu = kiosk.menu(at: .origin) else {
-            return .failure(.notAllowed(command: "select", reason: "only while the station is idle"))
+    /// Hands the kiosk `command` now; its refusal becomes an `error` event, else a `command` event.
+    private func send(_ command: KioskCommand, _ name: String, _ fields: [String: String] = [:]) {
+        if let refusal = Self.refusal(in: deliver(.command(command), now())) {
+            return refuse(.notAllowed(command: refusal.command, reason: refusal.reason))
         }
-        let settings = kiosk.settings
-        let target: ModeMenu.Entry
-        switch (mode, name) {
-        case ("rest", nil): target = .rest
-        case ("interval", nil): target = .interval
-        case ("rest", _?), ("interval", _?): return .failure(.unexpected(field: "name", command: "select \(mode)"))
-        case ("workout", nil):
-            if case .workout = menu.selection { return .success(0) }
-            target = .workout(preset: 0)
-        case ("workout", let name?):
-            guard let found = settings.workout.presets.firstIndex(where: { $0.name == name }) else {
-                return .failure(.notAllowed(command: "select", reason: "no workout preset named \"\(name)\""))
-            }
-            target = .workout(preset: found)
-        case (_, nil):
-            if case .program = menu.selection { return .success(0) }
-            target = .program(0)
-        case (_, let name?):
-            let programs = Kiosk.freshProgram(settings).programs
-            guard let found = programs.firstIndex(where: { $0.name == name }) else {
-                return .failure(.notAllowed(command: "select", reason: "no program named \"\(name)\""))
-            }
-            target = .program(found)
-        }
-        guard let index = menu.entries.firstIndex(of: target) else {
-            return .failure(.notAllowed(command: "select", reason: "the menu has no such entry"))
-        }
-        return .success(index - menu.selected)
+        event("command", fields.merging(["do": FleetStateReport.quoted(name)]) { $1 })
+    }
+
+    private static func refusal(in effects: [Effect]) -> KioskRefusal? {
+        for case .refused(let refusal) in effects { return refusal }
+        return nil
     }
 
     private func refuse(_ error: FleetCommandError) {

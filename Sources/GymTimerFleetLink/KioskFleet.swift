@@ -43,7 +43,7 @@ public final class KioskFleet {
         return HistoryFanOut([history, FleetHistory(station: station)])
     }
 
-    /// Commands reach the kiosk through `runtime`.
+    /// Commands reach the kiosk through `runtime` (its effects come back: a refusal among them).
     public func attach<C: Clock>(_ runtime: KioskRuntime<C>) where C.Duration == Duration {
         station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
     }

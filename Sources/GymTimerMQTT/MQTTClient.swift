@@ -31,11 +31,15 @@ public final class MQTTClient {
         /// connection, and the broker sends it again). See `deferringWrites` below for why
         /// libmosquitto 2.0 does this.
         public var deferWrites: Bool
+        /// The largest packet the broker may send this client, in bytes (MQTT v5's maximum
+        /// packet size, so the client speaks v5): the broker drops a larger message for it
+        /// rather than send it, so an oversized one is never read into memory. nil: no limit, v3.1.1.
+        public var maximumPacketSize: Int?
 
         public init(
             clientID: String, host: String, port: Int, tls: Bool = false, caFile: String? = nil,
             username: String? = nil, password: String? = nil, keepAlive: Int = 30, cleanSession: Bool = true,
-            will: MQTTMessage? = nil, deferWrites: Bool = false
+            will: MQTTMessage? = nil, deferWrites: Bool = false, maximumPacketSize: Int? = nil
         ) {
             self.clientID = clientID
             self.host = host
@@ -48,6 +52,7 @@ public final class MQTTClient {
             self.cleanSession = cleanSession
             self.will = will
             self.deferWrites = deferWrites
+            self.maximumPacketSize = maximumPacketSize
         }
 
         /// `mqtt://host:port` for messages.
@@ -97,6 +102,10 @@ public final class MQTTClient {
                       "set up TLS")
         }
         if options.deferWrites { try check(gt_mosquitto_threaded_set(handle, true), "defer writes") }
+        if let limit = options.maximumPacketSize {
+            let bytes = UInt32(clamping: max(limit, 64))
+            try check(gt_mosquitto_limit_incoming(handle, bytes, options.cleanSession ? 0 : UInt32.max), "limit the packet size")
+        }
     }
 
     // Why `deferWrites` holds a QoS 1 message's PUBACK back until `writable()`, in
@@ -245,7 +254,8 @@ private func client(_ object: UnsafeMutableRawPointer?) -> MQTTClient? {
 }
 
 private func onConnect(_ handle: OpaquePointer?, _ object: UnsafeMutableRawPointer?, _ code: Int32) {
-    let reason = code == 0 ? nil : String(cString: gt_mosquitto_connack_string(code))
+    // MQTT v5 (`maximumPacketSize`) answers with a reason code (128 and up), v3.1.1 with 1–5.
+    let reason = code == 0 ? nil : String(cString: code >= 128 ? gt_mosquitto_reason_string(code) : gt_mosquitto_connack_string(code))
     client(object)?.received(reason.map { .refused(reason: $0) } ?? .connected)
 }
 

@@ -120,9 +120,12 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
 
     /// Hands the core an event that did not come from a device (a fleet command), as of
     /// `moment` (a start scheduled for an instant the loop woke just after); the effects are
-    /// carried out now.
-    public func inject(_ event: ControlEvent, at moment: Moment) {
-        apply(kiosk.handle(event, at: min(moment, now)), at: now)
+    /// carried out now and returned (a refused command's `.refused` goes back to its sender).
+    @discardableResult
+    public func inject(_ event: ControlEvent, at moment: Moment) -> [Effect] {
+        let effects = kiosk.handle(event, at: min(moment, now))
+        apply(effects, at: now)
+        return effects
     }
 
     /// Retries the waiting records when their retry falls due (or starts the wait for it).
@@ -168,6 +171,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
                     buzzer.play(pattern, at: now)
                 }
             case .record(let workout): history.record(workout)
+            case .refused: break
             }
         }
     }

@@ -104,10 +104,15 @@ import Testing
         "bad-field.json": #"refused (bad-field): "x" is not a field of "start""#,
         "dismiss.json": "accepted: dismiss",
         "lone-surrogate.json": "refused (malformed): command is not JSON",
+        "pause.json": "accepted: pause",
+        "pause-extra.json": #"refused (bad-field): "at" is not a field of "pause""#,
+        "reset.json": "accepted: reset",
+        "resume.json": "accepted: resume",
         "select.json": #"accepted: select(mode: "program", name: Optional("Tabata"))"#,
         "set-huge.json": #"refused (bad-field): "rest_seconds" must be whole seconds between 1 and 3600"#,
         "set.json": "accepted: setRest(seconds: 120)",
         "start-at.json": "accepted: start(at: Optional(1767225600.5))",
+        "start-at-huge.json": "accepted: start(at: Optional(1e+300))",
         "start.json": "accepted: start(at: nil)",
         "truncated.json": "refused (malformed): command is not JSON",
     ]
@@ -122,14 +127,18 @@ import Testing
     /// What a station in virtual time made of each corpus file (see FuzzStation: the flags
     /// byte, then the coach's messages): the kiosk at 20 s, what it shows, the station's events.
     static let expectedStations: [String: String] = [
+        "far-start-idle.bin":
+            #"commanded: rest idle, shows "0130"; events error(too-early)"#,
+        "retained-start-resting.bin":
+            #"undisturbed: rest resting, shows "0112"; events error(retained)"#,
         "seed-far-start-resting.bin":
-            #"commanded: rest resting, shows "0112"; events error(not-allowed)"#,
+            #"commanded: rest resting, shows "0112"; events error(too-early)"#,
         "seed-garbage-resting.bin":
             #"undisturbed: rest resting, shows "0112"; events error(malformed) error(malformed) error(malformed) error(unknown-command)"#,
         "seed-oversized-idle.bin":
             #"undisturbed: rest idle, shows "0130"; events error(too-large)"#,
         "seed-retained-garbage-idle.bin":
-            #"undisturbed: rest idle, shows "0130"; events error(bad-field)"#,
+            #"undisturbed: rest idle, shows "0130"; events error(retained)"#,
         "seed-select-idle.bin":
             #"commanded: program idle, shows "tAbA"; events command(select) command(dismiss)"#,
         "seed-set-while-resting.bin":

@@ -20,3 +20,15 @@ import Testing
         #expect(countdown.nextSecondBoundary(after: Moment(.milliseconds(3010))) == nil)
     }
 }
+
+/// Moment arithmetic saturates: a hostile value from outside cannot trap the kiosk.
+@Suite struct MomentSaturationTests {
+    @Test func farMomentsAndDurationsSaturate() {
+        let far = Moment(nanoseconds: .max - 5)
+        #expect((far + .seconds(10)).nanoseconds == .max)
+        #expect((Moment(nanoseconds: .min + 5) - .seconds(10)).nanoseconds == .min)
+        #expect((Moment(nanoseconds: .max) - Moment(nanoseconds: .min)).nanoseconds == .max)
+        #expect(Duration.seconds(1e10 * 1e9).nanoseconds == .max)
+        #expect((Moment.origin + .seconds(1e10)).nanoseconds == .max, "1e10 s crashed Moment before")
+    }
+}

@@ -19,7 +19,7 @@ import Testing
             "sensor": ["state_topic"], "button": ["command_topic"], "number": ["command_topic"],
             "select": ["command_topic", "options"],
         ]
-        #expect(messages.count == 7)
+        #expect(messages.count == 10)
         for message in messages {
             let parts = message.topic.split(separator: "/")
             #expect(parts.count == 5 && parts[0] == "homeassistant" && parts[4] == "config")
@@ -40,6 +40,10 @@ import Testing
         #expect(start["command_topic"] as? String == "gymtimer/rack-3/cmd")
         let press = try #require(start["payload_press"] as? String)
         #expect(FleetCommand.parse(Array(press.utf8)) == .success(.start(at: nil)))
+        for (id, command) in [("pause", FleetCommand.pause), ("resume", .resume), ("reset", .reset)] {
+            let press = try #require(try config("button", id)["payload_press"] as? String)
+            #expect(FleetCommand.parse(Array(press.utf8)) == .success(command), "\(id)")
+        }
         let number = try config("number", "rest_seconds")
         let template = try #require(number["command_template"] as? String)
         let rendered = template.replacingOccurrences(of: "{{ value | int }}", with: "120")

@@ -158,12 +158,29 @@ import Testing
     }
 
     @Test func aStationOnARealBrokerIsTimedAndItsWakeUpsCounted() throws {
-        let figures = FleetBenchmark(executable: GymtimerBinary.path, commands: 10, idleSeconds: 2).run()
+        let figures = FleetBenchmark(executable: GymtimerBinary.path, commands: 10, idleSeconds: 2, starts: 2).run()
         let latency = try #require(figures.first { $0.name == FleetBenchmark.latencyName })
         let wakeups = try #require(figures.first { $0.name == FleetBenchmark.wakeupsName })
         let samples = try #require(latency.statistics, "measured: \(latency.note ?? "")")
         #expect(samples.count == 10, "every command reached the display: \(latency.note ?? "")")
         #expect(samples.median > 0 && samples.max < 1000)
         #expect(wakeups.statistics?.count == 2, "\(wakeups.note ?? "")")
+        // The synchronised starts: both stations began each (correctness here, with a margin
+        // that holds under load; the figure is the bench's).
+        let offset = try #require(figures.first { $0.name == FleetBenchmark.offsetName }?.statistics, "measured")
+        let skew = try #require(figures.first { $0.name == FleetBenchmark.skewName }?.statistics, "measured")
+        #expect(offset.count == 4 && skew.count == 2)
+        #expect(offset.max < 250 && skew.max < 250)
+    }
+
+    @Test func countdownBeginsAreTheRestLEDLightingFromTheFirstStartOn() {
+        let trace = [
+            #"{"device":"led","name":"rest","on":true,"unix":90.0}"#,
+            #"{"device":"led","name":"rest","on":false,"unix":100.5}"#,
+            #"{"device":"led","name":"rest","on":true,"unix":101.001}"#,
+            #"{"device":"display","text":"0130","unix":101.001}"#,
+            #"{"device":"led","name":"rest","on":true,"unix":103.002}"#,
+        ].joined(separator: "\n")
+        #expect(FleetBenchmark.countdownBegins(trace: trace, after: 101) == [101.001, 103.002])
     }
 }

@@ -41,5 +41,13 @@ int gt_mosquitto_publish(struct mosquitto *mosq, int *mid, const char *topic, in
 int gt_mosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos);
 const char *gt_mosquitto_strerror(int mosq_errno);
 const char *gt_mosquitto_connack_string(int connack_code);
+const char *gt_mosquitto_reason_string(int reason_code);
+
+// Speaks MQTT v5 from the next connection on and asks the broker, in every CONNECT (the first
+// and each reconnect), never to send a packet larger than `maximum_packet_size` bytes (the
+// broker drops such a message for this client instead: an oversized one is never read into
+// memory). `session_expiry`: seconds the broker keeps a persistent session (v5 ends it at
+// disconnect otherwise); 0 for a clean one. MOSQ_ERR_SUCCESS or why not.
+int gt_mosquitto_limit_incoming(struct mosquitto *mosq, uint32_t maximum_packet_size, uint32_t session_expiry);
 
 #endif

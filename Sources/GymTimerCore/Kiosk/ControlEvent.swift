@@ -15,4 +15,6 @@ public enum ControlEvent: Hashable, Sendable {
     case turned(Int)
     /// A deadline the core asked for (see `nextDeadline`) has arrived.
     case deadline
+    /// A command from outside (the fleet), with its own meaning (see `KioskCommand`).
+    case command(KioskCommand)
 }

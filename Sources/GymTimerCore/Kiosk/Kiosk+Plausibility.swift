@@ -68,6 +68,9 @@ extension RestMode {
         case .resting(let countdown, let beepsLeft):
             return check.near(countdown.deadline) && check.count(beepsLeft, atMost: max(0, settings.warningSeconds))
         case .alarm(let since): return check.near(since)
+        case .paused(let remaining, let beepsLeft):
+            return remaining > .zero && remaining <= .seconds(settings.maxSeconds)
+                && check.count(beepsLeft, atMost: max(0, settings.warningSeconds))
         }
     }
 }

@@ -9,6 +9,7 @@ extension Kiosk {
             case .idle: return "rest mode: idle, \(rest.durationSeconds) s, \(Self.count(rest.sets, "set"))"
             case .resting: return "rest mode: resting, \(Self.count(rest.sets, "set")) done"
             case .alarm: return "rest mode: alarm — dismiss stops it"
+            case .paused: return "rest mode: paused, \(Self.count(rest.sets, "set")) done"
             }
         case .interval(let interval): return "interval mode: " + Self.detail(of: interval)
         case .workout(let workout): return "workout mode: " + Self.detail(of: workout)

@@ -89,6 +89,9 @@ public struct Kiosk: Hashable, Sendable, Codable {
             startPressedAt = isIdle ? now : nil
         case .deadline:
             break
+        case .command(let command):
+            forgetStartPress()
+            return obey(command, at: now)
         default:
             forgetStartPress()
         }
@@ -106,12 +109,12 @@ public struct Kiosk: Hashable, Sendable, Codable {
         }
     }
 
-    private mutating func forgetStartPress() {
+    mutating func forgetStartPress() {
         beforeStartPress = nil
         startPressedAt = nil
     }
 
-    private mutating func dispatch(_ event: ControlEvent, at now: Moment) -> [Effect] {
+    mutating func dispatch(_ event: ControlEvent, at now: Moment) -> [Effect] {
         switch mode {
         case .rest(var rest):
             let effects = rest.handle(event, at: now)
@@ -172,7 +175,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
         return menu.currentOutputs()
     }
 
-    private mutating func pick(_ entry: ModeMenu.Entry, leaving previous: Mode, at now: Moment) -> [Effect] {
+    mutating func pick(_ entry: ModeMenu.Entry, leaving previous: Mode, at now: Moment) -> [Effect] {
         var effects: [Effect] = []
         if case .rest(var rest) = previous, entry != .rest {
             effects += rest.endWorkout(at: now).filter { if case .record = $0 { true } else { false } }

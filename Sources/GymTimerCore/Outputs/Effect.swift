@@ -11,4 +11,7 @@ public enum Effect: Hashable, Sendable {
     case sound(Sound?)
     /// A finished workout to add to the history.
     case record(WorkoutRecord)
+    /// A `KioskCommand` was not obeyed, and why (nothing else changed): the fleet turns it
+    /// into an `error` event; the outputs ignore it.
+    case refused(KioskRefusal)
 }

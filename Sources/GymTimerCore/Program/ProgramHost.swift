@@ -42,9 +42,27 @@ extension ProgramHost {
         return outcome == .resets ? effects + reset(at: now) : effects
     }
 
+    /// Pauses the run on command (see `RunControllable`); nothing to pause in idle.
+    public mutating func pause(at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard var running = run else { return .failure(KioskRefusal("pause", "nothing is running")) }
+        defer { run = running }
+        return running.pause(at: now)
+    }
+
+    /// Resumes a paused run on command.
+    public mutating func resume(at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard var running = run else { return .failure(KioskRefusal("resume", "nothing is running")) }
+        defer { run = running }
+        return running.resume(at: now)
+    }
+
     /// Back to idle, abandoning any run in progress (nothing is recorded).
     public mutating func reset(at now: Moment) -> [Effect] {
         run = nil
         return idleOutputs()
     }
 }
+
+extension IntervalMode: RunControllable {}
+extension WorkoutMode: RunControllable {}
+extension ProgramMode: RunControllable {}

@@ -191,6 +191,26 @@ public struct ProgramRun: Hashable, Sendable, Codable {
         return (effects, .stays)
     }
 
+    /// Pauses the run on command (in the lead-in too); the kiosk has handled anything already due.
+    public mutating func pause(at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard case .running(var run) = phase else { return .failure(KioskRefusal("pause", "the run is over")) }
+        guard !run.isPaused else { return .failure(KioskRefusal("pause", "already paused")) }
+        run.pause(at: now)
+        phase = .running(run)
+        flashUntil = nil
+        return .success([.display(display(at: now)), .sound(nil)])
+    }
+
+    /// Resumes a run paused by a command or a press.
+    public mutating func resume(at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard case .running(var run) = phase, run.isPaused else {
+            return .failure(KioskRefusal("resume", "nothing is paused"))
+        }
+        run.resume(at: now)
+        phase = .running(run)
+        return .success([.display(display(at: now))])
+    }
+
     /// Active time from the start to the beginning of interval `index`.
     private func start(of index: Int) -> Duration {
         index == 0 ? .zero : plan.intervalEnds[index - 1]

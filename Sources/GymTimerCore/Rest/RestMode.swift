@@ -12,6 +12,8 @@ public struct RestMode: Hashable, Sendable, Codable {
         case resting(Countdown, beepsLeft: Int)
         /// The rest is over and the alarm sounds, since the rest's deadline.
         case alarm(since: Moment)
+        /// A rest paused on command with `remaining` left (start resumes it, dismiss ends it).
+        case paused(remaining: Duration, beepsLeft: Int)
     }
 
     public let settings: RestSettings
@@ -39,13 +41,16 @@ public struct RestMode: Hashable, Sendable, Codable {
             return [.display(.time(seconds: countdown.displayedSeconds(at: now))), .leds([.rest]), .buzzer(.off), .sound(nil)]
         case .alarm:
             return [.display(.time(seconds: 0, blink: .all)), .leds([.alarm]), .buzzer(.alarm), .sound(.alarm)]
+        case .paused(let remaining, _):
+            let seconds = Countdown(from: now, lasting: remaining).displayedSeconds(at: now)
+            return [.display(.time(seconds: seconds, blink: .colon)), .leds([.rest]), .buzzer(.off), .sound(nil)]
         }
     }
 
     /// The next moment this mode must be woken at, or nil when it waits for input only.
     public func nextDeadline(after now: Moment) -> Moment? {
         switch phase {
-        case .idle:
+        case .idle, .paused:
             return nil
         case .resting(let countdown, let beepsLeft):
             var next = countdown.deadline
@@ -70,6 +75,11 @@ public struct RestMode: Hashable, Sendable, Codable {
         case (.pressed(.start), .alarm):
             sets += 1
             return startRest(at: now)
+        case (.pressed(.start), .paused):
+            return (try? resume(at: now).get()) ?? []
+        case (.pressed(.dismiss), .paused):
+            phase = .idle
+            return currentOutputs(at: now)
         case (.pressed(.dismiss), .alarm):
             sets += 1
             phase = .idle
@@ -105,7 +115,7 @@ public struct RestMode: Hashable, Sendable, Codable {
 
     private mutating func advance(to now: Moment) -> [Effect] {
         switch phase {
-        case .idle:
+        case .idle, .paused:
             return []
         case .resting(let countdown, var beepsLeft):
             if now >= countdown.deadline {
@@ -135,5 +145,54 @@ public struct RestMode: Hashable, Sendable, Codable {
             phase = .idle
             return currentOutputs(at: now)
         }
+    }
+}
+
+extension RestMode {
+    /// Sets the next rest's length on command, in idle: `seconds` must lie in the knob's range
+    /// and on its step (counted from the current length, as the knob turns, or from the range's
+    /// start, as Home Assistant's slider does), or be an end of the range; anything else is
+    /// refused, never clamped.
+    public mutating func setDuration(seconds: Int, at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard phase == .idle else { return .failure(KioskRefusal("set", "only while the rest timer is idle")) }
+        let step = max(1, settings.stepSeconds)
+        let inRange = (settings.minSeconds...max(settings.minSeconds, settings.maxSeconds)).contains(seconds)
+        let onKnob = seconds == settings.minSeconds || seconds == settings.maxSeconds
+            || inRange && ((seconds - durationSeconds) % step == 0 || (seconds - settings.minSeconds) % step == 0)
+        guard onKnob else {
+            return .failure(KioskRefusal(
+                "set", "\(seconds) s is not on the knob: \(settings.minSeconds)–\(settings.maxSeconds) s, "
+                    + "in steps of \(step) s from \(durationSeconds) s"))
+        }
+        durationSeconds = seconds
+        return .success([.display(.time(seconds: durationSeconds))])
+    }
+}
+
+extension RestMode: RunControllable {
+    /// Pauses a rest under way (the countdown keeps what is left); nothing else runs to pause.
+    public mutating func pause(at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard case .resting(let countdown, let beepsLeft) = phase, now < countdown.deadline else {
+            return .failure(KioskRefusal("pause", phase == .idle ? "no rest is running" : "the rest is not counting down"))
+        }
+        phase = .paused(remaining: countdown.remaining(at: now), beepsLeft: beepsLeft)
+        return .success(currentOutputs(at: now))
+    }
+
+    /// Resumes a paused rest: what was left ends that long after `now`.
+    public mutating func resume(at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard case .paused(let remaining, let beepsLeft) = phase else {
+            return .failure(KioskRefusal("resume", "no rest is paused"))
+        }
+        phase = .resting(Countdown(from: now, lasting: remaining), beepsLeft: beepsLeft)
+        return .success(currentOutputs(at: now))
+    }
+
+    /// Ends the rest and the workout's count without recording them: idle, as at start-up.
+    public mutating func reset(at now: Moment) -> [Effect] {
+        sets = 0
+        workoutStartedAt = nil
+        phase = .idle
+        return currentOutputs(at: now)
     }
 }

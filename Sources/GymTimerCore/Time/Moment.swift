@@ -17,18 +17,31 @@ public struct Moment: Comparable, Hashable, Sendable, Codable, CustomStringConve
     public var sinceOrigin: Duration { .nanoseconds(nanoseconds) }
 
     public static func < (a: Moment, b: Moment) -> Bool { a.nanoseconds < b.nanoseconds }
-    public static func + (a: Moment, d: Duration) -> Moment { Moment(nanoseconds: a.nanoseconds + d.nanoseconds) }
-    public static func - (a: Moment, d: Duration) -> Moment { Moment(nanoseconds: a.nanoseconds - d.nanoseconds) }
-    public static func - (a: Moment, b: Moment) -> Duration { .nanoseconds(a.nanoseconds - b.nanoseconds) }
+    // Saturating, never trapping: a moment or duration built from a hostile value (a network
+    // message, a stored file) ends at the end of the timeline instead of stopping the kiosk.
+    public static func + (a: Moment, d: Duration) -> Moment { Moment(nanoseconds: saturating(a.nanoseconds, plus: d.nanoseconds)) }
+    public static func - (a: Moment, d: Duration) -> Moment { Moment(nanoseconds: saturating(a.nanoseconds, minus: d.nanoseconds)) }
+    public static func - (a: Moment, b: Moment) -> Duration { .nanoseconds(saturating(a.nanoseconds, minus: b.nanoseconds)) }
+
+    static func saturating(_ a: Int64, plus b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
+    }
+
+    static func saturating(_ a: Int64, minus b: Int64) -> Int64 {
+        let (difference, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? (b < 0 ? .max : .min) : difference
+    }
 
     public var description: String { "\(sinceOrigin)" }
 }
 
 extension Duration {
-    /// The duration in whole nanoseconds (truncated toward zero); exact for every duration the kiosk uses.
+    /// The duration in whole nanoseconds (truncated toward zero); exact for every duration the
+    /// kiosk uses, saturated (never trapping) beyond ±292 years.
     public var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let nanoseconds = attoseconds / 1_000_000_000
+        return Int64(exactly: nanoseconds) ?? (nanoseconds > 0 ? .max : .min)
     }
 }
 

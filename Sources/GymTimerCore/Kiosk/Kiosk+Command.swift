@@ -1,0 +1,107 @@
+/// Commands from outside (`KioskCommand`): each has one meaning whatever the mode. What is
+/// already due is handled first, so a command never reorders the countdown; a command that
+/// cannot be obeyed changes nothing and returns `.refused` (after any catch-up effects).
+extension Kiosk {
+    /// What a pause, resume or reset asks of the active mode.
+    enum RunControl: String {
+        case pause, resume, reset
+    }
+
+    mutating func obey(_ command: KioskCommand, at now: Moment) -> [Effect] {
+        var effects: [Effect] = []
+        if let due = nextDeadline(after: now), due <= now { effects = dispatch(.deadline, at: now) }
+        let outcome: Result<[Effect], KioskRefusal>
+        switch command {
+        case .press(let button):
+            return effects + handle(.pressed(button), at: now) + handle(.released(button), at: now)
+        case .classStart(let expected):
+            outcome = classStart(expecting: expected, at: now)
+        case .pause: outcome = control(.pause, at: now)
+        case .resume: outcome = control(.resume, at: now)
+        case .reset: outcome = control(.reset, at: now)
+        case .select(let entry):
+            guard isIdle, let menu = menu(at: now) else {
+                outcome = .failure(KioskRefusal("select", "only while the station is idle (\(statusLine))"))
+                break
+            }
+            guard menu.entries.contains(entry) else {
+                outcome = .failure(KioskRefusal("select", "the mode menu has no such entry"))
+                break
+            }
+            outcome = .success(pick(entry, leaving: mode, at: now))
+        case .setRest(let seconds):
+            guard case .rest(var rest) = mode else {
+                outcome = .failure(KioskRefusal("set", "only in rest mode"))
+                break
+            }
+            outcome = rest.setDuration(seconds: seconds, at: now)
+            if case .success = outcome { mode = .rest(rest) }
+        }
+        switch outcome {
+        case .success(let more): return effects + more
+        case .failure(let refusal): return effects + [.refused(refusal)]
+        }
+    }
+
+    /// The mode menu's entry for `mode` and the workout preset or program `name` (what a
+    /// `select` command names: the fleet's, the web console's). Without a name, the preset or
+    /// program already chosen stays; otherwise the first one.
+    public func menuEntry(for mode: StartMode, named name: String?) -> Result<ModeMenu.Entry, KioskRefusal> {
+        switch (mode, name) {
+        case (.rest, nil): return .success(.rest)
+        case (.interval, nil): return .success(.interval)
+        case (.rest, _?), (.interval, _?): return .failure(KioskRefusal("select", "\(mode.rawValue) takes no name"))
+        case (.workout, nil):
+            if case .workout(let workout) = self.mode { return .success(.workout(preset: workout.presetIndex)) }
+            return .success(.workout(preset: 0))
+        case (.workout, let name?):
+            guard let found = settings.workout.presets.firstIndex(where: { $0.name == name }) else {
+                return .failure(KioskRefusal("select", "no workout preset named \"\(name)\""))
+            }
+            return .success(.workout(preset: found))
+        case (.program, nil):
+            if case .program(let program) = self.mode { return .success(.program(program.selected)) }
+            return .success(.program(0))
+        case (.program, let name?):
+            guard let found = Self.freshProgram(settings).programs.firstIndex(where: { $0.name == name }) else {
+                return .failure(KioskRefusal("select", "no program named \"\(name)\""))
+            }
+            return .success(.program(found))
+        }
+    }
+
+    /// Starts what is selected, if the kiosk is still idle in `expected` (when given).
+    private mutating func classStart(expecting expected: ModeMenu.Entry?, at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard isIdle, let current = menu(at: now)?.selection else {
+            return .failure(KioskRefusal("start", "the station is no longer idle (\(statusLine)); nothing was changed"))
+        }
+        if let expected, expected != current {
+            return .failure(KioskRefusal("start", "the station is no longer in what was selected (\(statusLine))"))
+        }
+        return .success(dispatch(.pressed(.start), at: now))
+    }
+
+    /// Hands a pause, resume or reset to the active mode (`RunControllable`).
+    private mutating func control(_ control: RunControl, at now: Moment) -> Result<[Effect], KioskRefusal> {
+        switch mode {
+        case .rest(var rest): return apply(control, to: &rest, at: now) { .rest($0) }
+        case .interval(var interval): return apply(control, to: &interval, at: now) { .interval($0) }
+        case .workout(var workout): return apply(control, to: &workout, at: now) { .workout($0) }
+        case .program(var program): return apply(control, to: &program, at: now) { .program($0) }
+        case .menu: return .failure(KioskRefusal(control.rawValue, "the mode menu is open"))
+        }
+    }
+
+    private mutating func apply<M: RunControllable>(
+        _ control: RunControl, to controlled: inout M, at now: Moment, as wrap: (M) -> Mode
+    ) -> Result<[Effect], KioskRefusal> {
+        let outcome: Result<[Effect], KioskRefusal>
+        switch control {
+        case .pause: outcome = controlled.pause(at: now)
+        case .resume: outcome = controlled.resume(at: now)
+        case .reset: outcome = .success(controlled.reset(at: now))
+        }
+        if case .success = outcome { mode = wrap(controlled) }
+        return outcome
+    }
+}

@@ -1,0 +1,47 @@
+/// A command from outside the kiosk's own buttons (the fleet today, the web console later),
+/// with its own meaning in the core: not a replayed press, whose meaning would depend on the
+/// mode. Each is handled by the kiosk as a whole or by the active mode (`RunControllable`);
+/// one that cannot be obeyed now changes nothing and comes back as `Effect.refused`.
+public enum KioskCommand: Hashable, Sendable {
+    /// What a press of that button (and its release) does now (`{"do": "start"}`, `dismiss`).
+    case press(ControlButton)
+    /// The class start: starts what is selected, only if the kiosk is still idle in `expecting`
+    /// (the entry that was selected when the start was asked for; nil: whatever is selected).
+    case classStart(expecting: ModeMenu.Entry?)
+    /// Pauses what runs (a rest, an interval, a workout or a program).
+    case pause
+    /// Resumes what was paused.
+    case resume
+    /// Ends what runs without recording it; back to idle in the same mode.
+    case reset
+    /// As picking `entry` in the mode menu; only while idle.
+    case select(ModeMenu.Entry)
+    /// The rest length, in rest mode while idle: within the knob's range and on its step.
+    case setRest(seconds: Int)
+}
+
+/// Why a `KioskCommand` was not obeyed, in words for the `error` event.
+public struct KioskRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The command's name (`pause`, `start`…).
+    public var command: String
+    public var reason: String
+
+    public init(_ command: String, _ reason: String) {
+        self.command = command
+        self.reason = reason
+    }
+
+    public var description: String { "\"\(command)\" not allowed now: \(reason)" }
+}
+
+/// A mode whose running part can be paused, resumed and reset on command. The kiosk hands
+/// these commands to the active mode through this protocol, so a new mode implements three
+/// methods rather than a case in every switch.
+public protocol RunControllable {
+    /// Pauses what runs at `now`, or says why it cannot.
+    mutating func pause(at now: Moment) -> Result<[Effect], KioskRefusal>
+    /// Resumes what was paused at `now`, or says why it cannot.
+    mutating func resume(at now: Moment) -> Result<[Effect], KioskRefusal>
+    /// Ends what runs without recording it: back to idle.
+    mutating func reset(at now: Moment) -> [Effect]
+}
