@@ -18,7 +18,10 @@ import GymTimerSimulator
 /// The input: one flags byte, then up to `maxMessages` payloads separated by 0x1E. Flags: bit 0
 /// sends to `all/cmd` instead of the station's own topic; bit 1 publishes retained, before the
 /// station connects (as a retained command waits at a broker for every restart); bit 2 leaves
-/// the kiosk idle instead of resting; bit 3 publishes at QoS 1.
+/// the kiosk idle instead of resting; bit 3 publishes at QoS 1; bit 4 restarts the broker
+/// (down at 12 s, up at 13 s, its retained messages kept), so the station reconnects and
+/// subscribes again. The loop must not spin either: a message that is no command adds only a
+/// few wake-ups, and no run wakes it more than 50 times a second.
 enum FuzzStation {
     static let maxMessages = 8
     static let separator: UInt8 = 0x1E
@@ -27,6 +30,12 @@ enum FuzzStation {
     static let restStart: Duration = .seconds(1)
     static let firstMessage: Duration = .seconds(5)
     static let comparedAt: Duration = .seconds(20)
+    static let brokerDown: Duration = .seconds(12)
+    static let brokerUp: Duration = .seconds(13)
+    /// Loop wake-ups each message may add (its delivery, its answers, a display it changes).
+    static let wakeupsPerMessage = 20
+    /// Wake-ups no run may exceed (50 a second).
+    static let maximumWakeups = 1000
 
     /// The defaults and a `[fleet]`, built rather than parsed (TOMLKit leaks what it parses, which
     /// would stop LeakSanitizer at the first input, and a station that leaks must not hide).
@@ -39,6 +48,7 @@ enum FuzzStation {
         var retained = false
         var idle = false
         var qos = 0
+        var brokerRestarts = false
         var payloads: [[UInt8]] = []
 
         init(_ bytes: [UInt8]) {
@@ -47,11 +57,18 @@ enum FuzzStation {
             retained = flags & 2 != 0
             idle = flags & 4 != 0
             qos = flags & 8 != 0 ? 1 : 0
+            brokerRestarts = flags & 16 != 0
             payloads = bytes.dropFirst().split(separator: separator, omittingEmptySubsequences: false).prefix(maxMessages).map(Array.init)
             if bytes.count == 1 { payloads = [] }
         }
 
-        init(idle: Bool) { self.idle = idle }
+        init(idle: Bool, brokerRestarts: Bool) {
+            self.idle = idle
+            self.brokerRestarts = brokerRestarts
+        }
+
+        /// What the kiosk is compared with: the same run without messages.
+        var baseline: Baseline { Baseline(idle: idle, brokerRestarts: brokerRestarts) }
 
         /// Whether some message is a command the station may obey, and so may change the kiosk.
         var legitimate: Bool {
@@ -64,6 +81,15 @@ enum FuzzStation {
         var kiosk: Kiosk
         var display: String
         var events: [String]
+        var wakeups: Int
+    }
+
+    /// The runs without messages the others are compared with.
+    struct Baseline: Hashable, CaseIterable {
+        var idle: Bool
+        var brokerRestarts: Bool
+
+        static let allCases = [false, true].flatMap { idle in [false, true].map { Baseline(idle: idle, brokerRestarts: $0) } }
     }
 
     /// Runs the station through `input` to `comparedAt`.
@@ -89,12 +115,20 @@ enum FuzzStation {
                     try station.run(for: .milliseconds(500))
                 }
             }
+            if input.brokerRestarts {
+                try station.run(until: brokerDown)
+                broker.goDown()
+                try station.run(until: brokerUp)
+                broker.comeUp()
+            }
             try station.run(until: comparedAt)
         } catch {
             preconditionFailure("the loop failed: \(error)")
         }
         let events = broker.published.filter { $0.topic == "gymtimer/rack-1/event" }.compactMap(eventName)
-        return Outcome(kiosk: station.runtime.kiosk, display: station.runtime.shownDisplay?.text ?? "", events: events)
+        return Outcome(
+            kiosk: station.runtime.kiosk, display: station.runtime.shownDisplay?.text ?? "", events: events,
+            wakeups: station.runtime.wakeups)
     }
 
     /// `name` or `error(kind)` of a published event.
@@ -107,9 +141,9 @@ enum FuzzStation {
     }
 
     /// The kiosk undisturbed: resting from `restStart`, or idle.
-    static let baselines: [Bool: Outcome] = [
-        false: run(Input(idle: false)), true: run(Input(idle: true)),
-    ].compactMapValues { $0 }
+    static let baselines: [Baseline: Outcome] = Dictionary(uniqueKeysWithValues: Baseline.allCases.compactMap { baseline in
+        run(Input(idle: baseline.idle, brokerRestarts: baseline.brokerRestarts)).map { (baseline, $0) }
+    })
 
     static func check(_ bytes: [UInt8]) {
         _ = outcome(bytes)
@@ -118,14 +152,20 @@ enum FuzzStation {
     /// Runs `bytes` and checks it; returns what happened, for the replay test's table.
     static func outcome(_ bytes: [UInt8]) -> String {
         let input = Input(bytes)
-        guard let outcome = run(input), let baseline = baselines[input.idle] else { return "no station" }
+        guard let outcome = run(input), let baseline = baselines[input.baseline] else { return "no station" }
+        // Whatever the commands start, the loop never spins: a countdown wakes it a few times a second.
+        precondition(outcome.wakeups <= maximumWakeups, "the loop woke \(outcome.wakeups) times in \(comparedAt)")
         if !input.legitimate {
+            precondition(
+                outcome.wakeups <= baseline.wakeups + wakeupsPerMessage * input.payloads.count,
+                "the loop woke \(outcome.wakeups) times (\(baseline.wakeups) without the messages)")
             precondition(outcome.kiosk == baseline.kiosk, "a message that is no command changed the kiosk: \(outcome.kiosk.mode)")
             precondition(outcome.display == baseline.display, "a message that is no command changed the display: \(outcome.display)")
         }
         let report = FleetStateReport(outcome.kiosk)
         let seen = outcome.events.filter { $0 != "phase" }
         return "\(input.legitimate ? "commanded" : "undisturbed"): \(report.mode) \(report.phase), shows \"\(outcome.display)\""
+            + (input.brokerRestarts ? ", after a broker restart" : "")
             + (seen.isEmpty ? "" : "; events " + seen.joined(separator: " "))
     }
 }

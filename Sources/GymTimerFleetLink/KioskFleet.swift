@@ -15,6 +15,8 @@ import GymTimerRuntime
 /// section every part is empty and nothing of the fleet runs.
 public final class KioskFleet {
     public let station: FleetStation?
+    /// The wall clock records are dated by (virtual in virtual time).
+    private let unixNow: () -> Double
 
     /// The station of `configuration`'s `[fleet]`, if any (see `FleetStation.forKiosk`): its
     /// outbox beside the history at `historyPath` (nil: in memory only, lost when the program ends); `now` is the
@@ -27,6 +29,7 @@ public final class KioskFleet {
         transport: MQTTTransportFactory = MQTTClient.factory, startLead: Duration = FleetStation.startLead,
         log: @escaping (String) -> Void
     ) {
+        self.unixNow = unixNow
         station = FleetStation.forKiosk(
             configuration, historyPath: historyPath, now: now, unixNow: unixNow,
             transport: transport, startLead: startLead, log: log)
@@ -40,7 +43,8 @@ public final class KioskFleet {
     /// `history`, and the outbox beside it.
     public func history(_ history: any WorkoutHistory) -> any WorkoutHistory {
         guard let station else { return history }
-        return HistoryFanOut([history, FleetHistory(station: station)])
+        let unixNow = unixNow
+        return HistoryFanOut([history, FleetHistory(station: station, now: { Date(timeIntervalSince1970: unixNow()) })])
     }
 
     /// Commands reach the kiosk through `runtime` (its effects come back: a refusal among them).

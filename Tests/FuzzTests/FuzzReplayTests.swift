@@ -129,16 +129,22 @@ import Testing
     static let expectedStations: [String: String] = [
         "far-start-idle.bin":
             #"commanded: rest idle, shows "0130"; events error(too-early)"#,
+        "retained-start-broker-restart-idle.bin":
+            #"undisturbed: rest idle, shows "0130", after a broker restart; events error(retained) error(retained)"#,
         "retained-start-resting.bin":
             #"undisturbed: rest resting, shows "0112"; events error(retained)"#,
         "seed-far-start-resting.bin":
             #"commanded: rest resting, shows "0112"; events error(too-early)"#,
+        "seed-garbage-broker-restart-resting.bin":
+            #"undisturbed: rest resting, shows "0112", after a broker restart; events error(malformed) error(bad-field)"#,
         "seed-garbage-resting.bin":
             #"undisturbed: rest resting, shows "0112"; events error(malformed) error(malformed) error(malformed) error(unknown-command)"#,
         "seed-oversized-idle.bin":
             #"undisturbed: rest idle, shows "0130"; events error(too-large)"#,
         "seed-retained-garbage-idle.bin":
             #"undisturbed: rest idle, shows "0130"; events error(retained)"#,
+        "seed-retained-garbage-broker-restart-idle.bin":
+            #"undisturbed: rest idle, shows "0130", after a broker restart; events error(retained) error(retained)"#,
         "seed-select-idle.bin":
             #"commanded: program idle, shows "tAbA"; events command(select) command(dismiss)"#,
         "seed-set-while-resting.bin":

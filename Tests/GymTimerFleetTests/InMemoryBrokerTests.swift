@@ -159,6 +159,18 @@ import Testing
         #expect(broker.retained.isEmpty)
     }
 
+    @Test func aSecondConnectionWithTheSameClientIDTakesTheSessionOver() throws {
+        let first = try client("collector", clean: false)
+        try first.subscribe("w", qos: 1)
+        let second = try client("collector", clean: false)
+        #expect(first.takeEvents().contains(.disconnected(reason: "session taken over")))
+        #expect(!first.isOpen && second.isOpen)
+        let station = try client("rack-1")
+        try station.publish(MQTTMessage(topic: "w", text: "r", qos: 1))
+        #expect(messages(second.takeEvents()).map(\.text) == ["r"], "the subscription is the session's")
+        #expect(throws: MQTTError.self) { try first.publish(MQTTMessage(topic: "w", text: "x")) }
+    }
+
     @Test func aPersistentSessionQueuesAtMostMaxQueued() throws {
         broker.maxQueued = 3
         let collector = try client("collector", clean: false)

@@ -70,6 +70,8 @@ import Testing
         let stored = try collector.store.workouts()
         #expect(stored.map(\.station) == ["rack-1"])
         #expect(stored.map(\.sets) == [1])
+        // Dated on the station's (virtual) wall clock: when dismiss had been held 2 s.
+        #expect(stored.allSatisfy { abs($0.completedAt.timeIntervalSince1970 - station.epoch - 97.01) < 0.01 }, "\(stored.map(\.completedAt))")
         #expect(collector.stored == 1)
         #expect(broker.waiting(for: "gym-collector") == 0, "the collector acknowledged it once stored")
         #expect(clock.now.offset == .seconds(100))
