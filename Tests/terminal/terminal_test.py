@@ -6,7 +6,7 @@ up to a timeout, and fails saying what the screen showed instead.
 
 Usage: terminal_test.py BINARY
 """
-import os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time
+import json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tmux_kiosk
@@ -204,12 +204,104 @@ def test_fleet():
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def columns(line):
+    """The columns `line` takes in a terminal: wide and fullwidth characters two, combining none."""
+    return sum(0 if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
+               else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in line)
+
+
+def pane_dead(target=SESSION):
+    """The kiosk in the pane has ended, or is printing a crash's backtrace."""
+    text = "\n".join(pane(target))
+    return (tmux("display-message", "-p", "-t", target, "#{pane_dead}").strip() == "1"
+            or "Fatal error" in text or "Backtrace" in text or "Crash" in text)
+
+
+def mqtt_publish(port, topic, payload):
+    """One QoS 0 PUBLISH over a bare MQTT 3.1.1 connection (the tests need no MQTT client)."""
+    def length(n):
+        out = b""
+        while True:
+            n, digit = n // 128, n % 128
+            out += bytes([digit | (0x80 if n else 0)])
+            if not n:
+                return out
+
+    def text(s):
+        data = s.encode() if isinstance(s, str) else s
+        return len(data).to_bytes(2, "big") + data
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        body = text("MQTT") + bytes([4, 2, 0, 60]) + text(f"terminal-test-{os.getpid()}")
+        sock.sendall(b"\x10" + length(len(body)) + body)
+        sock.recv(4)
+        body = text(topic) + (payload.encode() if isinstance(payload, str) else payload)
+        sock.sendall(b"\x30" + length(len(body)) + body + b"\xe0\x00")
+
+
+def test_narrow_terminal_long_texts():
+    """The issue's crash: an event line wider than the terminal trapped the kiosk. At 80×24, a
+    broker that cannot be reached (a message of some 150 characters), then a live broker sent
+    'not json' and an unknown command of wide characters: the kiosk keeps running, the panel
+    stays whole, and no line is wider than the terminal."""
+    directory = tempfile.mkdtemp(prefix="gymtimer-terminal-narrow-")
+    try:
+        port = free_port()
+        config = os.path.join(directory, "nb.toml")
+        with open(config, "w") as f:
+            f.write(f'[fleet]\nbroker = "mqtt://127.0.0.1:{port}"\nstation = "rack-1"\n')
+        start("--config", config, columns=80, rows=24)
+        lines = wait_for("the unreachable broker is in the event list",
+                         lambda l: "unreachable" in "\n".join(l) or pane_dead(), timeout=10)
+        time.sleep(0.5)
+        lines = screen()
+        check("80×24, broker unreachable: the kiosk still runs", not pane_dead())
+        check("80×24, broker unreachable: the panel is whole", whole(lines))
+        check("80×24, broker unreachable: no line wider than 80 columns (widest "
+              f"{max(columns(l.rstrip()) for l in lines)})", all(columns(l.rstrip()) <= 80 for l in lines))
+        check("80×24, broker unreachable: the message is on screen", "fleet: broker" in "\n".join(lines))
+        stop()
+        time.sleep(1.0)
+
+        mosquitto = shutil.which("mosquitto") or next(
+            (p for p in ("/usr/sbin/mosquitto", "/usr/bin/mosquitto") if os.path.exists(p)), None)
+        if mosquitto is None:
+            check("mosquitto is installed (scripts/install-deps.sh --tests installs it)", False)
+            return
+        with open(os.path.join(directory, "mosquitto.conf"), "w") as f:
+            f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        broker = subprocess.Popen([mosquitto, "-c", os.path.join(directory, "mosquitto.conf")],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            start("--config", config, columns=80, rows=24)
+            wait_for("the station connects", lambda l: "fleet: connected" in "\n".join(l), timeout=15)
+            mqtt_publish(port, "gymtimer/rack-1/cmd", "not json")
+            wait_for("'not json' is refused", lambda l: "not JSON" in "\n".join(l))
+            wide = "漢字" * 30 + "\u001b[2J" + "e\u0301" * 10
+            mqtt_publish(port, "gymtimer/rack-1/cmd", json.dumps({"do": wide}, ensure_ascii=False))
+            lines = wait_for("the unknown command is refused", lambda l: "unknown command" in "\n".join(l))
+            time.sleep(0.3)
+            lines = screen()
+            check("80×24, hostile commands: the kiosk still runs", not pane_dead())
+            check("80×24, hostile commands: the panel is whole", whole(lines))
+            check("80×24, hostile commands: no line wider than 80 columns (widest "
+                  f"{max(columns(l.rstrip()) for l in lines)})", all(columns(l.rstrip()) <= 80 for l in lines))
+        finally:
+            broker.terminate()
+            broker.wait(timeout=5)
+    finally:
+        stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def main():
     if shutil.which("tmux") is None:
         print("terminal tests: skipped (no tmux)")
         return 0
     os.environ["TERM"] = "xterm-256color"
-    for test in [test_keys_in_order, test_resize, test_data_dir, test_fleet]:
+    only = os.environ.get("GYMTIMER_TERMINAL_TEST")
+    for test in [test_keys_in_order, test_resize, test_data_dir, test_fleet, test_narrow_terminal_long_texts]:
+        if only and test.__name__ != only:
+            continue
         try:
             test()
         finally:
