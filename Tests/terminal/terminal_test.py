@@ -10,7 +10,7 @@ import json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, tim
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tmux_kiosk
-from tmux_kiosk import SESSION, digits, failures, screen, start, stop, tmux, wait_for, pane_pid
+from tmux_kiosk import SESSION, digits, send, failures, screen, start, stop, tmux, wait_for, pane_pid
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/gymtimer")
 tmux_kiosk.configure(BIN)
@@ -293,13 +293,55 @@ def test_narrow_terminal_long_texts():
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def test_kiosk_script():
+    """scripts/kiosk.sh as the README's first command: it keeps what it records in the data
+    directory it names (XDG_DATA_HOME/gymtimer here), says so, and links `gymtimer` on the PATH
+    (GYMTIMER_BIN_DIR here). It used to run a simulator that kept nothing and say "recorded"."""
+    root = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    directory = tempfile.mkdtemp(prefix="gymtimer-kiosk-sh-")
+    try:
+        config = os.path.join(directory, "config.toml")
+        with open(config, "w") as f:
+            f.write("[rest]\ndefault_seconds = 2\nmin_seconds = 1\nstep_seconds = 1\n")
+        share, bindir = os.path.join(directory, "share"), os.path.join(directory, "bin")
+        data = os.path.join(share, "gymtimer")
+        command = (f"env XDG_DATA_HOME={share} GYMTIMER_BIN_DIR={bindir} {root}/scripts/kiosk.sh --config {config};"
+                   " echo kiosk.sh-exit=$?; sleep 60")
+        tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "35", command)
+        lines = wait_for("kiosk.sh builds and shows the panel", lambda l: digits(l) is not None, timeout=600)
+        lines = wait_for("kiosk.sh: the data directory is named", lambda l: data in "\n".join(l))
+        check(f"kiosk.sh: 'keeping history and state in {data}'", f"keeping history and state in {data}" in "\n".join(lines))
+        send("s")
+        wait_for("kiosk.sh: the alarm", lambda l: "● alarm" in "\n".join(l), timeout=6)
+        send("d")
+        wait_for("kiosk.sh: idle again", lambda l: "● ready" in "\n".join(l))
+        send("D")
+        wait_for("kiosk.sh: recorded", lambda l: "recorded: rest workout, 1 set" in "\n".join(l), timeout=6)
+        send("q")
+        lines = wait_for("kiosk.sh ends saying where the workouts are", lambda l: "kiosk.sh-exit=" in "\n".join(l))
+        text = "\n".join(lines)
+        check("kiosk.sh exits 0", "kiosk.sh-exit=0" in text)
+        check("kiosk.sh: 'Workouts are kept in …' with the history command",
+              f"gymtimer history --db {data}/history.sqlite" in text.replace("\n", ""))
+        link = os.path.join(bindir, "gymtimer")
+        check(f"kiosk.sh links gymtimer to this build ({link})",
+              os.path.islink(link) and os.path.realpath(link) == os.path.realpath(os.path.join(root, ".build/debug/gymtimer")))
+        out = subprocess.run([link, "history", "--db", os.path.join(data, "history.sqlite")], capture_output=True, text=True)
+        check(f"the workout is in the history it named (exit {out.returncode}: {out.stdout.strip()[:200]})",
+              out.returncode == 0 and "rest" in out.stdout)
+    finally:
+        stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def main():
     if shutil.which("tmux") is None:
         print("terminal tests: skipped (no tmux)")
         return 0
     os.environ["TERM"] = "xterm-256color"
     only = os.environ.get("GYMTIMER_TERMINAL_TEST")
-    for test in [test_keys_in_order, test_resize, test_data_dir, test_fleet, test_narrow_terminal_long_texts]:
+    for test in [test_keys_in_order, test_resize, test_data_dir, test_fleet, test_narrow_terminal_long_texts,
+                 test_kiosk_script]:
         if only and test.__name__ != only:
             continue
         try:
