@@ -126,4 +126,16 @@ import Testing
         #expect(whole[(start + 1)...].count == 2)
         #expect(whole[start...].map { $0.trimmingPrefixSpaces() }.joined(separator: " ") == "0:00.1  " + message)
     }
+
+    /// A long program name used to make the status line set the panel's width, so 80×24 asked
+    /// for a bigger terminal; now the status is cut to fit and only the drawing sets the size.
+    @Test func aLongStatusIsCutNotAReasonToAskForABiggerTerminal() {
+        let screen = KioskScreen(colour: false)
+        screen.status = "program " + String(repeating: "Very long program name ", count: 6) + ": round 3 of 8 · station rack-1"
+        #expect(screen.minimumSize.columns <= 80 && screen.minimumSize.rows <= 24)
+        let lines = screen.lines()
+        #expect(lines.contains { $0.contains("GymTimer — simulated kiosk") })
+        let status = lines.first { $0.contains("program Very long") }
+        #expect(status.map { TerminalText.width($0) <= 80 && $0.hasSuffix("…") } == true)
+    }
 }
