@@ -305,7 +305,9 @@ def test_kiosk_script():
             f.write("[rest]\ndefault_seconds = 2\nmin_seconds = 1\nstep_seconds = 1\n")
         share, bindir = os.path.join(directory, "share"), os.path.join(directory, "bin")
         data = os.path.join(share, "gymtimer")
-        command = (f"env XDG_DATA_HOME={share} GYMTIMER_BIN_DIR={bindir} {root}/scripts/kiosk.sh --config {config};"
+        # The test command's own build flags, so kiosk.sh's build is the one already made.
+        command = (f"env XDG_DATA_HOME={share} GYMTIMER_BIN_DIR={bindir} GYMTIMER_BUILD_FLAGS='-Xswiftc -warnings-as-errors'"
+                   f" {root}/scripts/kiosk.sh --config {config};"
                    " echo kiosk.sh-exit=$?; sleep 60")
         tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "35", command)
         lines = wait_for("kiosk.sh builds and shows the panel", lambda l: digits(l) is not None, timeout=600)
