@@ -34,6 +34,9 @@ python3 Tests/terminal/terminal_test.py .build/debug/gymtimer
 # The README's captures of a rest and an interval run: the runs must still reach every screen shown.
 python3 scripts/capture-readme.py --check .build/debug/gymtimer
 
+echo "== the README's command blocks, run as a newcomer would (scripts/check-readme.py)"
+python3 scripts/check-readme.py .build/debug/gymtimer
+
 echo "== systemd unit hardening (exposure must stay at 2.0 or lower)"
 if command -v systemd-analyze >/dev/null; then
   systemd-analyze security --offline=true --threshold=20 deploy/gymtimer.service | tail -1

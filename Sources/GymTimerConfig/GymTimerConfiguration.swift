@@ -52,7 +52,7 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
             let rest = root.table("rest") { RestSettings.read(from: $0) }
             let interval = root.table("interval") { IntervalSettings.read(from: $0) }
             let workout = root.table("workout") { WorkoutSettings.read(from: $0) }
-            let programs = ProgramSettings.read(from: root)
+            let programs = ProgramSettings.read(from: root, startMode: startMode)
             return GymTimerConfiguration(
                 kiosk: KioskSettings(
                     rest: rest, startMode: startMode, interval: interval, workout: workout, programs: programs),

@@ -2,8 +2,9 @@ import GymTimerCore
 
 extension ProgramSettings {
     /// Reads the root's `[[programs]]` and `program`. A `[[programs]]` list replaces the built-in
-    /// programs; without `program`, the first one is selected.
-    static func read(from root: TOMLReader) -> ProgramSettings {
+    /// programs; without `program`, the first one is selected. `program` with another
+    /// `startMode` than program is refused: it would be silently ignored.
+    static func read(from root: TOMLReader, startMode: StartMode) -> ProgramSettings {
         var firstUse: [String: String] = [:]
         let read = root.tables("programs") { reader, _ -> Program? in
             let program = Program.read(from: reader)
@@ -21,6 +22,10 @@ extension ProgramSettings {
         let name = root.string("program", default: settings.programName)
         if let raw = root.value("program"), root.isValid("program"), !names.contains(name) {
             root.report("program", raw, "must be one of " + names.map { "\"\($0)\"" }.joined(separator: ", "))
+        } else if let raw = root.value("program"), root.isValid("program", "mode"), startMode != .program {
+            // It only chooses the program the kiosk starts up in: without mode = "program" it would do nothing.
+            root.report("program", raw, "only used with mode = \"program\" (mode is \"\(startMode.rawValue)\""
+                + (root.value("mode") == nil ? ", the default" : "") + "): add mode = \"program\", or remove program")
         }
         return ProgramSettings(programs: settings.programs, programName: names.contains(name) ? name : nil)
     }
@@ -55,10 +60,22 @@ extension Program {
 
     static let kindKeys = ["rounds", "work_seconds", "rest_seconds", "every_seconds", "time_seconds", "cap_seconds"]
 
+    /// The longest name a program (or a workout preset) may have: status lines and the terminal
+    /// kiosk show it (`program NAME: round 10 of 99, paused`), and must fit 80 columns.
+    static let maxNameLength = 24
+
+    /// Refuses `name` when it is longer than `maxNameLength`.
+    static func checkNameLength(_ name: String, in reader: TOMLReader) {
+        guard reader.isValid("name"), name.count > maxNameLength, let raw = reader.value("name") else { return }
+        reader.report("name", raw, "must be at most \(maxNameLength) characters, not \(name.count) (the status line "
+            + "shows it, in 80 columns)")
+    }
+
     /// Reads one `[[programs]]` table: nil when it cannot be used (every problem is reported).
     static func read(from reader: TOMLReader) -> Program? {
         let name = reader.string("name", default: "")
         if reader.value("name") == nil { reader.report("name", nil, "required") }
+        checkNameLength(name, in: reader)
         let label = reader.string("label", default: "")
         if let raw = reader.value("label") {
             if reader.isValid("label"), !DisplayContent.canDraw(label) {

@@ -46,6 +46,7 @@ extension WorkoutPreset {
     static func read(from reader: TOMLReader) -> WorkoutPreset {
         let name = reader.string("name", default: "")
         if reader.value("name") == nil { reader.report("name", nil, "required") }
+        Program.checkNameLength(name, in: reader)
         let exerciseSeconds = reader.int("exercise_seconds", default: fullBody.exerciseSeconds, in: 1...3600)
         let restSeconds = reader.int("rest_seconds", default: fullBody.restSeconds, in: 0...3600)
         let calories = reader.int("calories", default: 0, in: 0...100_000)

@@ -210,15 +210,38 @@ public final class TerminalSimulation {
         return kiosk.statusLine
     }
 
+    /// The event list's line for a record: `recorded: rest workout, 3 sets`, `recorded: guided
+    /// workout full-body, 8 exercises`, `recorded: program Tabata, 8 rounds`.
+    static func recordedText(_ record: WorkoutRecord) -> String {
+        func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+        if let score = record.score { return "recorded: program \(record.preset ?? ""), \(score)" }
+        switch record.kind {
+        case .workout:
+            return "recorded: guided workout\(record.preset.map { " " + $0 } ?? ""), \(count(record.sets, "exercise"))"
+        default: return "recorded: \(record.kind.rawValue) workout, \(count(record.sets, "set"))"
+        }
+    }
+
+    /// Whether a run was under way at the last draw (`Kiosk.runInProgress`).
+    private var runWasInProgress = false
+
+    /// Whether the kiosk went from a run under way (`before`) to idle without recording it: a
+    /// dismiss while paused, a hold of dismiss, a coach's dismiss. Programs, interval
+    /// workouts and guided sessions alike.
+    static func threwAwayARun(before: Bool, after kiosk: Kiosk, recorded: Bool) -> Bool {
+        before && !kiosk.runInProgress && kiosk.isIdle && !recorded
+    }
+
     /// Writes what changed since the last draw, if anything.
     private func draw(_ kiosk: Kiosk) {
         screen.status = Self.statusText(kiosk) + (stationName.map { " · station \($0)" } ?? "")
+        if Self.threwAwayARun(before: runWasInProgress, after: kiosk, recorded: history.records.count != recordsShown) {
+            events.note("workout ended: nothing recorded", at: now)
+            dismissHold = nil  // a hold that did it is said once, here
+        }
+        runWasInProgress = kiosk.runInProgress
         if history.records.count != recordsShown {
-            for record in history.records[recordsShown...] {
-                let what = record.score.map { "program \(record.preset ?? ""), \($0)" }
-                    ?? "\(record.kind.rawValue) workout, \(record.sets) set\(record.sets == 1 ? "" : "s")"
-                events.note("recorded: " + what, at: now)
-            }
+            for record in history.records[recordsShown...] { events.note(Self.recordedText(record), at: now) }
             recordsShown = history.records.count
         }
         if let hold = dismissHold, now >= hold.releasedAt {

@@ -99,4 +99,31 @@ import Testing
             "program = \"Fran\": must be one of \"Tabata\", \"EMOM 10\", \"AMRAP 12\", \"For Time\"",
         ])
     }
+
+    /// `program` chooses the program the kiosk starts up in; without `mode = "program"` it used
+    /// to be accepted and ignored (issue 25).
+    @Test func programWithoutProgramModeIsOneLine() {
+        #expect(problems("program = \"Tabata\"") == [
+            "program = \"Tabata\": only used with mode = \"program\" (mode is \"rest\", the default): add mode = \"program\", or remove program",
+        ])
+        #expect(problems("mode = \"workout\"\nprogram = \"Tabata\"") == [
+            "program = \"Tabata\": only used with mode = \"program\" (mode is \"workout\"): add mode = \"program\", or remove program",
+        ])
+        #expect(problems("mode = \"program\"\nprogram = \"Tabata\"").isEmpty)
+        #expect(problems("mode = \"party\"\nprogram = \"Tabata\"").count == 1, "only the mode's own line")
+    }
+
+    /// A name the status line shows must fit it in 80 columns: at most 24 characters.
+    @Test func programAndPresetNamesHaveALengthLimit() {
+        let long = String(repeating: "n", count: 25)
+        #expect(problems("[[programs]]\nname = \"\(long)\"\nlabel = \"A\"\nkind = \"for-time\"") == [
+            "programs[1].name = \"\(long)\": must be at most 24 characters, not 25 (the status line shows it, in 80 columns)",
+        ])
+        #expect(problems("[[workout.presets]]\nname = \"\(long)\"\nexercises = [\"a\"]") == [
+            "workout.presets[1].name = \"\(long)\": must be at most 24 characters, not 25 (the status line shows it, in 80 columns)",
+        ])
+        let fits = String(repeating: "n", count: 24)
+        #expect(problems("[[programs]]\nname = \"\(fits)\"\nlabel = \"A\"\nkind = \"for-time\"").isEmpty)
+        #expect(problems("[[workout.presets]]\nname = \"\(fits)\"\nexercises = [\"a\"]").isEmpty)
+    }
 }

@@ -270,10 +270,13 @@ extension ProgramMode: DrivenMachine {}
         driver.run(to: at(50))
         #expect(driver.display(at: at(50)) == .time(seconds: 26))
         #expect(driver.machine.nextDeadline(after: at(50)) == nil, "the time holds still")
+        // 26.5 s of work: the display and the score say 0:26, and so does the record's duration
+        // (it used to keep 26.5 s, which the history shows rounded as 0:27 beside "0:26, 2 rounds").
         #expect(driver.records == [WorkoutRecord(
-            kind: .program, sets: 2, duration: .milliseconds(26_500), preset: "F",
-            score: ProgramScore(rounds: 2, time: .milliseconds(26_500)), endedAt: at(30.5))])
+            kind: .program, sets: 2, duration: .seconds(26), preset: "F",
+            score: ProgramScore(rounds: 2, time: .seconds(26)), endedAt: at(30.5))])
         #expect(driver.records.first?.score?.description == "0:26, 2 rounds")
+        #expect(driver.records.first.map { $0.duration == $0.score?.time } == true)
     }
 
     @Test func doneIsRecordedOnTheReleaseAndAHoldOfDismissAbandonsIt() {

@@ -117,9 +117,9 @@ import Testing
     }
 
     @Test func visibleWidthSkipsEscapeSequences() {
-        #expect(KioskScreen.visibleWidth(ANSI.colour(93, bold: true) + "BZZT" + ANSI.reset) == 4)
-        #expect(KioskScreen.visibleWidth("● ready") == 7)
-        #expect(KioskScreen.wrap("aaa bb cccccccc d", width: 4) == ["aaa", "bb", "cccc", "cccc", "d"])
+        #expect(TerminalText.width(ANSI.colour(93, bold: true) + "BZZT" + ANSI.reset) == 4)
+        #expect(TerminalText.width("● ready") == 7)
+        #expect(TerminalText.wrapped("aaa bb cccccccc d", columns: 4) == ["aaa", "bb", "cccc", "cccc", "d"])
     }
 }
 

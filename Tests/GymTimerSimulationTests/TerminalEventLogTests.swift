@@ -14,11 +14,14 @@ import Testing
         var log = TerminalEventLog()
         for i in 0..<6 { log.knob(-1, at: Self.s(1 + Double(i) * 0.02)) }
         #expect(log.lines() == ["0:01.0  knob −6"])
+        // Turned back: a turn of its own at its own time, not a net −4 at 0:01.0.
         log.knob(2, at: Self.s(1.5))
-        #expect(log.lines() == ["0:01.0  knob −4"])
+        #expect(log.lines() == ["0:01.0  knob −6", "0:01.5  knob +2"])
+        log.knob(1, at: Self.s(1.55))
+        #expect(log.lines() == ["0:01.0  knob −6", "0:01.5  knob +3"])
         log.note("start pressed", at: Self.s(1.6))
         log.knob(1, at: Self.s(1.7))
-        #expect(log.lines() == ["0:01.0  knob −4", "0:01.6  start pressed", "0:01.7  knob +1"])
+        #expect(log.lines() == ["0:01.0  knob −6", "0:01.5  knob +3", "0:01.6  start pressed", "0:01.7  knob +1"])
         log.knob(1, at: Self.s(3))
         #expect(log.lines().last == "0:03.0  knob +1")
     }

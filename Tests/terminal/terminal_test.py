@@ -6,11 +6,11 @@ up to a timeout, and fails saying what the screen showed instead.
 
 Usage: terminal_test.py BINARY
 """
-import os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time
+import json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tmux_kiosk
-from tmux_kiosk import SESSION, digits, failures, screen, start, stop, tmux, wait_for, pane_pid
+from tmux_kiosk import SESSION, digits, send, failures, screen, start, stop, tmux, wait_for, pane_pid
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/gymtimer")
 tmux_kiosk.configure(BIN)
@@ -204,12 +204,148 @@ def test_fleet():
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def columns(line):
+    """The columns `line` takes in a terminal: wide and fullwidth characters two, combining none."""
+    return sum(0 if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
+               else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in line)
+
+
+def pane_dead(target=SESSION):
+    """The kiosk in the pane has ended, or is printing a crash's backtrace."""
+    text = "\n".join(pane(target))
+    return (tmux("display-message", "-p", "-t", target, "#{pane_dead}").strip() == "1"
+            or "Fatal error" in text or "Backtrace" in text or "Crash" in text)
+
+
+def mqtt_publish(port, topic, payload):
+    """One QoS 0 PUBLISH over a bare MQTT 3.1.1 connection (the tests need no MQTT client)."""
+    def length(n):
+        out = b""
+        while True:
+            n, digit = n // 128, n % 128
+            out += bytes([digit | (0x80 if n else 0)])
+            if not n:
+                return out
+
+    def text(s):
+        data = s.encode() if isinstance(s, str) else s
+        return len(data).to_bytes(2, "big") + data
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        body = text("MQTT") + bytes([4, 2, 0, 60]) + text(f"terminal-test-{os.getpid()}")
+        sock.sendall(b"\x10" + length(len(body)) + body)
+        sock.recv(4)
+        body = text(topic) + (payload.encode() if isinstance(payload, str) else payload)
+        sock.sendall(b"\x30" + length(len(body)) + body + b"\xe0\x00")
+
+
+def test_narrow_terminal_long_texts():
+    """The issue's crash: an event line wider than the terminal trapped the kiosk. At 80×24, a
+    broker that cannot be reached (a message of some 150 characters), then a live broker sent
+    'not json' and an unknown command of wide characters: the kiosk keeps running, the panel
+    stays whole, and no line is wider than the terminal."""
+    directory = tempfile.mkdtemp(prefix="gymtimer-terminal-narrow-")
+    try:
+        port = free_port()
+        config = os.path.join(directory, "nb.toml")
+        with open(config, "w") as f:
+            f.write(f'[fleet]\nbroker = "mqtt://127.0.0.1:{port}"\nstation = "rack-1"\n')
+        start("--config", config, columns=80, rows=24)
+        lines = wait_for("the unreachable broker is in the event list",
+                         lambda l: "unreachable" in "\n".join(l) or pane_dead(), timeout=10)
+        time.sleep(0.5)
+        lines = screen()
+        check("80×24, broker unreachable: the kiosk still runs", not pane_dead())
+        check("80×24, broker unreachable: the panel is whole", whole(lines))
+        check("80×24, broker unreachable: no line wider than 80 columns (widest "
+              f"{max(columns(l.rstrip()) for l in lines)})", all(columns(l.rstrip()) <= 80 for l in lines))
+        check("80×24, broker unreachable: the message is on screen", "fleet: broker" in "\n".join(lines))
+        stop()
+        time.sleep(1.0)
+
+        mosquitto = shutil.which("mosquitto") or next(
+            (p for p in ("/usr/sbin/mosquitto", "/usr/bin/mosquitto") if os.path.exists(p)), None)
+        if mosquitto is None:
+            check("mosquitto is installed (scripts/install-deps.sh --tests installs it)", False)
+            return
+        with open(os.path.join(directory, "mosquitto.conf"), "w") as f:
+            f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        broker = subprocess.Popen([mosquitto, "-c", os.path.join(directory, "mosquitto.conf")],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            start("--config", config, columns=80, rows=24)
+            wait_for("the station connects", lambda l: "fleet: connected" in "\n".join(l), timeout=15)
+            mqtt_publish(port, "gymtimer/rack-1/cmd", "not json")
+            wait_for("'not json' is refused", lambda l: "not JSON" in "\n".join(l))
+            wide = "漢字" * 30 + "\u001b[2J" + "e\u0301" * 10
+            mqtt_publish(port, "gymtimer/rack-1/cmd", json.dumps({"do": wide}, ensure_ascii=False))
+            lines = wait_for("the unknown command is refused", lambda l: "unknown command" in "\n".join(l))
+            time.sleep(0.3)
+            lines = screen()
+            check("80×24, hostile commands: the kiosk still runs", not pane_dead())
+            check("80×24, hostile commands: the panel is whole", whole(lines))
+            check("80×24, hostile commands: no line wider than 80 columns (widest "
+                  f"{max(columns(l.rstrip()) for l in lines)})", all(columns(l.rstrip()) <= 80 for l in lines))
+        finally:
+            broker.terminate()
+            broker.wait(timeout=5)
+    finally:
+        stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_kiosk_script():
+    """scripts/kiosk.sh as the README's first command: it keeps what it records in the data
+    directory it names (XDG_DATA_HOME/gymtimer here), says so, and links `gymtimer` on the PATH
+    (GYMTIMER_BIN_DIR here). It used to run a simulator that kept nothing and say "recorded"."""
+    root = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    directory = tempfile.mkdtemp(prefix="gymtimer-kiosk-sh-")
+    try:
+        config = os.path.join(directory, "config.toml")
+        with open(config, "w") as f:
+            f.write("[rest]\ndefault_seconds = 2\nmin_seconds = 1\nstep_seconds = 1\n")
+        share, bindir = os.path.join(directory, "share"), os.path.join(directory, "bin")
+        data = os.path.join(share, "gymtimer")
+        # The test command's own build flags, so kiosk.sh's build is the one already made.
+        command = (f"env XDG_DATA_HOME={share} GYMTIMER_BIN_DIR={bindir} GYMTIMER_BUILD_FLAGS='-Xswiftc -warnings-as-errors'"
+                   f" {root}/scripts/kiosk.sh --config {config};"
+                   " echo kiosk.sh-exit=$?; sleep 60")
+        tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "35", command)
+        lines = wait_for("kiosk.sh builds and shows the panel", lambda l: digits(l) is not None, timeout=600)
+        lines = wait_for("kiosk.sh: the data directory is named", lambda l: data in "\n".join(l))
+        check(f"kiosk.sh: 'keeping history and state in {data}'", f"keeping history and state in {data}" in "\n".join(lines))
+        send("s")
+        wait_for("kiosk.sh: the alarm", lambda l: "● alarm" in "\n".join(l), timeout=6)
+        send("d")
+        wait_for("kiosk.sh: idle again", lambda l: "● ready" in "\n".join(l))
+        send("D")
+        wait_for("kiosk.sh: recorded", lambda l: "recorded: rest workout, 1 set" in "\n".join(l), timeout=6)
+        send("q")
+        lines = wait_for("kiosk.sh ends saying where the workouts are", lambda l: "kiosk.sh-exit=" in "\n".join(l))
+        text = "\n".join(lines)
+        check("kiosk.sh exits 0", "kiosk.sh-exit=0" in text)
+        check("kiosk.sh: 'Workouts are kept in …' with the history command",
+              f"gymtimer history --db {data}/history.sqlite" in text.replace("\n", ""))
+        link = os.path.join(bindir, "gymtimer")
+        check(f"kiosk.sh links gymtimer to this build ({link})",
+              os.path.islink(link) and os.path.realpath(link) == os.path.realpath(os.path.join(root, ".build/debug/gymtimer")))
+        out = subprocess.run([link, "history", "--db", os.path.join(data, "history.sqlite")], capture_output=True, text=True)
+        check(f"the workout is in the history it named (exit {out.returncode}: {out.stdout.strip()[:200]})",
+              out.returncode == 0 and "rest" in out.stdout)
+    finally:
+        stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def main():
     if shutil.which("tmux") is None:
         print("terminal tests: skipped (no tmux)")
         return 0
     os.environ["TERM"] = "xterm-256color"
-    for test in [test_keys_in_order, test_resize, test_data_dir, test_fleet]:
+    only = os.environ.get("GYMTIMER_TERMINAL_TEST")
+    for test in [test_keys_in_order, test_resize, test_data_dir, test_fleet, test_narrow_terminal_long_texts,
+                 test_kiosk_script]:
+        if only and test.__name__ != only:
+            continue
         try:
             test()
         finally:

@@ -18,6 +18,21 @@ extension Kiosk {
         }
     }
 
+    /// Whether an interval workout, a guided session or a program is under way (running or
+    /// paused, not yet finished): one that goes back to idle without a record was thrown away,
+    /// which the terminal kiosk says (`workout ended: nothing recorded`).
+    public var runInProgress: Bool {
+        let run: ProgramRun?
+        switch mode {
+        case .rest, .menu: return false
+        case .interval(let interval): run = interval.run
+        case .workout(let workout): run = workout.run
+        case .program(let program): run = program.run
+        }
+        if case .running = run?.phase { return true }
+        return false
+    }
+
     private static func detail(of interval: IntervalMode) -> String {
         switch interval.state {
         case .idle: return "idle, \(interval.sets) sets of \(interval.phaseSeconds) s + \(interval.phaseSeconds) s"

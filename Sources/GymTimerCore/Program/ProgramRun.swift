@@ -269,8 +269,12 @@ public struct ProgramRun: Hashable, Sendable, Codable {
             record.score = ProgramScore(rounds: rounds, capped: true)
             pages = [DisplayContent(text: "CAP "), .tagged("r", rounds)]
         case .timed:
-            record.score = ProgramScore(rounds: rounds, time: active)
-            pages = [.time(seconds: Int(active.nanoseconds / 1_000_000_000))]
+            // The time is what the display shows, rounded down: the record's duration is that
+            // same time, so the history's duration and score agree (not 0:13 beside 0:12).
+            let shown = Duration.seconds(max(0, active.components.seconds))
+            record.duration = shown
+            record.score = ProgramScore(rounds: rounds, time: shown)
+            pages = [.time(seconds: Int(shown.components.seconds))]
         case .intervalWorkout(let sets):
             record = WorkoutRecord(kind: .interval, sets: sets, duration: duration, endedAt: end)
         case .session(let preset):

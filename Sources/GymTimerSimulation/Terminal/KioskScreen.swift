@@ -35,30 +35,66 @@ public final class KioskScreen {
     /// The largest the digits are drawn: each cell 3×3.
     static let maxScale = 3
 
-    /// The smallest terminal the panel fits in.
-    public var minimumSize: TerminalSize { Self.size(of: panel(scale: 1)) }
+    /// The smallest terminal the panel fits in (the status and the sound are cut to fit, the
+    /// events wrapped: only the drawing, the LEDs and the key legend set it).
+    public var minimumSize: TerminalSize { Self.size(of: panel(scale: 1, textColumns: 0)) }
 
-    /// The whole screen, top line first: the panel at the largest scale that fits, centred;
-    /// in a terminal smaller than `minimumSize`, a request to enlarge it.
+    /// The whole screen, top line first: the panel at the largest scale that fits, centred,
+    /// with the newest events that fit under it; in a terminal smaller than `minimumSize`, a
+    /// request to enlarge it. No line is wider than the terminal, whatever the texts hold:
+    /// every text is sanitized (`TerminalText`), the status and sound lines are cut and the
+    /// events wrapped by the columns they take.
     public func lines() -> [String] {
-        let eventLines = events.map { styled($0, ANSI.dim) }
-        let eventBlock = eventLines.isEmpty ? [] : [""] + eventLines
-        let scales = (1...Self.maxScale).reversed()
-        var panel = scales.lazy.map { self.panel(scale: $0) + eventBlock }.first { self.size.fits(Self.size(of: $0)) }
-        if panel == nil, let smaller = scales.lazy.map({ self.panel(scale: $0) }).first(where: { self.size.fits(Self.size(of: $0)) }) {
+        let textColumns = max(0, size.columns - 2 * Self.margin)
+        let eventRows = events.map { Self.eventRows($0, columns: textColumns).map { styled($0, ANSI.dim) } }
+        let allRows = eventRows.flatMap { $0 }
+        let eventBlock = allRows.isEmpty ? [] : [""] + allRows
+        let panels = (1...Self.maxScale).reversed().lazy.map { self.panel(scale: $0, textColumns: textColumns) }
+        var panel = panels.map { $0 + eventBlock }.first { self.size.fits(Self.size(of: $0)) }
+        if panel == nil, let smaller = panels.first(where: { self.size.fits(Self.size(of: $0)) }) {
             // No room for every event: as many of the newest as fit.
-            let room = size.rows - smaller.count
-            panel = smaller + (room >= 2 && !eventLines.isEmpty ? [""] + eventLines.suffix(room - 1) : [])
+            let room = size.rows - smaller.count - 1
+            let rows = events.map { Self.eventRows($0, columns: textColumns) }
+            panel = smaller + (room >= 1 && !allRows.isEmpty
+                ? [""] + Self.newest(rows, rows: room, columns: textColumns).map { styled($0, ANSI.dim) } : [])
         }
         guard let panel else { return tooSmall() }
         let panelSize = Self.size(of: panel)
-        let left = String(repeating: " ", count: (size.columns - panelSize.columns) / 2 + Self.margin)
-        let top = Array(repeating: "", count: (size.rows - panelSize.rows) / 2)
+        let left = String(repeating: " ", count: max(0, (size.columns - panelSize.columns) / 2) + Self.margin)
+        let top = Array(repeating: "", count: max(0, (size.rows - panelSize.rows) / 2))
         return top + panel.map { $0.isEmpty ? $0 : left + $0 }
     }
 
-    /// The panel, without margins, its digits drawn at `scale`.
-    func panel(scale: Int) -> [String] {
+    /// One event as the rows it takes in `columns`: sanitized, wrapped under its text (past its
+    /// time, `0:12.4  `).
+    static func eventRows(_ event: String, columns: Int) -> [String] {
+        let text = TerminalText.sanitized(event)
+        let indent = text.range(of: "  ").map { TerminalText.width(String(text[..<$0.upperBound])) } ?? 0
+        return TerminalText.wrapped(text, columns: columns, indent: indent <= 12 ? indent : 0)
+    }
+
+    /// The rows of the newest events that fit in `rows`, oldest first; when even the newest
+    /// does not fit, its first `rows`, the last ending in `…` within `columns`.
+    static func newest(_ events: [[String]], rows: Int, columns: Int) -> [String] {
+        var kept: [String] = []
+        for event in events.reversed() {
+            if kept.count + event.count > rows {
+                if kept.isEmpty, rows >= 1 {
+                    kept = Array(event.prefix(rows))
+                    let last = kept[rows - 1]
+                    let width = TerminalText.width(last)
+                    kept[rows - 1] = width < columns ? last + "…" : TerminalText.truncated(last + "…", columns: width)
+                }
+                break
+            }
+            kept = event + kept
+        }
+        return kept
+    }
+
+    /// The panel, without margins, its digits drawn at `scale`, the status and the sound cut to
+    /// `textColumns` (sanitized: they hold names from the config).
+    func panel(scale: Int, textColumns: Int = Int.max) -> [String] {
         let boxWidth = SegmentArt.width * scale + 4
         let rule = String(repeating: "─", count: boxWidth)
         let empty = String(repeating: " ", count: boxWidth)
@@ -73,10 +109,14 @@ public final class KioskScreen {
         lines.append("")
         lines.append(ledLine())
         lines.append("")
-        lines.append("buzzer  " + (buzzer ? styled("BZZT", ANSI.colour(93, bold: true)) : styled("----", ANSI.dim))
-            + "      sound  " + (sound.map { styled("♪ " + TerminalEventLog.soundText($0), ANSI.colour(96, bold: true)) }
-                ?? styled("(silent)", ANSI.dim)))
-        lines.append(status)
+        let buzzerText = "buzzer  " + (buzzer ? styled("BZZT", ANSI.colour(93, bold: true)) : styled("----", ANSI.dim))
+            + "      sound  "
+        let soundText = sound.map { "♪ " + TerminalEventLog.soundText($0) } ?? "(silent)"
+        let soundColumns = textColumns - TerminalText.width(buzzerText)
+        lines.append(buzzerText + styled(
+            TerminalText.truncated(TerminalText.sanitized(soundText), columns: soundColumns),
+            sound == nil ? ANSI.dim : ANSI.colour(96, bold: true)))
+        lines.append(TerminalText.truncated(TerminalText.sanitized(status), columns: textColumns))
         lines.append("")
         lines.append(styled("s/space  start       S  hold start 2.2 s     ←/→ + -  knob", ANSI.dim))
         lines.append(styled("d/enter  dismiss     D  hold dismiss 2.2 s   q/Ctrl-C quit    Ctrl-L redraw", ANSI.dim))
@@ -87,48 +127,12 @@ public final class KioskScreen {
     private func tooSmall() -> [String] {
         let needed = minimumSize
         let message = "GymTimer: enlarge the terminal to at least \(needed) (it is \(size)); q quits"
-        return Self.wrap(message, width: max(1, size.columns)).prefix(max(1, size.rows)).map { $0 }
+        return TerminalText.wrapped(message, columns: max(1, size.columns)).prefix(max(1, size.rows)).map { $0 }
     }
 
     /// The columns and rows `lines` take on a terminal, margins included.
     static func size(of lines: [String]) -> TerminalSize {
-        TerminalSize(columns: (lines.map(visibleWidth).max() ?? 0) + 2 * margin, rows: lines.count)
-    }
-
-    /// How many columns `line` takes: its characters, less the escape sequences.
-    static func visibleWidth(_ line: String) -> Int {
-        var width = 0
-        var inEscape = false
-        for scalar in line.unicodeScalars {
-            if inEscape {
-                if (0x40...0x7E).contains(scalar.value) && scalar != "[" { inEscape = false }
-            } else if scalar == "\u{1B}" {
-                inEscape = true
-            } else {
-                width += 1
-            }
-        }
-        return width
-    }
-
-    /// `text` broken at spaces into lines of at most `width` columns (longer words cut).
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            var word = Substring(word)
-            while word.count > width {
-                if !line.isEmpty { lines.append(line); line = "" }
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
-            }
-            if line.isEmpty { line = String(word) } else if line.count + 1 + word.count <= width { line += " " + word } else {
-                lines.append(line)
-                line = String(word)
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+        TerminalSize(columns: (lines.map(TerminalText.width).max() ?? 0) + 2 * margin, rows: lines.count)
     }
 
     /// Escape codes that bring the terminal up to date: a clear and every line the first time

@@ -3,7 +3,8 @@ import GymTimerDrivers
 
 /// The last few things that happened at the simulated kiosk, each with its time, for the
 /// terminal's event list: what the hands did, beeps, cues with the words they say, records and
-/// faults. Bursts are merged so the list stays readable: a run of knob detents is one entry,
+/// faults. Bursts are merged so the list stays readable: a run of knob detents one way is one entry
+/// (at the time of its first),
 /// and a buzzer pulsing (the alarm, a fallback cue) is one beep until it has been quiet for a while.
 public struct TerminalEventLog: Sendable {
     /// One line of the list.
@@ -32,10 +33,12 @@ public struct TerminalEventLog: Sendable {
         append(Entry(time: time, text: text))
     }
 
-    /// Logs `detents` of the knob, merged into the turn logged just before if it was recent.
+    /// Logs `detents` of the knob, merged into the turn logged just before if it was recent and
+    /// went the same way. A turn back is a turn of its own, with its own time: `−6` then `+2`
+    /// used to show as one `−4` at the time of the first.
     public mutating func knob(_ detents: Int, at time: Duration) {
         // `turn` is set only while the knob's entry is the last one (every other entry clears it).
-        if let turn, time - turn.at <= Self.turnGap {
+        if let turn, time - turn.at <= Self.turnGap, (turn.detents < 0) == (detents < 0), detents != 0 {
             let total = turn.detents + detents
             entries[entries.count - 1] = Entry(time: entries[entries.count - 1].time, text: Self.knobText(total))
             self.turn = (total, time)
