@@ -95,10 +95,23 @@ public final class FleetCollector {
     public func step(timeout: Duration) {
         let now = moment
         if connection.nextDeadline <= now { handle(connection.fire(at: now)) }
-        let revents = wait(until: min(connection.nextDeadline, now + timeout))
-        if revents != 0 { handle(connection.serve(revents: revents)) }
+        var revents = wait(until: min(connection.nextDeadline, now + timeout))
+        guard revents != 0 else { return noticeLoss() }
+        // libmosquitto reads one packet per call: read on while more is there (the broker
+        // sends up to its max_inflight_messages before our acknowledgements), and store what
+        // came in one transaction.
+        var events = connection.serve(revents: revents)
+        for _ in 1..<Self.batchReads {
+            revents = wait(until: moment)
+            guard revents & Int16(POLLIN) != 0 else { break }
+            events += connection.serve(revents: revents)
+        }
+        handle(events)
         noticeLoss()
     }
+
+    /// The most reads whose records are stored in one transaction.
+    static let batchReads = 64
 
     /// Runs until `shouldStop` says so.
     public func run(shouldStop: () -> Bool) {
