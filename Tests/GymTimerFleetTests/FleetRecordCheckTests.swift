@@ -120,3 +120,4 @@ import Testing
         #expect(heard.allSatisfy { $0.ids.count <= FleetRecordAck.maximumIDs })
     }
 }
+
