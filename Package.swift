@@ -112,6 +112,7 @@ let package = Package(
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
         .executableTarget(name: "FuzzCommand", dependencies: ["FuzzSupport", "GymTimerFleet"]),
+        .executableTarget(name: "FuzzRecord", dependencies: ["FuzzSupport", "GymTimerFleetLink", "GymTimerHistory"]),
         // Helpers more than one test target uses (never part of the product).
         .target(name: "GymTimerTestSupport", path: "Tests/GymTimerTestSupport"),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
@@ -139,7 +140,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "GymTimerConfig", "GymTimerDrivers", "GymTimerFleet", "GymTimerSimulation"],
+            dependencies: [
+                "FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzRecord", "GymTimerConfig", "GymTimerDrivers", "GymTimerFleet",
+                "GymTimerFleetLink", "GymTimerSimulation",
+            ],
             exclude: ["Corpus", "Unfixed"]
         ),
     ],

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes every input parser with libFuzzer: the simulation script parser (FuzzScript), the
-# config parser (FuzzConfig), the WAV reader (FuzzWAV) and the fleet's command parser
-# (FuzzCommand, what arrives from the broker), each for SECONDS (default 60).
+# config parser (FuzzConfig), the WAV reader (FuzzWAV), the fleet's command parser
+# (FuzzCommand, what arrives from the broker) and the collector's record decoding and checks
+# (FuzzRecord, what a station or anyone else publishes on P/workout), each for SECONDS
+# (default 60).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
@@ -20,7 +22,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzScript FuzzConfig FuzzWAV FuzzCommand)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzScript FuzzConfig FuzzWAV FuzzCommand FuzzRecord)
 
 status=0
 for target in "${targets[@]}"; do
