@@ -87,7 +87,7 @@ let package = Package(
             name: "GymTimerBenchmark",
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
-                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory",
             ]
         ),
         .executableTarget(
