@@ -88,7 +88,7 @@ let package = Package(
             name: "GymTimerBenchmark",
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
-                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory",
             ]
         ),
         .executableTarget(
@@ -121,6 +121,7 @@ let package = Package(
                 "GymTimerSimulation", "GymTimerSimulator",
             ]
         ),
+        .executableTarget(name: "FuzzRecord", dependencies: ["FuzzSupport", "GymTimerFleetLink", "GymTimerHistory"]),
         // Helpers more than one test target uses (never part of the product).
         .target(name: "GymTimerTestSupport", path: "Tests/GymTimerTestSupport"),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
@@ -148,7 +149,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "GymTimerConfig", "GymTimerDrivers", "GymTimerFleet", "GymTimerSimulation"],
+            dependencies: [
+                "FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "FuzzRecord", "GymTimerConfig",
+                "GymTimerDrivers", "GymTimerFleet", "GymTimerFleetLink", "GymTimerSimulation",
+            ],
             exclude: ["Corpus", "Unfixed"]
         ),
     ],

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes every input parser with libFuzzer: the simulation script parser (FuzzScript), the
 # config parser (FuzzConfig), the WAV reader (FuzzWAV), the fleet's command parser
-# (FuzzCommand, what arrives from the broker) and a whole fleet station (FuzzStation: a kiosk's
-# loop in virtual time over the in-memory broker, its countdown checked), each for SECONDS
+# (FuzzCommand, what arrives from the broker), a whole fleet station (FuzzStation: a kiosk's
+# loop in virtual time over the in-memory broker, its countdown checked) and the collector's
+# record decoding and checks (FuzzRecord, what a station or anyone else publishes on P/workout),
+# each for SECONDS
 # (default 60).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
@@ -22,7 +24,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzScript FuzzConfig FuzzWAV FuzzCommand FuzzStation)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzScript FuzzConfig FuzzWAV FuzzCommand FuzzStation FuzzRecord)
 
 status=0
 for target in "${targets[@]}"; do

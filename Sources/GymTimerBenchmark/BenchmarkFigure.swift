@@ -8,6 +8,7 @@ public struct BenchmarkFigure: Hashable, Sendable, Codable {
         case megabytes = "MB"
         case hoursPerSecond = "h/s"
         case percent = "%"
+        case records = "records"
     }
 
     /// A bound on one statistic.

@@ -20,6 +20,8 @@ public final class KioskBenchmark {
         /// Commands timed through the broker, and seconds an idle fleet station is watched.
         public var fleetCommands = 200
         public var fleetIdleSeconds = 20
+        /// Records sent through the broker-kill drill.
+        public var fleetRecords = 30
         /// The gymtimer binary for the start-up figure (nil: not measured).
         public var executable: String?
         public var quick = false
@@ -37,6 +39,7 @@ public final class KioskBenchmark {
             options.throughputRuns = 1
             options.fleetCommands = 20
             options.fleetIdleSeconds = 3
+            options.fleetRecords = 8
             options.quick = true
             return options
         }
@@ -83,6 +86,8 @@ public final class KioskBenchmark {
         figures += FleetBenchmark(
             executable: options.executable, commands: options.fleetCommands, idleSeconds: options.fleetIdleSeconds,
             starts: options.quick ? 3 : 10).run()
+        progress("fleet: \(options.fleetRecords) records through a broker killed while the collector is away")
+        figures.append(RecordLossDrill(records: options.fleetRecords).run())
         return BenchmarkReport(figures: figures, quick: options.quick)
     }
 

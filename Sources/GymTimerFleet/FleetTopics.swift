@@ -18,6 +18,9 @@ public struct FleetTopics: Hashable, Sendable {
     public var event: String { base + "/event" }
     /// One history record per message, QoS 1, from the durable outbox.
     public var workout: String { base + "/workout" }
+    /// The gym's collector says here which of this station's records its database holds
+    /// (`FleetRecordAck`, QoS 1, not retained): only those leave the station's outbox.
+    public var ack: String { base + "/ack" }
     /// Commands for this station alone.
     public var command: String { base + "/cmd" }
     /// Commands for every station.
@@ -29,6 +32,11 @@ public struct FleetTopics: Hashable, Sendable {
     public static func everyStation(prefix: String) -> (status: String, state: String, workout: String) {
         ("\(prefix)/+/status", "\(prefix)/+/state", "\(prefix)/+/workout")
     }
+
+    /// The gym's collector's retained `online` (its will: `offline`), published once its
+    /// subscription is granted: stations send it what their outboxes hold. Under the reserved
+    /// `all`, so no station's topics can be it.
+    public static func collector(prefix: String) -> String { "\(prefix)/all/collector" }
 
     /// The station named in a topic of the form `prefix/station/...`, if it is one.
     public static func station(in topic: String, prefix: String) -> String? {

@@ -11,11 +11,17 @@ import GymTimerMQTT
 
 /// `gymtimer collect` (fleet.md): a durable subscriber (persistent session, QoS 1) that stores
 /// every station's workout records in one history database, each once (the record's `id` is
-/// unique in the gym; a retry's repeat is skipped), with its `station`. A record is
-/// acknowledged to the broker only once it is stored: the client defers its writes
-/// (`MQTTClient.Options.deferWrites`), and a batch that cannot be stored (disk full, database
-/// locked) drops the connection unacknowledged, so the broker sends it again after the
-/// back-off. Runs one poll loop of its own on the connection's life cycle (`FleetConnection`).
+/// unique in the gym; a retry's repeat is skipped), with its `station`, and tells each station
+/// which of its records the database now holds (`FleetRecordAck` on `P/ack`): only those leave
+/// the station's outbox, so a record lost at the broker (killed, wiped, over its queue, or
+/// sent before any collector subscribed) is sent again. Records are checked before they are
+/// stored (`FleetWorkoutMessage.decode`): an implausible one is refused, logged once per kind,
+/// and the station told to stop sending it. Once subscribed it announces itself (retained
+/// `online` on `{prefix}/all/collector`, `offline` as its will), and stations send it what
+/// they hold. A message is acknowledged to the broker only once stored: the client defers its
+/// writes (`MQTTClient.Options.deferWrites`), and a batch that cannot be stored (disk full,
+/// database locked) drops the connection unacknowledged, so the broker sends it again after
+/// the back-off. Runs one poll loop of its own on the connection's life cycle (`FleetConnection`).
 public final class FleetCollector {
     public let store: HistoryStore
     private let connection: FleetConnection
@@ -33,27 +39,56 @@ public final class FleetCollector {
     private var granted = false
     /// Whether a subscription was ever granted (said once in the log).
     private var everGranted = false
+    private let clientID: String
+    private let unixNow: () -> Date
+    /// Kinds of refused records already logged (once per kind, not per record).
+    private var loggedRefusals: Set<String> = []
+    /// Records refused since the start.
+    public private(set) var refused = 0
+    /// When the current connection came up, and how many connections in a row the broker
+    /// closed soon after (another client with the same id takes the session over).
+    private var connectedAt: Moment?
+    private var quickLosses = 0
+    /// Whether the takeover was said (the connection's own lines are held back meanwhile).
+    public private(set) var takenOver = false
+    /// A connection the broker closes within this time after it came up counts as taken over.
+    static let takeoverWindow: Duration = .seconds(10)
+    /// How many such losses in a row mean another collector uses the same client id.
+    static let takeoverLosses = 2
 
     /// Collects into the history database at `database` (created if missing) from the broker in
     /// `options` (give it a fixed client id and `cleanSession: false`, so records sent while the
     /// collector is down wait at the broker; its writes are deferred here whatever `options` say).
     /// `transport` makes the client (the real one, or an in-memory broker's), `now` is the
-    /// timeline its deadlines are on (nil: the monotonic clock's, for `run`).
+    /// timeline its deadlines are on (nil: the monotonic clock's, for `run`), `unixNow` the wall
+    /// clock records are checked against.
     public init(
         options: MQTTClient.Options, prefix: String, database: String, transport: MQTTTransportFactory = MQTTClient.factory,
-        now: (() -> Moment)? = nil, log: @escaping (String) -> Void
+        now: (() -> Moment)? = nil, unixNow: @escaping () -> Date = Date.init, log: @escaping (String) -> Void
     ) throws {
-        store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current)
+        // Another collector writing the same database waits for its turn rather than failing.
+        store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current, busyTimeout: .seconds(1))
         var options = options
         options.deferWrites = true
+        options.will = MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "offline", qos: 1, retain: true)
         let client = try transport(options)
         let origin = ContinuousClock.now
         let now = now ?? { Moment(origin.duration(to: .now)) }
         self.now = now
+        // The connection's lines go through `said`, which holds them back while another
+        // collector with the same client id keeps taking the session over.
+        var said: (String) -> Void = log
         connection = FleetConnection(
-            client: client, name: "collect", broker: options.broker, whileAway: "retrying with back-off", now: now, log: log)
+            client: client, name: "collect", broker: options.broker, whileAway: "retrying with back-off",
+            now: now, log: { said($0) })
         self.prefix = prefix
         self.log = log
+        self.clientID = options.clientID
+        self.unixNow = unixNow
+        said = { [weak self] line in
+            guard let self else { return log(line) }
+            if !self.takenOver { self.log(line) }
+        }
     }
 
     /// The current moment on the collector's timeline (the one its deadlines are on).
@@ -65,19 +100,45 @@ public final class FleetCollector {
     public func step(timeout: Duration) {
         let now = moment
         if connection.nextDeadline <= now { handle(connection.fire(at: now)) }
-        let revents = wait(until: min(connection.nextDeadline, now + timeout))
-        if revents != 0 { handle(connection.serve(revents: revents)) }
+        var revents = wait(until: min(connection.nextDeadline, now + timeout))
+        guard revents != 0 else { return noticeLoss() }
+        // libmosquitto reads one packet per call: read on while more is there (the broker
+        // sends up to its max_inflight_messages before our acknowledgements), and store what
+        // came in one transaction.
+        var events = connection.serve(revents: revents)
+        for _ in 1..<Self.batchReads {
+            revents = wait(until: moment)
+            guard revents & Int16(POLLIN) != 0 else { break }
+            events += connection.serve(revents: revents)
+        }
+        handle(events)
+        noticeLoss()
     }
 
     /// When the connection next needs `fireConnection(at:)` (see `TimedDriver`).
     var connectionDeadline: Moment { connection.nextDeadline }
 
     /// Does what fell due on the connection at `now` and handles what came of it.
-    func fireConnection(at now: Moment) { handle(connection.fire(at: now)) }
+    func fireConnection(at now: Moment) {
+        handle(connection.fire(at: now))
+        noticeLoss()
+    }
+
+    /// The most reads whose records are stored in one transaction.
+    static let batchReads = 64
 
     /// Runs until `shouldStop` says so.
     public func run(shouldStop: () -> Bool) {
         while !shouldStop() { step(timeout: .seconds(1)) }
+        stop()
+    }
+
+    /// Says `offline` (retained) and disconnects, for a clean stop.
+    public func stop() {
+        if connection.isConnected {
+            _ = try? connection.client.publish(
+                MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "offline", qos: 1, retain: true))
+        }
         connection.disconnect()
     }
 
@@ -98,10 +159,13 @@ public final class FleetCollector {
     /// Stores the records among `events` in one transaction, then acknowledges them; a batch
     /// that cannot be stored is not acknowledged (the connection drops, the broker resends).
     private func handle(_ events: [FleetConnection.Event]) {
+        defer { noticeLoss() }
         var records: [StoredWorkout] = []
+        var refusals: [String: [FleetRecordAck.Refusal]] = [:]
         for event in events {
             switch event {
             case .connected:
+                connectedAt = moment
                 granted = false
                 do {
                     subscription = try connection.client.subscribe(FleetTopics.everyStation(prefix: prefix).workout, qos: 1)
@@ -116,14 +180,25 @@ public final class FleetCollector {
                     everGranted = true
                     log("collect: subscribed to \(FleetTopics.everyStation(prefix: prefix).workout); storing every station's records")
                 }
+                // Stations send what they hold to a collector that announces itself.
+                _ = try? connection.client.publish(
+                    MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "online", qos: 1, retain: true))
             case .subscribed, .delivered: break
             case .message(let message):
                 guard let station = FleetTopics.station(in: message.topic, prefix: prefix) else { continue }
-                guard let workout = FleetWorkoutMessage.decode(message.payload, station: station) else {
-                    log("collect: \(message.topic): not a workout record, skipped")
-                    continue
+                switch FleetWorkoutMessage.decode(message.payload, station: station, receivedAt: unixNow()) {
+                case .success(let workout):
+                    records.append(workout)
+                case .failure(let refusal):
+                    refused += 1
+                    if loggedRefusals.insert(refusal.kind).inserted {
+                        log("collect: refused a record from \(station) (\(refusal.kind)): \(refusal.detail) "
+                            + "(further ones of this kind are not logged)")
+                    }
+                    if let id = refusal.id {
+                        refusals[station, default: []].append(.init(id: id, kind: refusal.kind, reason: refusal.detail))
+                    }
                 }
-                records.append(workout)
             }
         }
         if !records.isEmpty {
@@ -134,6 +209,53 @@ public final class FleetCollector {
                 return
             }
         }
+        acknowledge(Dictionary(grouping: records.map(\.id)) { $0.split(separator: "/").first.map(String.init) ?? "" }, refusals)
         connection.acknowledge()
+    }
+
+    /// Tells each station which of its records the database now holds (`stored`, repeats
+    /// included) and which it refuses, in acknowledgements of at most `FleetRecordAck.maximumIDs`.
+    private func acknowledge(_ stored: [String: [String]], _ refused: [String: [FleetRecordAck.Refusal]]) {
+        for station in Set(stored.keys).union(refused.keys).sorted() where !station.isEmpty {
+            var ids = stored[station] ?? []
+            var refusals = refused[station] ?? []
+            let topic = FleetTopics(prefix: prefix, station: station).ack
+            while !ids.isEmpty || !refusals.isEmpty {
+                let taken = Array(ids.prefix(FleetRecordAck.maximumIDs))
+                ids.removeFirst(taken.count)
+                let refusing = Array(refusals.prefix(FleetRecordAck.maximumIDs - taken.count))
+                refusals.removeFirst(refusing.count)
+                let ack = FleetRecordAck(stored: taken, refused: refusing)
+                // Not sent (the connection is going): the station sends the records again.
+                _ = try? connection.client.publish(MQTTMessage(topic: topic, text: ack.payload, qos: 1))
+            }
+        }
+    }
+
+    /// After each batch of events: a connection the broker closed soon after it came up,
+    /// twice in a row, is another collector with the same client id taking the session over
+    /// (each one's reconnection closes the other's): said once, in one line.
+    private func noticeLoss() {
+        guard let since = connectedAt else { return }
+        if connection.isConnected {
+            // A connection that holds: the other collector is gone (or was never there).
+            if takenOver, moment - since >= Self.takeoverWindow {
+                takenOver = false
+                quickLosses = 0
+                log("collect: the connection holds again (no other collector with --client-id \(clientID) now)")
+            }
+            return
+        }
+        connectedAt = nil
+        if moment - since < Self.takeoverWindow {
+            quickLosses += 1
+        } else {
+            quickLosses = 0
+        }
+        if quickLosses >= Self.takeoverLosses, !takenOver {
+            takenOver = true
+            log("collect: the broker keeps closing this collector's connection right after it connects: another collector "
+                + "uses the same --client-id \(clientID) (give each its own, or stop one); retrying with back-off")
+        }
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 import GRDB
 
 /// The station's durable outbox (fleet.md): every workout record to publish waits here, in a
-/// SQLite file beside the history, until the broker has acknowledged it (QoS 1 PUBACK). A
-/// broker down for a week, a restart, SIGKILL or a power cut in between loses none; a record
-/// sent but not acknowledged before a crash is sent again (its `id` lets the collector store
-/// it once). It also keeps a start scheduled with `at`, so a station restarted before the
+/// SQLite file beside the history, until the gym's collector says its database holds it (or
+/// will never store it): its `FleetRecordAck` on `P/ack`, not the broker's PUBACK, which says
+/// only that the broker has it for now. A broker down for a week or killed while the
+/// collector is away, a collector that subscribes for the first time, a restart, SIGKILL or a
+/// power cut in between loses none; a record is sent again until acknowledged (its `id` lets
+/// the collector store it once). It also keeps a start scheduled with `at`, so a station restarted before the
 /// class starts still starts on time.
 public final class FleetOutbox {
     /// One record waiting: its stable id and the JSON payload to publish.
@@ -62,21 +64,39 @@ public final class FleetOutbox {
         }
     }
 
-    /// The records still waiting, oldest first.
-    public func pending() throws(FleetLinkError) -> [Entry] {
+    /// The records still waiting, oldest first (at most `limit` of them).
+    public func pending(limit: Int = Int.max) throws(FleetLinkError) -> [Entry] {
         do {
             return try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, payload FROM outbox ORDER BY seq").map { Entry(id: $0[0], payload: $0[1]) }
+                try Row.fetchAll(db, sql: "SELECT id, payload FROM outbox ORDER BY seq LIMIT ?", arguments: [Int64(clamping: limit)])
+                    .map { Entry(id: $0[0], payload: $0[1]) }
             }
         } catch {
             throw .outbox(path: path, detail: "\(error)")
         }
     }
 
-    /// The broker has the record: forget it.
-    public func remove(id: String) throws(FleetLinkError) {
+    /// How many records wait.
+    public func count() throws(FleetLinkError) -> Int {
         do {
-            try database.write { db in try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id]) }
+            return try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0 }
+        } catch {
+            throw .outbox(path: path, detail: "\(error)")
+        }
+    }
+
+    /// The gym's database holds the record (or will never store it): forget it.
+    public func remove(id: String) throws(FleetLinkError) {
+        try remove(ids: [id])
+    }
+
+    /// Forgets the records with these ids (ids not waiting are skipped), in one transaction.
+    public func remove(ids: [String]) throws(FleetLinkError) {
+        guard !ids.isEmpty else { return }
+        do {
+            try database.write { db in
+                for id in ids { try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id]) }
+            }
         } catch {
             throw .outbox(path: path, detail: "\(error)")
         }

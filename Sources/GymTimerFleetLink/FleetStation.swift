@@ -15,8 +15,9 @@ import GymTimerMQTT
 /// back-off and a start scheduled with `at`. After each wake-up the loop hands it the kiosk
 /// (`observe`), which becomes the retained `state` when it changed. Commands become kiosk
 /// events through `deliver`; a refused one is one `error` event and changes nothing. Workout
-/// records go through the durable outbox (`record`). The broker being away never stops the
-/// kiosk: the station retries with back-off and loses no record.
+/// records go through the durable outbox until the gym's collector acknowledges them
+/// (`record`, `FleetRecordSender`). The broker being away never stops the kiosk: the station
+/// retries with back-off and loses no record.
 public final class FleetStation: TimedDriver {
     public let settings: FleetSettings
     public let topics: FleetTopics
@@ -38,10 +39,8 @@ public final class FleetStation: TimedDriver {
     private let unixNow: () -> Double
     private let log: (String) -> Void
     private let discovery: [HomeAssistantDiscovery.Message]
-    /// Outbox records published and not yet acknowledged, by message id.
-    private var inflight: [Int32: String] = [:]
-    /// Records waiting in memory when the outbox file cannot be written.
-    private var unsaved: [FleetOutbox.Entry] = []
+    /// Workout records on their way to the gym's database (outbox, acknowledgements, retries).
+    private let records: FleetRecordSender
     private var scheduledStart: Moment?
     /// What was selected when the scheduled start was asked for (nil after a restart: whatever
     /// is selected): at its instant the kiosk starts only if still idle in it.
@@ -80,6 +79,7 @@ public final class FleetStation: TimedDriver {
         self.restStep = max(1, restStep)
         topics = FleetTopics(prefix: settings.topicPrefix, station: settings.station)
         self.outbox = outbox
+        records = FleetRecordSender(outbox: outbox, topics: topics, log: log)
         self.now = now
         self.unixNow = unixNow
         self.log = log
@@ -101,6 +101,10 @@ public final class FleetStation: TimedDriver {
             connection = nil
         }
         resumeScheduledStart()
+        records.publish = { [weak self] message in
+            guard let self, self.connected, let client = self.client else { return nil }
+            return try? client.publish(message)
+        }
     }
 
     /// A start scheduled before a restart is kept: on time if its instant is still to come
@@ -143,6 +147,7 @@ public final class FleetStation: TimedDriver {
     public var nextDeadline: Moment? {
         var candidates: [Moment?] = [scheduledStart.map { $0 - lead }]
         candidates.append(connection?.nextDeadline)
+        candidates.append(records.nextDeadline)
         return candidates.compactMap { $0 }.min()
     }
 
@@ -164,6 +169,8 @@ public final class FleetStation: TimedDriver {
         }
         guard let connection else { return }
         handle(connection.fire(at: now))
+        if !connected { records.disconnected() }
+        records.fire(at: now)
     }
 
     /// The kiosk after a wake-up, and what its display shows: its state is published
@@ -183,17 +190,10 @@ public final class FleetStation: TimedDriver {
         }
     }
 
-    /// A finished workout: into the outbox, then to the broker when it is there.
+    /// A finished workout: into the outbox, then to the gym's collector until it has stored it.
     public func record(_ workout: StoredWorkout) {
         let (id, payload) = FleetWorkoutMessage.encode(workout, station: settings.station)
-        do {
-            try outbox?.add(id: id, payload: payload)
-            if outbox == nil { unsaved.append(.init(id: id, payload: payload)) }
-        } catch {
-            log("fleet: \(error)")
-            unsaved.append(.init(id: id, payload: payload))
-        }
-        if connected { sendOutbox() }
+        records.add(id: id, payload: payload, at: now())
         event("completed", ["kind": FleetStateReport.quoted(workout.kind.rawValue), "sets": String(workout.sets)])
     }
 
@@ -215,30 +215,25 @@ public final class FleetStation: TimedDriver {
         for event in events {
             switch event {
             case .connected:
-                // Records in flight on the lost connection are sent again.
-                inflight.removeAll()
                 online()
             case .message(let message):
+                // Acknowledgements and the collector's announcements are the record path's.
+                if records.receive(message, at: now()) { continue }
                 command(message)
             case .subscribed:
                 break
             case .delivered(let mid):
-                guard let id = inflight.removeValue(forKey: mid) else { continue }
-                do {
-                    try outbox?.remove(id: id)
-                } catch {
-                    log("fleet: \(error)")
-                }
-                unsaved.removeAll { $0.id == id }
+                records.delivered(mid: mid)
             }
         }
+        if !connected { records.disconnected() }
     }
 
     /// Just connected: subscribe, say online, describe ourselves, publish the state and the outbox.
     private func online() {
         guard let client else { return }
         do {
-            for topic in topics.commandTopics { try client.subscribe(topic, qos: 1) }
+            for topic in topics.commandTopics + records.subscriptions { try client.subscribe(topic, qos: 1) }
             // Discovery first, so whoever sees `online` finds the entities already retained.
             for message in discovery {
                 try client.publish(MQTTMessage(topic: message.topic, text: message.payload, qos: 1, retain: true))
@@ -249,7 +244,8 @@ public final class FleetStation: TimedDriver {
             return
         }
         publishState()
-        sendOutbox()
+        // Every record not acknowledged goes again: what the last connection sent may be lost.
+        records.connected(at: now())
         onEvent("online", [:])
     }
 
@@ -257,27 +253,6 @@ public final class FleetStation: TimedDriver {
         guard connected, let client, let report = lastReport else { return }
         let payload = report.json(display: lastDisplay ?? "    ", at: unixNow(), unix: unix)
         _ = try? client.publish(MQTTMessage(topic: topics.state, text: payload, qos: 1, retain: true))
-    }
-
-    /// Publishes every outbox record not in flight (QoS 1; acknowledged ones leave the outbox).
-    private func sendOutbox() {
-        guard connected, let client else { return }
-        var entries: [FleetOutbox.Entry] = []
-        do {
-            entries = try outbox?.pending() ?? []
-        } catch {
-            log("fleet: \(error)")
-        }
-        for entry in unsaved where !entries.contains(where: { $0.id == entry.id }) { entries.append(entry) }
-        let sending = Set(inflight.values)
-        for entry in entries where !sending.contains(entry.id) {
-            do {
-                let mid = try client.publish(MQTTMessage(topic: topics.workout, text: entry.payload, qos: 1))
-                inflight[mid] = entry.id
-            } catch {
-                return
-            }
-        }
     }
 
     // MARK: Commands

@@ -24,14 +24,26 @@ public final class LocalBroker {
     }
 
     /// Starts a broker on `port`, or on a free one: open to anyone, or (with `users`) only to
-    /// those user names and passwords, as a gym's broker is; with `tls`, mqtts only.
-    public init(port: Int? = nil, users: [String: String] = [:], tls: TLS? = nil) throws {
+    /// those user names and passwords, as a gym's broker is; with `tls`, mqtts only. With
+    /// `persistence`, sessions are saved as Debian's broker saves them (on a clean stop and
+    /// every `autosave_interval`, 30 min: a SIGKILL loses what came since); `maxQueuedMessages`
+    /// bounds what it queues for one absent client (Mosquitto's default is 1000).
+    public init(
+        port: Int? = nil, users: [String: String] = [:], tls: TLS? = nil, persistence: Bool = false,
+        maxQueuedMessages: Int? = nil
+    ) throws {
         guard let binary = Self.binary else { throw Missing() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.port = try port ?? Self.freePort()
         let config = directory.appendingPathComponent("mosquitto.conf")
-        var text = "listener \(self.port) 127.0.0.1\npersistence false\n"
+        var text = "listener \(self.port) 127.0.0.1\n"
+        if persistence {
+            text += "persistence true\npersistence_location \(directory.path)/\n"
+        } else {
+            text += "persistence false\n"
+        }
+        if let maxQueuedMessages { text += "max_queued_messages \(maxQueuedMessages)\n" }
         if let tls { text += "certfile \(tls.certificate)\nkeyfile \(tls.key)\n" }
         if users.isEmpty {
             text += "allow_anonymous true\n"
@@ -46,7 +58,8 @@ public final class LocalBroker {
         }
         // As root Mosquitto drops to its own user, which must be able to read the config.
         try text.write(to: config, atomically: true, encoding: .utf8)
-        _ = chmod(directory.path, 0o755)
+        // (With persistence it writes its file there, as its own user.)
+        _ = chmod(directory.path, persistence ? 0o1777 : 0o755)
         _ = chmod(config.path, 0o644)
         self.binary = binary
         self.config = config.path

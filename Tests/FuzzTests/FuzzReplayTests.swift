@@ -1,10 +1,12 @@
 import Foundation
 import FuzzCommand
 import FuzzConfig
+import FuzzRecord
 import FuzzScript
 import FuzzStation
 import FuzzWAV
 import GymTimerFleet
+import GymTimerFleetLink
 import GymTimerConfig
 import GymTimerDrivers
 import GymTimerSimulation
@@ -153,6 +155,27 @@ import Testing
             #"commanded: rest idle, shows "0130"; events command(start)"#,
     ]
 
+    /// What the collector makes of each record (as from `gymtimer/rack-1/workout`): stored, or refused and why.
+    static let expectedRecords: [String: String] = [
+        "day-zero.json": "refused (bad-time): local_day 0000-02-29 is not the day of completed_at",
+        "escapes.json": "refused (bad-text): preset is empty, over 200 bytes or not printable",
+        "good-program.json": "accepted: rack-1/program@5 program 8 sets, score 8 rounds",
+        "good-rest.json": "accepted: rack-1/rest@60000000000 rest 3 sets, score -",
+        "good-workout.json": "accepted: rack-1/workout@1 workout 2 sets, score -",
+        "negative-duration.json": "refused (bad-duration): duration_ms -60000 is outside 0\\u{2026}604800000",
+        "sets-1e300.json": "refused (malformed): not a workout record (fields missing or of the wrong type)",
+        "sets-int64-max.json": "refused (bad-sets): sets 9223372036854775807 is outside 0\\u{2026}100000",
+        "truncated.json": "refused (malformed): not a workout record (fields missing or of the wrong type)",
+        "year-9999.json": "refused (bad-time): completed_at 253402300800 (Unix time) is not between 2020 and a day from now",
+    ]
+
+    static func recordOutcome(_ bytes: [UInt8]) -> String {
+        switch FleetWorkoutMessage.decode(bytes, station: "rack-1", receivedAt: FuzzRecord.now) {
+        case .success(let workout): return "accepted: \(workout.id) \(workout.kind.rawValue) \(workout.sets) sets, score \(workout.score ?? "-")"
+        case .failure(let refusal): return "refused (\(refusal.kind)): \(refusal.detail)"
+        }
+    }
+
     static func wavOutcome(_ bytes: [UInt8]) -> String {
         do {
             let contents = try WAVReader.decode(Data(bytes), file: "fuzz.wav")
@@ -205,12 +228,18 @@ import Testing
         #expect(outcome == Self.expectedStations[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
     }
 
+    @Test(arguments: inputs("FuzzRecord")) func recordInputs(_ file: URL) throws {
+        let bytes = try Self.replay(file, fuzzRecordOneInput)
+        let outcome = Self.escaped(Self.recordOutcome(bytes))
+        #expect(outcome == Self.expectedRecords[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
+    }
+
     /// Every target has inputs, and every input an expected outcome (and no outcome is left
     /// over from a file that is gone).
     @Test func everyInputHasAnExpectation() {
         let tables = [
             "FuzzScript": Self.expectedScripts, "FuzzConfig": Self.expectedConfigs, "FuzzWAV": Self.expectedWAVs,
-            "FuzzCommand": Self.expectedCommands, "FuzzStation": Self.expectedStations,
+            "FuzzCommand": Self.expectedCommands, "FuzzStation": Self.expectedStations, "FuzzRecord": Self.expectedRecords,
         ]
         for (target, table) in tables {
             let names = Set(Self.inputs(target).map(\.lastPathComponent))

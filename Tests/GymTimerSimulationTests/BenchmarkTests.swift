@@ -157,6 +157,13 @@ import Testing
         #expect(answered.map { $0.rounded() } == [150, 200] && unanswered == 1)
     }
 
+    @Test func theBrokerKillDrillCountsNoRecordLost() throws {
+        let figure = RecordLossDrill(records: 5).run()
+        let lost = try #require(figure.statistics, "measured: \(figure.note ?? "")")
+        #expect(lost.max == 0, "\(figure.note ?? "")")
+        #expect(figure.status == .met && figure.unit == .records)
+    }
+
     @Test func aStationOnARealBrokerIsTimedAndItsWakeUpsCounted() throws {
         let figures = FleetBenchmark(executable: GymtimerBinary.path, commands: 10, idleSeconds: 2, starts: 2).run()
         let latency = try #require(figures.first { $0.name == FleetBenchmark.latencyName })
