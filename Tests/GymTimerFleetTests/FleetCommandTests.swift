@@ -61,3 +61,14 @@ import Testing
         #expect(FleetTopics.station(in: "other/rack-3/workout", prefix: "gymtimer") == nil)
     }
 }
+
+/// What the coach's tools publish is what a station parses back: one shape per command.
+@Suite struct FleetCommandJSONTests {
+    @Test(arguments: [
+        FleetCommand.start(at: nil), .start(at: 1_767_225_600.25), .dismiss, .pause, .resume, .reset, .setRest(seconds: 120),
+        .select(mode: "rest", name: nil), .select(mode: "program", name: "Tabata \"fast\" \\ 20/10"),
+    ])
+    func everyCommandSaysWhatItIs(command: FleetCommand) {
+        #expect(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "\(command.json)")
+    }
+}

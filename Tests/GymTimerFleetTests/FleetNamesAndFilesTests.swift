@@ -201,4 +201,40 @@ import Testing
         #expect(rows.map { $0.first } == ["Station", "rack-1", "rack-2"], "\(out)")
         #expect(rows.dropFirst().first?.contains("?") == true, "rack-1's time left is not a time: \(out)")
     }
+
+    @Test func theCoachsCommandsFromTheCommandLineMeanWhatTheySay() throws {
+        let broker = try LocalBroker()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let config = "\(directory)/rack-1.toml"
+        try "[fleet]\nbroker = \"\(url)\"\nstation = \"rack-1\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let watcher = try observer(port: broker.port, ["gymtimer/rack-1/status", "gymtimer/rack-1/state"])
+        let station = try RunningProcess(
+            gymtimer, ["simulate", "--headless", "--config", config, "--data-dir", "\(directory)/rack-1"],
+            stdout: "\(directory)/rack-1.jsonl", stderr: "\(directory)/rack-1.log", pipeInput: true)
+        defer { station.signal(SIGTERM); _ = station.wait(upTo: 10) }
+        /// The station's latest retained state once `done` holds for it (or after 10 s).
+        func state(until done: @escaping (String) -> Bool) -> String {
+            var latest = ""
+            _ = pump([watcher], timeout: 10) { events in
+                for case .message(let message) in events[0] ?? [] where message.topic.hasSuffix("/state") { latest = message.text }
+                return done(latest)
+            }
+            return latest
+        }
+        _ = pump([watcher], timeout: 10) { ($0[0] ?? []).contains { if case .message(let m) = $0 { m.text == "online" } else { false } } }
+        station.send("0 click start")
+        #expect(state { $0.contains("\"phase\":\"resting\"") }.contains("\"resting\""), "the rest runs")
+
+        for (verb, extra, phase) in [("pause", [String](), "paused"), ("resume", [], "resting"), ("reset", [], "idle")] {
+            let (status, out, err) = try run(["fleet", verb, "--broker", url, "--stations", "rack-1"] + extra)
+            #expect(status == 0 && out.contains("(rack-1)"), "\(verb): \(out) \(err)")
+            let shown = state { $0.contains("\"phase\":\"\(phase)\"") }
+            #expect(shown.contains("\"phase\":\"\(phase)\""), "after fleet \(verb): \(shown)")
+        }
+        let (status, _, err) = try run(["fleet", "select", "--broker", url, "--stations", "rack-1", "--mode", "interval"])
+        #expect(status == 0, "\(err)")
+        #expect(state { $0.contains("\"mode\":\"interval\"") }.contains("\"mode\":\"interval\""))
+        let (badMode, _, why) = try run(["fleet", "select", "--broker", url, "--mode", "yoga"])
+        #expect(badMode == 2 && why.contains("--mode yoga"), "\(why)")
+    }
 }

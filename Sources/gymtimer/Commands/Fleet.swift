@@ -1,12 +1,16 @@
 import ArgumentParser
 import Foundation
+import GymTimerFleet
 import GymTimerFleetLink
 
-/// `gymtimer fleet`: the gym's view of its stations and one synchronised start (fleet.md).
+/// `gymtimer fleet`: the gym's view of its stations and the coach's commands (fleet.md).
 struct Fleet: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "See every station of the gym, or start them all at one instant.",
-        subcommands: [FleetStatus.self, FleetStart.self])
+        abstract: "See every station of the gym, start them all at one instant, pause, resume, reset or set them up.",
+        subcommands: [
+            FleetStatus.self, FleetStart.self, FleetPause.self, FleetResume.self, FleetReset.self, FleetSelect.self,
+            FleetSet.self,
+        ])
 }
 
 /// `gymtimer fleet status`: every station seen, online or not, from the retained topics.
@@ -42,7 +46,7 @@ struct FleetStatus: ParsableCommand {
 }
 
 /// `gymtimer fleet start`: one synchronised start, `at` = now + `--in` seconds.
-struct FleetStart: ParsableCommand {
+struct FleetStart: CoachCommand {
     static let configuration = CommandConfiguration(
         commandName: "start", abstract: "Start stations at one instant: {\"do\": \"start\", \"at\": now + --in}.")
 
@@ -54,23 +58,81 @@ struct FleetStart: ParsableCommand {
     @Option(name: .customLong("in"), parsing: .unconditional, help: "Seconds from now to the start (0 to 3600).")
     var delay = 10.0
 
-    func run() throws {
+    func validate() throws {
         guard delay.isFinite, delay >= 0, delay <= 3600 else {
             throw CLIError.usage("--in \(delay.formatted()): must be between 0 and 3600 seconds from now")
         }
-        let destination = try target.parsed()
-        let console = FleetConsole(options: try broker.options(clientID: "gymtimer-fleet-\(getpid())"), prefix: broker.topicPrefix)
-        // `at` is worked out once the stations are checked, so the check does not eat into --in.
-        let delivery: FleetConsole.Delivery
-        var at = 0.0
-        do {
-            delivery = try console.send(to: destination) {
-                at = Date().timeIntervalSince1970 + delay
-                return "{\"do\":\"start\",\"at\":\(String(format: "%.3f", at))}"
-            }
-        } catch {
-            throw CLIError.failed("\(error)")
-        }
-        print("start at \(String(format: "%.3f", at)) (\(target.describe(destination, delivery)))")
     }
+
+    // `at` is worked out once the stations are checked, so the check does not eat into --in.
+    func command() -> FleetCommand { .start(at: Date().timeIntervalSince1970 + delay) }
+
+    func confirmation(_ command: FleetCommand) -> String {
+        guard case .start(let at?) = command else { return "start" }
+        return "start at \(String(format: "%.3f", at))"
+    }
+}
+
+/// `gymtimer fleet pause`: pause what runs on the stations, whatever their mode.
+struct FleetPause: CoachCommand {
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause what runs (a rest, interval, workout or program).")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+    func command() -> FleetCommand { .pause }
+}
+
+/// `gymtimer fleet resume`: resume what was paused.
+struct FleetResume: CoachCommand {
+    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume what was paused.")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+    func command() -> FleetCommand { .resume }
+}
+
+/// `gymtimer fleet reset`: end what runs without recording it.
+struct FleetReset: CoachCommand {
+    static let configuration = CommandConfiguration(commandName: "reset", abstract: "End what runs without recording it, back to idle.")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+    func command() -> FleetCommand { .reset }
+}
+
+/// `gymtimer fleet select`: pick a mode (and a preset or program), as the mode menu does.
+struct FleetSelect: CoachCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "select", abstract: "Pick a mode, and a workout preset or program by name, on idle stations.")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+
+    @Option(name: .long, help: "rest, interval, workout or program.")
+    var mode: String
+
+    @Option(name: .long, help: "The workout preset or program to pick (its name in the stations' config).")
+    var name: String?
+
+    func validate() throws {
+        guard FleetCommand.modes.contains(mode) else {
+            throw CLIError.usage("--mode \(mode): must be one of \(FleetCommand.modes.sorted().joined(separator: ", "))")
+        }
+        if let name, name.isEmpty || name.utf8.count > 64 { throw CLIError.usage("--name: 1 to 64 bytes") }
+    }
+
+    func command() -> FleetCommand { .select(mode: mode, name: name) }
+}
+
+/// `gymtimer fleet set`: the rest length, as the knob would set it.
+struct FleetSet: CoachCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Set the rest length on idle rest timers (a value their knob can reach).")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+
+    @Option(name: .customLong("rest-seconds"), help: "Whole seconds, 1 to 3600.")
+    var restSeconds: Int
+
+    func validate() throws {
+        guard (1...3600).contains(restSeconds) else { throw CLIError.usage("--rest-seconds \(restSeconds): must be 1 to 3600") }
+    }
+
+    func command() -> FleetCommand { .setRest(seconds: restSeconds) }
 }

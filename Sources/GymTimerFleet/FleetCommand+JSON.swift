@@ -1,0 +1,26 @@
+import Foundation
+
+extension FleetCommand {
+    /// The payload that says this command (what `parse` reads back as it): what the coach's
+    /// tools publish, so the command's shape is written in one place, beside its parser.
+    public var json: String {
+        switch self {
+        case .start(nil): return #"{"do":"start"}"#
+        case .start(let at?): return #"{"do":"start","at":"# + String(format: "%.3f", at) + "}"
+        case .dismiss: return #"{"do":"dismiss"}"#
+        case .pause: return #"{"do":"pause"}"#
+        case .resume: return #"{"do":"resume"}"#
+        case .reset: return #"{"do":"reset"}"#
+        case .setRest(let seconds): return #"{"do":"set","rest_seconds":"# + String(seconds) + "}"
+        case .select(let mode, nil): return #"{"do":"select","mode":"# + Self.quoted(mode) + "}"
+        case .select(let mode, let name?):
+            return #"{"do":"select","mode":"# + Self.quoted(mode) + #","name":"# + Self.quoted(name) + "}"
+        }
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data(#""""#.utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
