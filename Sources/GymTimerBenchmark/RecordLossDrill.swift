@@ -75,17 +75,6 @@ struct RecordLossDrill {
 
     /// Runs the stations' and the collector's loops until `done`, or `seconds`.
     private func drive(_ stations: [FleetStation], _ collector: FleetCollector?, seconds: Double, until done: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if done() { return true }
-            var fds = stations.map { $0.pollRequest ?? pollfd(fd: -1, events: 0, revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 5)
-            for (index, station) in stations.enumerated() {
-                if fds[index].fd >= 0, fds[index].revents != 0 { station.serve(revents: fds[index].revents) }
-                if let due = station.nextDeadline, due <= station.moment { station.fire(at: station.moment) }
-            }
-            collector?.step(timeout: .milliseconds(5))
-        }
-        return done()
+        FleetPump.drive(stations, collector, seconds: seconds, until: done)
     }
 }
