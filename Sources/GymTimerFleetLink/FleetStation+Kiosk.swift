@@ -36,6 +36,7 @@ extension FleetStation {
         return FleetStation(
             settings: fleet, password: password, outbox: outbox,
             restRange: rest.minSeconds...max(rest.minSeconds, rest.maxSeconds), restStep: rest.stepSeconds,
+            programs: Kiosk.freshProgram(configuration.kiosk).programs.map(\.name),
             now: now, unixNow: unixNow, log: log)
     }
 }

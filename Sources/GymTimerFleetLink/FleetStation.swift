@@ -36,7 +36,12 @@ public final class FleetStation: TimedDriver {
     private let now: () -> Moment
     private let unixNow: () -> Double
     private let log: (String) -> Void
-    private let discovery: [HomeAssistantDiscovery.Message]
+    /// Home Assistant's discovery (nil with `home_assistant = false`).
+    private let discovery: HomeAssistantDiscovery?
+    /// Whether the old per-component discovery topics were cleared (once per run).
+    private var retiredCleared = false
+    /// When discovery was last sent for Home Assistant's birth message (at most once a second).
+    private var lastBirthReply: Moment?
     /// Outbox records published and not yet acknowledged, by message id.
     private var inflight: [Int32: String] = [:]
     /// Records waiting in memory when the outbox file cannot be written.
@@ -58,7 +63,7 @@ public final class FleetStation: TimedDriver {
     /// restarts (nil: in memory only); `log` takes one line per problem.
     public init(
         settings: FleetSettings, password: String?, outbox: FleetOutbox?, restRange: ClosedRange<Int> = 1...3600,
-        restStep: Int = 1, now: @escaping () -> Moment, unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        restStep: Int = 1, programs: [String] = [], now: @escaping () -> Moment, unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
         log: @escaping (String) -> Void
     ) {
         self.settings = settings
@@ -69,8 +74,9 @@ public final class FleetStation: TimedDriver {
         self.unixNow = unixNow
         self.log = log
         discovery = settings.homeAssistant
-            ? HomeAssistantDiscovery(topics: topics, restRange: restRange, restStep: restStep, modes: FleetCommand.modes.sorted()).messages()
-            : []
+            ? HomeAssistantDiscovery(
+                topics: topics, restRange: restRange, restStep: restStep, modes: FleetCommand.modes.sorted(), programs: programs)
+            : nil
         let options = MQTTClient.Options(
             clientID: "gymtimer-\(settings.station)", host: settings.broker.host, port: settings.broker.port,
             tls: settings.broker.tls, caFile: settings.caFile, username: settings.username, password: password,
@@ -196,6 +202,8 @@ public final class FleetStation: TimedDriver {
                 // Records in flight on the lost connection are sent again.
                 inflight.removeAll()
                 online()
+            case .message(let message) where message.topic == discovery?.birthTopic:
+                homeAssistantStarted(message)
             case .message(let message):
                 command(message)
             case .subscribed:
@@ -218,8 +226,13 @@ public final class FleetStation: TimedDriver {
         do {
             for topic in topics.commandTopics { try client.subscribe(topic, qos: 1) }
             // Discovery first, so whoever sees `online` finds the entities already retained.
-            for message in discovery {
-                try client.publish(MQTTMessage(topic: message.topic, text: message.payload, qos: 1, retain: true))
+            if let discovery {
+                try client.subscribe(discovery.birthTopic, qos: 1)
+                if !retiredCleared {
+                    for message in discovery.retired { try publishRetained(message) }
+                    retiredCleared = true
+                }
+                try publishRetained(discovery.device)
             }
             try client.publish(MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true))
         } catch {
@@ -229,6 +242,24 @@ public final class FleetStation: TimedDriver {
         publishState()
         sendOutbox()
         onEvent("online", [:])
+    }
+
+    private func publishRetained(_ message: HomeAssistantDiscovery.Message) throws(MQTTError) {
+        _ = try client?.publish(MQTTMessage(topic: message.topic, text: message.payload, qos: 1, retain: true))
+    }
+
+    /// Home Assistant's birth message: it (re)started and may have lost the discovery (a broker
+    /// without persistence), so it is sent again — at most once a second, whatever arrives.
+    private func homeAssistantStarted(_ message: MQTTMessage) {
+        guard let discovery, message.text == "online" else { return }
+        let at = now()
+        if let last = lastBirthReply, at - last < .seconds(1) { return }
+        lastBirthReply = at
+        do {
+            try publishRetained(discovery.device)
+        } catch {
+            connection?.lose("\(error)")
+        }
     }
 
     private func publishState() {
