@@ -208,6 +208,7 @@ cleanup() {
   exit $rc
 }
 trap cleanup EXIT
+trap 'say "FAILED at line $LINENO: $BASH_COMMAND"' ERR
 trap 'exit 130' INT TERM
 
 cat > "$RUN/mosquitto.conf" <<EOF
@@ -323,16 +324,16 @@ T_DISCOVERED=$(clock)
 select_mode() { api POST /api/services/select/select_option "{\"entity_id\":\"select.${EID}_mode\",\"option\":\"$1\"}" >/dev/null; }
 mode_is() { [ "$(state "select.${EID}_mode")" = "$1" ]; }
 until_ok "$WAIT" mode_is rest || true; check "the select shows the station's mode (rest)" mode_is rest
-select_mode interval
+select_mode interval || say "Home Assistant refused that option"
 until_ok "$WAIT" mode_is interval || true; check "selecting interval through the select entity selects it" mode_is interval
-select_mode "program: EMOM 10"
+select_mode "program: EMOM 10" || say "Home Assistant refused that option"
 until_ok "$WAIT" mode_is "program: EMOM 10" || true; check "selecting a program by name (program: EMOM 10) selects it" mode_is "program: EMOM 10"
-select_mode rest
+select_mode rest || say "Home Assistant refused that option"
 until_ok "$WAIT" mode_is rest || true; check "and back to rest" mode_is rest
 
 # Start through the button entity: the rest LED goes on in the station's trace.
 T_PRESS=$(date +%s.%N)
-api POST /api/services/button/press "{\"entity_id\":\"button.${EID}_start\"}" >/dev/null
+api POST /api/services/button/press "{\"entity_id\":\"button.${EID}_start\"}" >/dev/null || say "Home Assistant refused: $BASH_COMMAND"
 # The first time the rest LED goes on after the press (picking rest in the menu lights it too).
 began() { grep '"device":"led"' "$RUN/$STATION.jsonl" | jq -s --argjson t "$T_PRESS" 'map(select(.name == "rest" and .on == true and .unix >= $t)) | .[0].unix // empty'; }
 rest_on() { [ -n "$(began)" ]; }
@@ -356,10 +357,10 @@ api POST /api/services/button/press "{\"entity_id\":\"button.${EID}_reset\"}" >/
 
 # Home Assistant's birth message brings the discovery back: cleared (the device goes), then the
 # birth message (as Home Assistant sends it when it starts) and the device is back.
-api POST /api/services/mqtt/publish "{\"topic\":\"homeassistant/device/$NODE/config\",\"payload\":\"\",\"retain\":true}" >/dev/null
+api POST /api/services/mqtt/publish "{\"topic\":\"homeassistant/device/$NODE/config\",\"payload\":\"\",\"retain\":true}" >/dev/null || say "Home Assistant refused: $BASH_COMMAND"
 gone() { device > "$RUN/device-gone.json" && [ "$(jq '.devices | length' "$RUN/device-gone.json")" = 0 ]; }
 until_ok "$WAIT" gone || true; check "discovery cleared: the device is gone" gone
-api POST /api/services/mqtt/publish '{"topic":"homeassistant/status","payload":"online"}' >/dev/null
+api POST /api/services/mqtt/publish '{"topic":"homeassistant/status","payload":"online"}' >/dev/null || say "Home Assistant refused: $BASH_COMMAND"
 until_ok "$WAIT" one_device || true; check "the birth message re-publishes the discovery (device and entities back)" one_device
 until_ok "$WAIT" available || true; check "and available" available
 
