@@ -114,4 +114,18 @@ import Testing
         let resting = checkLive(&rest, from: start + .milliseconds(80), seconds: 85)
         #expect(resting.checked > 300 && resting.published <= 2, "\(resting)")
     }
+
+    @Test func aProgramsAndAWorkoutsCountdownsAreLiveForAnyReaderToo() {
+        for mode in [StartMode.program, .workout] {
+            var kiosk = Kiosk(settings: KioskSettings(startMode: mode))
+            _ = kiosk.start(at: .origin)
+            let start = Moment(.seconds(10))
+            _ = kiosk.handle(.pressed(.start), at: start)
+            _ = kiosk.handle(.released(.start), at: start + .milliseconds(80))
+            #expect(FleetStateReport(kiosk).phase != "idle", "\(mode) started")
+            // Lead-in, work and rest segments, and a pause in the middle.
+            let run = checkLive(&kiosk, from: start + .milliseconds(80), seconds: 60, pause: 22, resume: 30)
+            #expect(run.checked > 100, "\(mode): \(run)")
+        }
+    }
 }
