@@ -29,6 +29,9 @@ if [ -d "$shared/upcoming/programs" ]; then
 fi
 python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
 
+echo "== a real Home Assistant reads a station's discovery and drives it (cached in .build-ha)"
+scripts/ha-test.sh .build/debug/gymtimer
+
 echo "== the interactive simulator in a real terminal (tmux)"
 python3 Tests/terminal/terminal_test.py .build/debug/gymtimer
 # The README's captures of a rest and an interval run: the runs must still reach every screen shown.

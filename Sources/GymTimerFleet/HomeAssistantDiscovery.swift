@@ -1,16 +1,23 @@
 import Foundation
 
-/// Home Assistant MQTT discovery (fleet.md): the retained config messages that make a station
-/// appear in Home Assistant as one device with sensors (state, display, remaining), buttons
-/// (start, dismiss), a number (rest seconds) and a select (mode). Each entity reads the
-/// station's retained `state` and `status` topics and sends the ordinary fleet commands, so
-/// Home Assistant needs nothing the coach's tools do not use.
+/// Home Assistant MQTT discovery (fleet.md), in Home Assistant's current format: one retained
+/// device-based message, `homeassistant/device/gymtimer_<station>/config`, that makes the
+/// station one device (`dev`) announced by us (`o`, the origin), available while its `status`
+/// says `online`, with its entities in `cmps`: sensors (state, display, the end of the current
+/// countdown as a timestamp so Home Assistant counts down itself, what is left while paused),
+/// buttons (start, dismiss, pause, reset), a number (rest seconds), a select (mode or program)
+/// and an event entity (phase changes, finished workouts). Every entity reads the station's
+/// retained `state`, its `event`s and `status`, and sends the ordinary fleet commands, so Home
+/// Assistant needs nothing the coach's tools do not use.
 public struct HomeAssistantDiscovery: Sendable {
-    /// One retained discovery message.
+    /// One retained discovery message (an empty payload removes what the topic announced).
     public struct Message: Hashable, Sendable {
         public var topic: String
         public var payload: String
     }
+
+    /// Who announces the device (Home Assistant shows it as the device's origin).
+    public static let origin = (name: "gymtimer", version: "0.1.0", url: "https://github.com/gymtimer/gymtimer")
 
     public let topics: FleetTopics
     /// The first level of discovery topics (Home Assistant's default).
@@ -20,83 +27,112 @@ public struct HomeAssistantDiscovery: Sendable {
     public let restStep: Int
     /// The modes the select entity offers.
     public let modes: [String]
+    /// The configured programs, offered by the select as `program: NAME`.
+    public let programs: [String]
 
     public init(
         topics: FleetTopics, discoveryPrefix: String = "homeassistant", restRange: ClosedRange<Int> = 15...300,
-        restStep: Int = 15, modes: [String] = ["rest", "interval", "workout", "program"]
+        restStep: Int = 15, modes: [String] = ["rest", "interval", "workout", "program"], programs: [String] = []
     ) {
         self.topics = topics
         self.discoveryPrefix = discoveryPrefix
         self.restRange = restRange
         self.restStep = restStep
         self.modes = modes
+        self.programs = programs
     }
 
-    /// `gymtimer_rack-3`: the device and unique-id stem.
-    var node: String { "gymtimer_\(topics.station)" }
+    /// `gymtimer_rack-3`: the device id and unique-id stem.
+    public var node: String { "gymtimer_\(topics.station)" }
+    /// `gymtimer_rack_3`: the entity-id stem (entity ids allow no `-`).
+    public var entityStem: String { node.replacingOccurrences(of: "-", with: "_") }
+    /// Where Home Assistant announces itself (`online` when it starts): discovery is sent again.
+    public var birthTopic: String { "\(discoveryPrefix)/status" }
+    /// The one device-based discovery message.
+    public var device: Message {
+        Message(topic: "\(discoveryPrefix)/device/\(node)/config", payload: Self.json(config()))
+    }
 
-    /// Every discovery message, in a fixed order.
-    public func messages() -> [Message] {
-        let sensors: [(String, String, String, String?)] = [
-            ("state", "State", "{{ value_json.mode }} {{ value_json.phase }}", nil),
-            ("display", "Display", "{{ value_json.display }}", nil),
-            ("remaining", "Remaining", "{{ value_json.remaining if value_json.remaining is not none else '' }}", "s"),
+    /// Empty retained payloads for the per-component topics earlier versions announced, so an
+    /// upgraded gym does not keep a second set of entities beside the device's.
+    public var retired: [Message] {
+        let old = [
+            ("sensor", "state"), ("sensor", "display"), ("sensor", "remaining"), ("button", "start"),
+            ("button", "dismiss"), ("number", "rest_seconds"), ("select", "mode"),
         ]
-        var messages = sensors.map { id, name, template, unit -> Message in
-            var config = common(id: id, name: name)
-            config["state_topic"] = topics.state
-            config["value_template"] = template
-            if let unit { config["unit_of_measurement"] = unit }
-            return message("sensor", id, config)
-        }
-        for (id, name) in [("start", "Start"), ("dismiss", "Dismiss"), ("pause", "Pause"), ("resume", "Resume"), ("reset", "Reset")] {
-            var config = common(id: id, name: name)
-            config["command_topic"] = topics.command
-            config["payload_press"] = "{\"do\":\"\(id)\"}"
-            messages.append(message("button", id, config))
-        }
-        var number = common(id: "rest_seconds", name: "Rest seconds")
-        number["command_topic"] = topics.command
-        number["command_template"] = "{\"do\":\"set\",\"rest_seconds\":{{ value | int }}}"
-        number["state_topic"] = topics.state
-        number["value_template"] = "{{ value_json.rest_seconds }}"
-        number["min"] = restRange.lowerBound
-        number["max"] = restRange.upperBound
-        number["step"] = restStep
-        number["unit_of_measurement"] = "s"
-        messages.append(message("number", "rest_seconds", number))
-        var select = common(id: "mode", name: "Mode")
-        select["command_topic"] = topics.command
-        select["command_template"] = "{\"do\":\"select\",\"mode\":\"{{ value }}\"}"
-        select["state_topic"] = topics.state
-        select["value_template"] = "{{ value_json.mode }}"
-        select["options"] = modes
-        messages.append(message("select", "mode", select))
-        return messages
+        return old.map { Message(topic: "\(discoveryPrefix)/\($0)/\(node)/\($1)/config", payload: "") }
     }
 
-    /// What every entity of the station shares: its ids, the device and availability.
-    private func common(id: String, name: String) -> [String: Any] {
-        [
-            "name": name,
-            "unique_id": "\(node)_\(id)",
-            "object_id": "\(node)_\(id)",
-            "availability_topic": topics.status,
-            "payload_available": "online",
-            "payload_not_available": "offline",
-            "device": [
-                "identifiers": [node],
-                "name": "GymTimer \(topics.station)",
-                "manufacturer": "GymTimer",
-                "model": "wall timer",
+    /// The select's options: the modes, then each program by name.
+    public var options: [String] { modes + programs.map { "program: \($0)" } }
+
+    /// The device-based discovery config (JSON object).
+    public func config() -> [String: Any] {
+        var components: [String: [String: Any]] = [:]
+        func add(_ id: String, _ platform: String, _ name: String, _ fields: [String: Any]) {
+            var entry = fields
+            entry["p"] = platform
+            entry["name"] = name
+            entry["unique_id"] = "\(node)_\(id)"
+            entry["default_entity_id"] = "\(platform).\(entityStem)_\(id)"
+            components[id] = entry
+        }
+        add("state", "sensor", "State", [
+            "state_topic": topics.state, "value_template": "{{ value_json.mode }} {{ value_json.phase }}",
+            // Every field of the state (deadline, remaining, round, sets, program) as attributes.
+            "json_attributes_topic": topics.state,
+        ])
+        add("display", "sensor", "Display", ["state_topic": topics.state, "value_template": "{{ value_json.display }}"])
+        add("ends", "sensor", "Countdown ends", [
+            "state_topic": topics.state, "device_class": "timestamp",
+            "value_template": "{{ as_datetime(value_json.deadline) if value_json.deadline is number else None }}",
+        ])
+        add("remaining", "sensor", "Left while paused", [
+            "state_topic": topics.state, "device_class": "duration", "unit_of_measurement": "s",
+            "value_template": "{{ value_json.remaining if value_json.remaining is number else None }}",
+        ])
+        for (id, name) in [("start", "Start"), ("dismiss", "Dismiss"), ("pause", "Pause"), ("reset", "Reset")] {
+            add(id, "button", name, ["command_topic": topics.command, "payload_press": "{\"do\":\"\(id)\"}"])
+        }
+        add("rest_seconds", "number", "Rest seconds", [
+            "command_topic": topics.command, "command_template": "{\"do\":\"set\",\"rest_seconds\":{{ value | int }}}",
+            "state_topic": topics.state, "value_template": "{{ value_json.rest_seconds }}",
+            "min": restRange.lowerBound, "max": restRange.upperBound, "step": restStep,
+            "unit_of_measurement": "s", "mode": "box",
+        ])
+        let list = Self.json(options)
+        add("mode", "select", "Mode", [
+            "command_topic": topics.command, "options": options, "state_topic": topics.state,
+            "command_template": "{% if value.startswith('program: ') %}{\"do\":\"select\",\"mode\":\"program\",\"name\":{{ value[9:] | to_json }} }"
+                + "{% else %}{\"do\":\"select\",\"mode\":{{ value | to_json }} }{% endif %}",
+            // The mode, or the program by name; anything not offered (the menu) is no option.
+            "value_template": "{% set options = \(list) %}{% set program = 'program: ' ~ value_json.program %}"
+                + "{% if value_json.mode == 'program' and program in options %}{{ program }}"
+                + "{% elif value_json.mode in options %}{{ value_json.mode }}{% else %}None{% endif %}",
+        ])
+        add("event", "event", "Event", [
+            "state_topic": topics.event, "event_types": ["phase", "completed"],
+            // Only phase changes and finished workouts; every other event renders empty (ignored).
+            "value_template": "{% if value_json.event == 'phase' %}"
+                + "{\"event_type\":\"phase\",\"mode\":{{ value_json.mode | to_json }},\"phase\":{{ value_json.phase | to_json }} }"
+                + "{% elif value_json.event == 'completed' %}"
+                + "{\"event_type\":\"completed\",\"kind\":{{ value_json.kind | to_json }},\"sets\":{{ value_json.sets | to_json }} }"
+                + "{% endif %}",
+        ])
+        return [
+            "dev": [
+                "ids": [node], "name": "GymTimer \(topics.station)", "mf": "GymTimer", "mdl": "wall timer",
+                "sw": Self.origin.version,
             ] as [String: Any],
+            "o": ["name": Self.origin.name, "sw": Self.origin.version, "url": Self.origin.url],
+            "availability_topic": topics.status, "payload_available": "online", "payload_not_available": "offline",
+            "qos": 1,
+            "cmps": components,
         ]
     }
 
-    private func message(_ component: String, _ id: String, _ config: [String: Any]) -> Message {
-        let data = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Message(
-            topic: "\(discoveryPrefix)/\(component)/\(node)/\(id)/config",
-            payload: String(decoding: data, as: UTF8.self))
+    private static func json(_ object: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -38,6 +38,7 @@ extension FleetStation {
         return FleetStation(
             settings: fleet, password: password, outbox: outbox,
             restRange: rest.minSeconds...max(rest.minSeconds, rest.maxSeconds), restStep: rest.stepSeconds,
+            programs: Kiosk.freshProgram(configuration.kiosk).programs.map(\.name),
             now: now, unixNow: unixNow, transport: transport, startLead: startLead, log: log)
     }
 }

@@ -38,7 +38,12 @@ public final class FleetStation: TimedDriver {
     private let now: () -> Moment
     private let unixNow: () -> Double
     private let log: (String) -> Void
-    private let discovery: [HomeAssistantDiscovery.Message]
+    /// Home Assistant's discovery (nil with `home_assistant = false`).
+    private let discovery: HomeAssistantDiscovery?
+    /// Whether the old per-component discovery topics were cleared (once per run).
+    private var retiredCleared = false
+    /// When discovery was last sent for Home Assistant's birth message (at most once a second).
+    private var lastBirthReply: Moment?
     /// Workout records on their way to the gym's database (outbox, acknowledgements, retries).
     private let records: FleetRecordSender
     private var scheduledStart: Moment?
@@ -70,7 +75,8 @@ public final class FleetStation: TimedDriver {
     /// MQTT client (the real one, or an in-memory twin's in virtual time, with `startLead` zero).
     public init(
         settings: FleetSettings, password: String?, outbox: FleetOutbox?, restRange: ClosedRange<Int> = 1...3600,
-        restStep: Int = 1, now: @escaping () -> Moment, unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        restStep: Int = 1, programs: [String] = [], now: @escaping () -> Moment,
+        unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
         transport: MQTTTransportFactory = MQTTClient.factory, startLead: Duration = FleetStation.startLead,
         log: @escaping (String) -> Void
     ) {
@@ -84,8 +90,9 @@ public final class FleetStation: TimedDriver {
         self.unixNow = unixNow
         self.log = log
         discovery = settings.homeAssistant
-            ? HomeAssistantDiscovery(topics: topics, restRange: restRange, restStep: restStep, modes: FleetCommand.modes.sorted()).messages()
-            : []
+            ? HomeAssistantDiscovery(
+                topics: topics, restRange: restRange, restStep: restStep, modes: FleetCommand.modes.sorted(), programs: programs)
+            : nil
         let options = MQTTClient.Options(
             clientID: "gymtimer-\(settings.station)", host: settings.broker.host, port: settings.broker.port,
             tls: settings.broker.tls, caFile: settings.caFile, username: settings.username, password: password,
@@ -216,6 +223,8 @@ public final class FleetStation: TimedDriver {
             switch event {
             case .connected:
                 online()
+            case .message(let message) where message.topic == discovery?.birthTopic:
+                homeAssistantStarted(message)
             case .message(let message):
                 // Acknowledgements and the collector's announcements are the record path's.
                 if records.receive(message, at: now()) { continue }
@@ -235,8 +244,13 @@ public final class FleetStation: TimedDriver {
         do {
             for topic in topics.commandTopics + records.subscriptions { try client.subscribe(topic, qos: 1) }
             // Discovery first, so whoever sees `online` finds the entities already retained.
-            for message in discovery {
-                try client.publish(MQTTMessage(topic: message.topic, text: message.payload, qos: 1, retain: true))
+            if let discovery {
+                try client.subscribe(discovery.birthTopic, qos: 1)
+                if !retiredCleared {
+                    for message in discovery.retired { try publishRetained(message) }
+                    retiredCleared = true
+                }
+                try publishRetained(discovery.device)
             }
             try client.publish(MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true))
         } catch {
@@ -247,6 +261,24 @@ public final class FleetStation: TimedDriver {
         // Every record not acknowledged goes again: what the last connection sent may be lost.
         records.connected(at: now())
         onEvent("online", [:])
+    }
+
+    private func publishRetained(_ message: HomeAssistantDiscovery.Message) throws(MQTTError) {
+        _ = try client?.publish(MQTTMessage(topic: message.topic, text: message.payload, qos: 1, retain: true))
+    }
+
+    /// Home Assistant's birth message: it (re)started and may have lost the discovery (a broker
+    /// without persistence), so it is sent again — at most once a second, whatever arrives.
+    private func homeAssistantStarted(_ message: MQTTMessage) {
+        guard let discovery, message.text == "online" else { return }
+        let at = now()
+        if let last = lastBirthReply, at - last < .seconds(1) { return }
+        lastBirthReply = at
+        do {
+            try publishRetained(discovery.device)
+        } catch {
+            connection?.lose("\(error)")
+        }
     }
 
     private func publishState() {

@@ -57,4 +57,75 @@ import Testing
         let json = object(paused.json(display: "0025", at: 1_767_225_675, unix: unix))
         #expect(json["remaining"]?.number == 25 && json["round"]?.number == 2 && json["deadline"] == .null)
     }
+
+    /// The time left as a reader works it out from the retained state alone: `deadline - now`
+    /// while running, `remaining` while paused (whole seconds up, as the display counts).
+    func readerSeconds(_ json: [String: JSONValue], at unixTime: Double) -> Int? {
+        if let deadline = json["deadline"]?.number { return Int((deadline - unixTime - 1e-9).rounded(.up)) }
+        if let remaining = json["remaining"]?.number { return Int((remaining - 1e-9).rounded(.up)) }
+        return nil
+    }
+
+    /// Runs `kiosk` from `start` for `seconds`, a wake-up every quarter second (paused between
+    /// `pause` and `resume`, if given), and checks at each that the last *published* state
+    /// (published only when it changed, as the station does) gives any reader the digits the
+    /// display shows whenever it shows a time. Returns how many moments were checked and how
+    /// many states were published.
+    func checkLive(_ kiosk: inout Kiosk, from start: Moment, seconds: Int, pause: Int? = nil, resume: Int? = nil) -> (checked: Int, published: Int) {
+        var shown: DisplayContent?
+        var published: [String: JSONValue] = [:]
+        var last: FleetStateReport?
+        var checked = 0, count = 0
+        for quarter in 0..<(seconds * 4) {
+            let now = start + .milliseconds(250 * quarter)
+            var effects = kiosk.handle(.deadline, at: now)
+            if quarter == (pause ?? -1) * 4 { effects += kiosk.handle(.pressed(.dismiss), at: now) }
+            if quarter == (resume ?? -1) * 4 { effects += kiosk.handle(.pressed(.start), at: now) }
+            for case .display(let content) in effects { shown = content }
+            let report = FleetStateReport(kiosk)
+            if report != last {
+                last = report
+                count += 1
+                published = object(report.json(display: shown?.text ?? "    ", at: unix(now), unix: unix))
+            }
+            guard let shown, shown.colon, let left = readerSeconds(published, at: unix(now)) else { continue }
+            #expect(DisplayContent.time(seconds: left).text == shown.text, "at \(now): the state says \(left) s, the display \(shown.text)")
+            checked += 1
+        }
+        return (checked, count)
+    }
+
+    @Test func anyReaderShowsTheDisplaysTimeAtAnyMomentFromTheStatesPublishedOnChangeAlone() {
+        var settings = KioskSettings(startMode: .interval)
+        settings.interval = IntervalSettings(phaseSeconds: 20, sets: 2)
+        var kiosk = Kiosk(settings: settings)
+        _ = kiosk.start(at: .origin)
+        let start = Moment(.seconds(10))
+        _ = kiosk.handle(.pressed(.start), at: start)
+        // Paused from 27 s to 35 s into the run: `remaining` carries it, then a new deadline.
+        let interval = checkLive(&kiosk, from: start, seconds: 75, pause: 27, resume: 35)
+        #expect(interval.checked > 200, "the display showed a time most of the run: \(interval.checked)")
+        #expect(interval.published < 15, "published on change only, not per second: \(interval.published)")
+
+        var rest = Kiosk(settings: KioskSettings())
+        _ = rest.start(at: .origin)
+        _ = rest.handle(.pressed(.start), at: start)
+        _ = rest.handle(.released(.start), at: start + .milliseconds(80))
+        let resting = checkLive(&rest, from: start + .milliseconds(80), seconds: 85)
+        #expect(resting.checked > 300 && resting.published <= 2, "\(resting)")
+    }
+
+    @Test func aProgramsAndAWorkoutsCountdownsAreLiveForAnyReaderToo() {
+        for mode in [StartMode.program, .workout] {
+            var kiosk = Kiosk(settings: KioskSettings(startMode: mode))
+            _ = kiosk.start(at: .origin)
+            let start = Moment(.seconds(10))
+            _ = kiosk.handle(.pressed(.start), at: start)
+            _ = kiosk.handle(.released(.start), at: start + .milliseconds(80))
+            #expect(FleetStateReport(kiosk).phase != "idle", "\(mode) started")
+            // Lead-in, work and rest segments, and a pause in the middle.
+            let run = checkLive(&kiosk, from: start + .milliseconds(80), seconds: 60, pause: 22, resume: 30)
+            #expect(run.checked > 100, "\(mode): \(run)")
+        }
+    }
 }

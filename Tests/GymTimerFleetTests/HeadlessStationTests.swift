@@ -284,17 +284,32 @@ import Testing
         #expect(log.components(separatedBy: "\n").filter { $0.contains("unreachable") }.count == 1, "said once: \(log)")
     }
 
-    @Test func homeAssistantFindsTheStationByRetainedDiscovery() throws {
+    @Test func homeAssistantFindsTheStationByOneRetainedDeviceDiscoveryAndAgainOnItsBirthMessage() throws {
         let broker = try LocalBroker()
+        // What an earlier version left retained: per-component discovery, which must go.
+        let coach = try MQTTClient(.init(clientID: "coach", host: "127.0.0.1", port: broker.port))
+        try coach.connect()
+        _ = pump([coach]) { $0[0]?.contains(.connected) == true }
+        let old = "homeassistant/sensor/gymtimer_rack-4/state/config"
+        let mid = try coach.publish(MQTTMessage(topic: old, text: "{\"name\":\"State\"}", qos: 1, retain: true))
+        _ = pump([coach]) { $0[0]?.contains(.delivered(mid: mid)) == true }
         let status = try observer(port: broker.port, ["gymtimer/rack-4/status"])
         let rack = try station("rack-4", port: broker.port)
         _ = messages(status) { $0.contains { $0.text == "online" } }
         // Subscribed after the station published them: what arrives is what the broker retained.
         let watcher = try observer(port: broker.port, ["homeassistant/#"])
-        let seen = messages(watcher) { $0.count >= 10 }
-        #expect(Set(seen.map(\.topic)).count == 10)
-        #expect(seen.allSatisfy { $0.retain && $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/gymtimer_rack-4/" + $0.topic.split(separator: "/")[3] + "/config") })
-        #expect(seen.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.payload))) != nil })
+        let device = "homeassistant/device/gymtimer_rack-4/config"
+        let seen = messages(watcher, seconds: 3) { _ in false }
+        #expect(seen.map(\.topic) == [device], "only the device's discovery is retained: \(seen.map(\.topic))")
+        #expect(seen.allSatisfy { $0.retain && (try? JSONSerialization.jsonObject(with: Data($0.payload))) != nil })
+        // Home Assistant (re)started: its birth message brings the discovery again; anything
+        // but `online` on that topic does not.
+        for (payload, expected) in [("offline", 0), ("online", 1)] {
+            let birth = try coach.publish(MQTTMessage(topic: "homeassistant/status", text: payload, qos: 1))
+            _ = pump([coach]) { $0[0]?.contains(.delivered(mid: birth)) == true }
+            let again = messages(watcher, seconds: expected == 0 ? 2 : 10) { $0.contains { $0.topic == device } }
+            #expect(again.filter { $0.topic == device }.count == expected, "after a birth message \(payload)")
+        }
         rack.send("0 end")
         #expect(rack.wait(upTo: 10) == 0)
     }

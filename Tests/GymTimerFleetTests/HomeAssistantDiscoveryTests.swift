@@ -2,56 +2,125 @@ import Foundation
 import Testing
 @testable import GymTimerFleet
 
-/// Discovery payloads checked against the keys Home Assistant's MQTT integration requires for
-/// each platform (its documented schemas): a state topic for sensors, a command topic for
-/// buttons, numbers and selects, options for selects, and for every entity a unique id and a
-/// device with identifiers (so they group as one device) plus availability.
+/// The device-based discovery message checked against what Home Assistant's MQTT integration
+/// requires (its documented schema: `dev` with ids, `o` with a name, `cmps` each with a
+/// platform `p` and a unique id, the platform's own required keys) and against the fleet's
+/// commands: every control must send a command the station parses. `scripts/ha-test.sh` has a
+/// real Home Assistant read the same message.
 @Suite struct HomeAssistantDiscoveryTests {
-    let messages = HomeAssistantDiscovery(topics: FleetTopics(prefix: "gymtimer", station: "rack-3")).messages()
+    let discovery = HomeAssistantDiscovery(
+        topics: FleetTopics(prefix: "gymtimer", station: "rack-3"), restRange: 15...300, restStep: 15,
+        programs: ["Tabata", "EMOM \"10\""])
 
-    func config(_ component: String, _ id: String) throws -> [String: Any] {
-        let message = try #require(messages.first { $0.topic == "homeassistant/\(component)/gymtimer_rack-3/\(id)/config" })
-        return try #require(try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
+    var config: [String: Any] {
+        get throws {
+            try #require(try JSONSerialization.jsonObject(with: Data(discovery.device.payload.utf8)) as? [String: Any])
+        }
     }
 
-    @Test func everyEntityIsValidJSONWithTheFieldsHomeAssistantRequires() throws {
-        let required: [String: [String]] = [
-            "sensor": ["state_topic"], "button": ["command_topic"], "number": ["command_topic"],
-            "select": ["command_topic", "options"],
-        ]
-        #expect(messages.count == 10)
-        for message in messages {
-            let parts = message.topic.split(separator: "/")
-            #expect(parts.count == 5 && parts[0] == "homeassistant" && parts[4] == "config")
-            let component = String(parts[1])
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
-            for key in (required[component] ?? ["<unknown component \(component)>"]) + ["unique_id", "name", "device", "availability_topic"] {
-                #expect(object[key] != nil, "\(message.topic) lacks \(key)")
+    func component(_ id: String) throws -> [String: Any] {
+        let components = try #require(try config["cmps"] as? [String: Any])
+        return try #require(components[id] as? [String: Any], "no component \(id)")
+    }
+
+    /// `template` with `placeholder` replaced, parsed as a fleet command.
+    func command(_ template: String, _ placeholder: String, _ value: String) -> Result<FleetCommand, FleetCommandError> {
+        FleetCommand.parse(Array(template.replacingOccurrences(of: placeholder, with: value).utf8))
+    }
+
+    @Test func oneDeviceMessageWithOriginAvailabilityAndEveryComponent() throws {
+        #expect(discovery.device.topic == "homeassistant/device/gymtimer_rack-3/config")
+        let config = try config
+        let device = try #require(config["dev"] as? [String: Any])
+        #expect(device["ids"] as? [String] == ["gymtimer_rack-3"])
+        #expect(device["name"] as? String == "GymTimer rack-3")
+        let origin = try #require(config["o"] as? [String: Any])
+        #expect(origin["name"] as? String == "gymtimer")
+        #expect(origin["sw"] as? String == HomeAssistantDiscovery.origin.version)
+        #expect((origin["url"] as? String)?.hasPrefix("https://") == true)
+        #expect(config["availability_topic"] as? String == "gymtimer/rack-3/status")
+        #expect(config["payload_available"] as? String == "online" && config["payload_not_available"] as? String == "offline")
+        let components = try #require(config["cmps"] as? [String: [String: Any]])
+        let platforms = components.mapValues { $0["p"] as? String ?? "?" }
+        #expect(platforms == [
+            "state": "sensor", "display": "sensor", "ends": "sensor", "remaining": "sensor",
+            "start": "button", "dismiss": "button", "pause": "button", "reset": "button",
+            "rest_seconds": "number", "mode": "select", "event": "event",
+        ])
+        let required = ["sensor": ["state_topic"], "button": ["command_topic"], "number": ["command_topic"],
+                        "select": ["command_topic", "options"], "event": ["state_topic", "event_types"]]
+        for (id, entry) in components {
+            let platform = platforms[id]!
+            for key in required[platform, default: []] + ["name", "unique_id", "default_entity_id"] {
+                #expect(entry[key] != nil, "\(id) lacks \(key)")
             }
-            let device = try #require(object["device"] as? [String: Any])
-            #expect(device["identifiers"] as? [String] == ["gymtimer_rack-3"])
-            #expect(object["availability_topic"] as? String == "gymtimer/rack-3/status")
+            #expect(entry["unique_id"] as? String == "gymtimer_rack-3_\(id)")
+            // Home Assistant stopped honouring object_id in 2026.4: default_entity_id says the id.
+            #expect(entry["default_entity_id"] as? String == "\(platform).gymtimer_rack_3_\(id)")
+            #expect(entry["object_id"] == nil)
         }
-        #expect(Set(messages.map { $0.topic }).count == messages.count, "unique topics")
+        #expect(!discovery.device.payload.contains("object_id"))
+    }
+
+    @Test func theCountdownIsATimestampFromTheDeadlineAndTheStateCarriesEveryField() throws {
+        let ends = try component("ends")
+        #expect(ends["device_class"] as? String == "timestamp")
+        #expect(ends["state_topic"] as? String == "gymtimer/rack-3/state")
+        #expect((ends["value_template"] as? String)?.contains("as_datetime(value_json.deadline)") == true)
+        let remaining = try component("remaining")
+        #expect(remaining["device_class"] as? String == "duration" && remaining["unit_of_measurement"] as? String == "s")
+        #expect(try component("state")["json_attributes_topic"] as? String == "gymtimer/rack-3/state")
     }
 
     @Test func buttonsAndControlsSendTheFleetsOwnCommands() throws {
-        let start = try config("button", "start")
-        #expect(start["command_topic"] as? String == "gymtimer/rack-3/cmd")
-        let press = try #require(start["payload_press"] as? String)
-        #expect(FleetCommand.parse(Array(press.utf8)) == .success(.start(at: nil)))
-        for (id, command) in [("pause", FleetCommand.pause), ("resume", .resume), ("reset", .reset)] {
-            let press = try #require(try config("button", id)["payload_press"] as? String)
-            #expect(FleetCommand.parse(Array(press.utf8)) == .success(command), "\(id)")
+        for id in ["start", "dismiss", "pause", "reset"] {
+            let button = try component(id)
+            #expect(button["command_topic"] as? String == "gymtimer/rack-3/cmd")
+            let press = try #require(button["payload_press"] as? String)
+            #expect(press == "{\"do\":\"\(id)\"}")
         }
-        let number = try config("number", "rest_seconds")
-        let template = try #require(number["command_template"] as? String)
-        let rendered = template.replacingOccurrences(of: "{{ value | int }}", with: "120")
-        #expect(FleetCommand.parse(Array(rendered.utf8)) == .success(.setRest(seconds: 120)))
+        #expect(FleetCommand.parse(Array("{\"do\":\"start\"}".utf8)) == .success(.start(at: nil)))
+        #expect(FleetCommand.parse(Array("{\"do\":\"dismiss\"}".utf8)) == .success(.dismiss))
+        let number = try component("rest_seconds")
+        let set = try #require(number["command_template"] as? String)
+        #expect(command(set, "{{ value | int }}", "120") == .success(.setRest(seconds: 120)))
         #expect(number["min"] as? Int == 15 && number["max"] as? Int == 300 && number["step"] as? Int == 15)
-        let select = try config("select", "mode")
-        #expect(select["options"] as? [String] == ["rest", "interval", "workout", "program"])
-        let chosen = (try #require(select["command_template"] as? String)).replacingOccurrences(of: "{{ value }}", with: "interval")
-        #expect(FleetCommand.parse(Array(chosen.utf8)) == .success(.select(mode: "interval", name: nil)))
+    }
+
+    @Test func theSelectOffersModesAndProgramsAndSendsSelect() throws {
+        let select = try component("mode")
+        #expect(select["options"] as? [String] == ["rest", "interval", "workout", "program", "program: Tabata", "program: EMOM \"10\""])
+        let template = try #require(select["command_template"] as? String)
+        // Two branches: `program: NAME` selects that program by name, anything else the mode.
+        let ifBranch = try #require(template.range(of: "%}")).upperBound
+        let elseBranch = try #require(template.range(of: "{% else %}"))
+        let endBranch = try #require(template.range(of: "{% endif %}"))
+        let program = String(template[ifBranch..<elseBranch.lowerBound])
+        let mode = String(template[elseBranch.upperBound..<endBranch.lowerBound])
+        #expect(command(program, "{{ value[9:] | to_json }}", "\"EMOM \\\"10\\\"\"") == .success(.select(mode: "program", name: "EMOM \"10\"")))
+        #expect(command(mode, "{{ value | to_json }}", "\"interval\"") == .success(.select(mode: "interval", name: nil)))
+        // The state template knows the same options (as a Jinja list, JSON's syntax).
+        let state = try #require(select["value_template"] as? String)
+        #expect(state.contains("{% set options = [\"rest\",\"interval\",\"workout\",\"program\",\"program: Tabata\",\"program: EMOM \\\"10\\\"\"] %}"))
+    }
+
+    @Test func theEventEntityTakesPhaseChangesAndFinishedWorkouts() throws {
+        let event = try component("event")
+        #expect(event["state_topic"] as? String == "gymtimer/rack-3/event")
+        #expect(event["event_types"] as? [String] == ["phase", "completed"])
+        let template = try #require(event["value_template"] as? String)
+        #expect(template.contains("value_json.event == 'phase'") && template.contains("value_json.event == 'completed'"))
+        #expect(template.contains("{\"event_type\":\"phase\"") && template.contains("{\"event_type\":\"completed\""))
+    }
+
+    @Test func theOldPerComponentTopicsAreClearedWithEmptyPayloads() {
+        #expect(discovery.retired.map(\.topic) == [
+            "homeassistant/sensor/gymtimer_rack-3/state/config", "homeassistant/sensor/gymtimer_rack-3/display/config",
+            "homeassistant/sensor/gymtimer_rack-3/remaining/config", "homeassistant/button/gymtimer_rack-3/start/config",
+            "homeassistant/button/gymtimer_rack-3/dismiss/config", "homeassistant/number/gymtimer_rack-3/rest_seconds/config",
+            "homeassistant/select/gymtimer_rack-3/mode/config",
+        ])
+        #expect(discovery.retired.allSatisfy { $0.payload.isEmpty })
+        #expect(discovery.birthTopic == "homeassistant/status")
     }
 }
