@@ -87,8 +87,16 @@ public final class LocalBroker {
     public func start() throws {
         if reservation >= 0 { close(reservation) }
         reservation = -1
-        process = try RunningProcess(binary, ["-c", config])
+        // Its own log beside its config: what it said is the error when it does not come up.
+        process = try RunningProcess(binary, ["-c", config], stderr: directory.appendingPathComponent("mosquitto.log").path)
         try waitUntilListening()
+    }
+
+    /// A broker that did not come up: what it said, or that it did not answer in time.
+    public struct NotListening: Error, CustomStringConvertible {
+        public var port: Int
+        public var log: String
+        public var description: String { "mosquitto did not listen on 127.0.0.1:\(port): \(log.isEmpty ? "no answer in time" : log)" }
     }
 
     /// Stops the broker cleanly (SIGTERM), as `systemctl stop mosquitto` does.
@@ -109,10 +117,12 @@ public final class LocalBroker {
     }
 
     /// A socket bound to `port` (not listening) with SO_REUSEADDR, or -1 if it cannot be had.
-    public static func reserve(_ port: Int) -> Int32 {
+    /// Without `reusable`, only a port no other socket has bound (SO_REUSEADDR lets several
+    /// sockets that do not listen share one).
+    public static func reserve(_ port: Int, reusable: Bool = true) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if reusable { _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -133,8 +143,16 @@ public final class LocalBroker {
 
     /// A port kept free: the socket bound to it (and not listening, so connecting is refused)
     /// stays open until the caller closes it, so no test running meanwhile gets the same port
-    /// for its broker. Close it just before starting a broker there.
+    /// for its broker. Close it just before starting a broker there. It lies below the kernel's
+    /// range of ephemeral ports, so no client's outgoing connection takes it as its own port in
+    /// the moment between that close and the broker's bind (on a busy machine, it did).
     public static func reservedPort() throws -> (port: Int, socket: Int32) {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000, using: &generator)
+            let fd = reserve(port, reusable: false)
+            if fd >= 0 { return (port, fd) }
+        }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -150,10 +168,12 @@ public final class LocalBroker {
         return (Int(UInt16(bigEndian: address.sin_port)), fd)
     }
 
-    /// Connects until the broker accepts (it starts in milliseconds), up to 5 s.
+    /// Connects until the broker accepts (it starts in milliseconds; a loaded machine may take
+    /// seconds), up to 20 s, and fails at once with its log if it has ended.
     private func waitUntilListening() throws {
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
+            if process?.wait(upTo: 0) != nil { break }
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -167,6 +187,7 @@ public final class LocalBroker {
             var pause = pollfd()
             _ = poll(&pause, 0, 10)
         }
-        throw POSIXError(.ETIMEDOUT)
+        let log = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+        throw NotListening(port: port, log: log.split(separator: "\n").suffix(3).joined(separator: " / "))
     }
 }
