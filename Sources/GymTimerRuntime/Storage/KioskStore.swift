@@ -97,8 +97,10 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         var unchanged = lastSaved
         unchanged?.savedAt = now
         unchanged?.clock = snapshot.clock
-        lastKiosk = kiosk
-        guard snapshot != unchanged else { return }
+        guard snapshot != unchanged else {
+            lastKiosk = kiosk
+            return
+        }
         do {
             try journal.save(snapshot)
             lastSaved = snapshot
@@ -107,6 +109,8 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
             guard case .tooLarge = error else { return faults.failed("state journal", error) }
             saveTrimmed(snapshot, error)
         }
+        // Only a saved kiosk may skip the next save; a failed one is tried again.
+        if lastSaved == snapshot { lastKiosk = kiosk }
     }
 
     /// Saves the state with as many of the oldest waiting records as fit, when all of them do
