@@ -56,7 +56,10 @@ struct ClockStepTests {
     }
 
     /// A rest started under `before`, killed 2 s in, restarted under `after`: it goes on with
-    /// what is left of its 120 s (not ended, not 99:59, not started again).
+    /// what is left of its 120 s (not ended, not 99:59, not started again). A first run on a
+    /// clock 10 h off is also what a run whose clock stepped while it ran saves: its loop runs
+    /// on the monotonic clock and never sees the step; ±10 h in the second run is a step while
+    /// stopped. (`ClockTrustTests` has the same with injected readings.)
     @Test(arguments: [("-10h", "+0"), ("+10h", "+0"), ("+0", "+10h"), ("+0", "-10h")])
     func aRestResumesWithTheTimeThatPassedWhateverTheWallClockDid(before: String, after: String) throws {
         let files = try ScratchDirectory()
