@@ -132,7 +132,8 @@ let package = Package(
             dependencies: [
                 "GymTimerSimulation", "GymTimerRuntime", "GymTimerSetup", "GymTimerSimulator", "GymTimerKiosk", "GymTimerBenchmark",
                 "GymTimerTestSupport",
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "GymTimerKioskTests",

@@ -30,15 +30,33 @@ public enum SystemCall {
         let clock = ContinuousClock()
         let deadline = timeout.map { clock.now.advanced(by: max($0, .zero)) }
         while true {
-            let spec = pollTimeSpec(deadline.map { clock.now.duration(to: $0) })
+            let left = deadline.map { clock.now.duration(to: $0) }
+            let slice = left.map(pollSlice)
+            let spec = pollTimeSpec(slice)
             let result = fds.withUnsafeMutableBufferPointer { buffer -> Int32 in
                 guard var spec else { return gymtimer_ppoll(buffer.baseAddress, UInt(buffer.count), nil) }
                 return gymtimer_ppoll(buffer.baseAddress, UInt(buffer.count), &spec)
             }
+            // A slice short of the deadline ended: wait for the rest.
+            if result == 0, let slice, let left, slice < left { continue }
             if result >= 0 { return Int(result) }
             guard errno == EINTR else { throw .io(device: device, operation: "poll", errno: errno) }
         }
     }
+
+    /// How long to ask ppoll to wait when `left` remains to the deadline. The kernel lets a
+    /// poll or select wake up to 0.1 % of its timeout late (select_estimate_accuracy: 1 ms on a
+    /// 1 s wait, for every display tick and rest end), against only the timer slack (50 µs) for
+    /// a short one. So a wait longer than `pollSliceThreshold` first stops 0.2 % short, late
+    /// by at most half of that, and the short rest is waited for exactly: one more wake-up,
+    /// and the deadline met to the kernel's own lateness.
+    public static func pollSlice(_ left: Duration) -> Duration {
+        guard left > pollSliceThreshold else { return left }
+        return left - left / 500
+    }
+
+    /// Waits up to this long are asked for whole: their 0.1 % is within the timer slack.
+    public static let pollSliceThreshold: Duration = .milliseconds(50)
 
     /// ppoll(2)'s timeout for `timeout`: nil (wait for ever) for nil, zero for a deadline
     /// already past, else `timeSpec` of it (rounded up to the nanosecond, so never early).

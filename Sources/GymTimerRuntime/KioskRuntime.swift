@@ -21,6 +21,10 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var input: InputFrontEnd
     private let store: (any RunningStateStore)?
     private var lastRetry: Moment?
+    /// The moment the kiosk last handled anything: its next deadline is asked for after this
+    /// moment, not after the clock's now, so a wake-up whose handling ran past a second
+    /// boundary still wakes for that boundary (at once) instead of skipping the second.
+    private var handledAt: Moment = .origin
     private let faults: FaultLog
 
     /// `origin` is the clock instant that is `Moment.origin`; a kiosk rebuilt after a restart
@@ -72,6 +76,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// Shows the kiosk's state on the outputs; call once before waiting.
     public func start() {
         let at = now
+        handledAt = at
         apply(kiosk.start(at: at), at: at)
         save()
     }
@@ -82,7 +87,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// The earliest moment anything needs the loop to wake, or nil to wait for input alone.
     public var nextDeadline: Moment? {
         let at = now
-        var candidates = [kiosk.nextDeadline(after: at)]
+        var candidates = [kiosk.nextDeadline(after: handledAt)]
         candidates.append(input.nextDeadline)
         candidates += timedDrivers.map(\.nextDeadline)
         if let store, store.hasPending { candidates.append((lastRetry ?? at) + store.retryInterval) }
@@ -99,9 +104,10 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
 
     /// Blocks once, until the next edge or deadline (but not past `limit`), and handles it.
     public func step(notAfter limit: Moment? = nil) throws(HALError) {
-        // The core's deadline is fixed before waiting: asked again after waking, it would
-        // already name the next one.
-        let kioskDue = kiosk.nextDeadline(after: now)
+        // The core's deadline is fixed before waiting, as of the last moment it handled:
+        // asked again after waking (or after a wake-up that ran long), it would already name
+        // the next one.
+        let kioskDue = kiosk.nextDeadline(after: handledAt)
         var deadline = nextDeadline
         if let limit { deadline = deadline.map { min($0, limit) } ?? limit }
         let timeout = deadline.map { clock.now.duration(to: origin.advanced(by: $0.sinceOrigin)) }
@@ -123,8 +129,11 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// carried out now and returned (a refused command's `.refused` goes back to its sender).
     @discardableResult
     public func inject(_ event: ControlEvent, at moment: Moment) -> [Effect] {
-        let effects = kiosk.handle(event, at: min(moment, now))
-        apply(effects, at: now)
+        let at = now
+        let handled = min(moment, at)
+        handledAt = max(handledAt, handled)
+        let effects = kiosk.handle(event, at: handled)
+        apply(effects, at: at)
         return effects
     }
 
@@ -147,6 +156,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// Handles the core's deadline if it fell due, the edges that arrived, and every driver
     /// deadline that fell due, in that order.
     func handle(edges: [InputEdge], kioskDue: Moment?, at now: Moment) {
+        handledAt = now
         if let due = kioskDue, due <= now {
             apply(kiosk.handle(.deadline, at: now), at: now)
         }

@@ -48,19 +48,22 @@ public final class KioskDataDirectory {
         if !tried && FileManager.default.fileExists(atPath: path) { lock = try takeLock() }
         self.lock = lock
         store = KioskStore(directory: path, history: history, faults: faults)
+        // A real-time kiosk: each save notes the clocks, and a restore decides how far to trust them.
+        store.clock = { ClockReading.now() }
         stored = store.load()
     }
 
     /// The loop, carrying on from what was stored: the stored kiosk under today's `settings`
     /// (`KioskStore.restore`), its state saved here as it changes, and the presses the previous
     /// controller accepted taken up if their buttons are still down. `origin` must be on the
-    /// wall clock's timeline; the other arguments are `KioskRuntime`'s.
+    /// wall clock's timeline; the stored moments are moved onto it as far as the clock can be
+    /// trusted (`ClockTrust`). The other arguments are `KioskRuntime`'s.
     public func runtime<C: Clock>(
         settings: KioskSettings, clock: C, origin: C.Instant, devices: KioskDevices, history: any WorkoutHistory,
         timing: InputTiming = InputTiming(), extraDrivers: [any TimedDriver] = []
     ) -> KioskRuntime<C> where C.Duration == Duration {
         KioskRuntime(
-            kiosk: store.restore(stored, settings: settings), clock: clock, origin: origin, devices: devices,
+            kiosk: store.restore(stored, settings: settings, at: Moment(origin.duration(to: clock.now))), clock: clock, origin: origin, devices: devices,
             history: history, timing: timing, faults: faults, extraDrivers: extraDrivers, store: store,
             held: stored?.held ?? [:])
     }

@@ -193,4 +193,14 @@ enum FleetPhase {
         let hostile = try JSONDecoder().decode(Kiosk.self, from: Data(text.utf8))
         #expect(!hostile.isPlausible(around: at(11), within: .seconds(60)))
     }
+
+    @Test func aPausedRestSurvivesARestartThroughTheJournalsProgress() throws {
+        var kiosk = Kiosk(settings: KioskSettings())
+        _ = kiosk.handle(.pressed(.start), at: at(0))
+        _ = kiosk.handle(.command(.pause), at: at(10))
+        let progress = try JSONDecoder().decode(KioskProgress.self, from: JSONEncoder().encode(KioskProgress(kiosk)))
+        let restored = KioskRestore(progress: progress, savedAt: at(11), settings: KioskSettings())
+        #expect(!restored.implausible && restored.notes.isEmpty, "\(restored.notes)")
+        #expect(restored.kiosk == kiosk, "the paused rest, its time left and its beeps come back as they were")
+    }
 }

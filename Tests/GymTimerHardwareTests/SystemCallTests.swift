@@ -70,4 +70,33 @@ import Testing
         }
         #expect(failed == -1 && calls == 1)
     }
+
+    /// The kernel may wake a poll 0.1 % of its timeout late (1 ms on a 1 s wait): a long wait
+    /// is asked for in a slice that, even that late, ends before the deadline; a short one whole.
+    @Test func aLongWaitIsSlicedSoTheKernelsSlackCannotMakeItLate() {
+        for left: Duration in [.milliseconds(51), .seconds(1), .seconds(90), .seconds(3600)] {
+            let slice = SystemCall.pollSlice(left)
+            #expect(slice < left && slice + slice / 1000 < left, "\(left): \(slice)")
+            #expect(left - slice <= left / 400, "the rest is short: \(left - slice)")
+        }
+        for left: Duration in [.zero, .microseconds(10), .milliseconds(20), .milliseconds(50)] {
+            #expect(SystemCall.pollSlice(left) == left)
+        }
+    }
+
+    /// A sliced wait still lasts its whole timeout (never less), and wakes for a ready descriptor.
+    @Test func aSlicedWaitLastsItsTimeoutAndStillWakesForADescriptor() throws {
+        let clock = ContinuousClock()
+        var nothing: [pollfd] = []
+        let start = clock.now
+        try SystemCall.poll(&nothing, timeout: .milliseconds(120), device: "test")
+        #expect(start.duration(to: clock.now) >= .milliseconds(120))
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        var fds = [pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)]
+        #expect(try SystemCall.poll(&fds, timeout: .seconds(10), device: "test") == 1)
+    }
 }

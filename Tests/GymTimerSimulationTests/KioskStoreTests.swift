@@ -62,7 +62,7 @@ import Testing
         var lines: [String] = []
         let later = KioskStore(directory: files.path, history: waiting(0, in: files.path) { _ in }, faults: FaultLog { lines.append($0) })
         let stored = try #require(later.load())
-        #expect(stored.kiosk == nil)
+        #expect(stored.progress == nil && stored.progressUnreadable)
         #expect(later.history.pending.map(\.id) == history.pending.map(\.id))
         #expect(lines.contains { $0.contains("2 waiting workout(s) kept") }, "\(lines)")
         #expect(later.restore(stored, settings: KioskSettings()) == Kiosk(settings: KioskSettings()))

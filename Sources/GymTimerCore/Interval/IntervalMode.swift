@@ -33,7 +33,7 @@ public struct IntervalMode: ProgramHost, Hashable, Sendable, Codable {
     /// The workout on the program engine; nil in idle.
     public var run: ProgramRun?
     /// The length of each phase of the next workout, set with the knob.
-    public private(set) var phaseSeconds: Int
+    public internal(set) var phaseSeconds: Int
 
     public init(settings: IntervalSettings) {
         self.settings = settings

@@ -11,84 +11,136 @@ public struct KioskRestore: Sendable {
     /// The stored kiosk could not be trusted (out of range); the caller sets its file aside.
     public var implausible: Bool
 
-    /// Rebuilds the kiosk `stored` at `savedAt` under `settings` (the config as it is now).
-    ///
-    /// Same settings: the stored kiosk, if plausible. Changed settings (the owner edited the
-    /// config and restarted): the mode in progress continues when its own settings did not
-    /// change; otherwise a rest workout's counted sets are recorded and the mode starts afresh,
-    /// with a note either way. A kiosk that is not plausible is never computed with.
+    /// Rebuilds a kiosk stored whole by an earlier release (its journal held the config too):
+    /// read as its progress, under `settings`.
     public init(_ stored: Kiosk?, savedAt: Moment, settings: KioskSettings) {
+        self.init(progress: stored.map(KioskProgress.init), savedAt: savedAt, settings: settings)
+    }
+
+    /// Rebuilds the kiosk whose progress `stored` was saved at `savedAt`, under `settings` (the
+    /// config as it is now).
+    ///
+    /// The mode in progress continues when the config still makes what it was running: a rest
+    /// under the same rest settings, a run on a plan with the same digest (a preset or program
+    /// found again by its plan if the config moved it). Otherwise a rest workout's counted sets
+    /// are recorded and the mode starts afresh, with a note either way. A kiosk that is not
+    /// plausible (out of range: a hand edit, damage) is never computed with.
+    public init(progress stored: KioskProgress?, savedAt: Moment, settings: KioskSettings) {
         kiosk = Kiosk(settings: settings)
         records = []
         notes = []
         implausible = false
         guard let stored else { return }
-        if stored.settings == settings {
-            guard stored.isPlausible(around: savedAt, within: Self.window) else {
-                implausible = true
-                notes.append("the stored running state is out of range; starting fresh")
+        let check = PlausibilityCheck(savedAt: savedAt, window: Self.window)
+        var candidate = Kiosk(settings: settings)
+        switch Self.mode(stored.mode, settings, check) {
+        case .kept(let mode):
+            candidate.mode = mode
+        case .implausible:
+            refuse()
+            return
+        case .dropped(let records, let note):
+            self.records = records
+            if let note { notes.append(note) }
+            kiosk = candidate
+            return
+        }
+        if let before = stored.beforeStartPress, let pressedAt = stored.startPressedAt,
+           case .kept(let mode) = Self.mode(before, settings, check) {
+            candidate.beforeStartPress = mode
+            candidate.startPressedAt = pressedAt
+        }
+        if let selected = stored.menuSelected, let touchedAt = stored.menuTouchedAt, var menu = candidate.menu(at: touchedAt) {
+            guard selected >= 0, selected < menu.entries.count else {
+                refuse()
                 return
             }
-            kiosk = stored
+            menu.selected = selected
+            candidate.mode = .menu(menu, returningTo: candidate.mode)
+        }
+        guard candidate.isPlausible(around: savedAt, within: Self.window) else {
+            refuse()
             return
         }
-        var carried = stored.mode
-        if case .menu(_, let previous) = carried { carried = previous }
-        var candidate = Kiosk(settings: settings)
-        candidate.mode = carried
-        if Self.sameSettings(carried, settings), candidate.isPlausible(around: savedAt, within: Self.window) {
-            kiosk = candidate
-            if !stored.isIdle { notes.append("the config changed; the \(Self.name(carried)) in progress continues") }
-            return
+        kiosk = candidate
+    }
+
+    private mutating func refuse() {
+        kiosk = Kiosk(settings: kiosk.settings)
+        implausible = true
+        notes.append("the stored running state is out of range; starting fresh")
+    }
+
+    /// What became of one stored mode under the config.
+    private enum Outcome {
+        case kept(Kiosk.Mode)
+        /// The config no longer makes it: these records end it, and the owner is told (or not, for an idle mode).
+        case dropped(records: [WorkoutRecord], note: String?)
+        case implausible
+    }
+
+    private static func mode(_ stored: KioskProgress.Mode, _ settings: KioskSettings, _ check: PlausibilityCheck) -> Outcome {
+        switch stored.kind {
+        case .rest:
+            return rest(stored, settings, check)
+        case .interval:
+            var interval = IntervalMode(settings: settings.interval)
+            if let seconds = stored.seconds {
+                guard seconds == interval.phaseSeconds || IntervalMode.phaseRange.contains(seconds) else { return .implausible }
+                interval.phaseSeconds = seconds
+            }
+            return host(interval, stored.run, "interval workout", [interval], check, Kiosk.Mode.interval)
+        case .workout:
+            let fresh = WorkoutMode(settings: settings.workout, warningSeconds: settings.interval.warningSeconds)
+            let choices = fresh.presets.indices.map { fresh.selecting(preset: $0) }
+            let chosen = stored.selected.flatMap { choices.indices.contains($0) ? choices[$0] : nil } ?? fresh
+            return host(chosen, stored.run, "guided workout", choices, check, Kiosk.Mode.workout)
+        case .program:
+            let fresh = Kiosk.freshProgram(settings)
+            let choices = fresh.programs.indices.map { fresh.selecting(program: $0) }
+            let chosen = stored.selected.flatMap { choices.indices.contains($0) ? choices[$0] : nil } ?? fresh
+            return host(chosen, stored.run, "program \(chosen.program.name)", choices, check, Kiosk.Mode.program)
         }
-        guard case .rest(var rest) = carried, rest.sets > 0 else {
-            if !stored.isIdle { notes.append("the config changed; the \(Self.name(carried)) in progress was dropped") }
-            return
+    }
+
+    private static func rest(_ stored: KioskProgress.Mode, _ settings: KioskSettings, _ check: PlausibilityCheck) -> Outcome {
+        var rest = RestMode(settings: stored.restSettings ?? settings.rest)
+        if let seconds = stored.seconds { rest.durationSeconds = seconds }
+        rest.sets = stored.sets ?? 0
+        rest.workoutStartedAt = stored.workoutStartedAt
+        if let deadline = stored.restDeadline {
+            rest.phase = .resting(Countdown(deadline: deadline), beepsLeft: stored.beepsLeft ?? 0)
+        } else if let remaining = stored.restRemaining {
+            rest.phase = .paused(remaining: remaining, beepsLeft: stored.beepsLeft ?? 0)
+        } else if let since = stored.alarmSince {
+            rest.phase = .alarm(since: since)
         }
-        guard rest.isPlausible(PlausibilityCheck(savedAt: savedAt, window: Self.window)) else {
-            implausible = true
-            notes.append("the stored running state is out of range; starting fresh")
-            return
+        guard rest.isPlausible(check) else { return .implausible }
+        if rest.settings == settings.rest { return .kept(.rest(rest)) }
+        guard rest.sets > 0 else {
+            return .dropped(records: [], note: rest.isIdle ? nil : "the config changed; the rest workout in progress was dropped")
         }
         let sets = rest.sets
-        records = rest.endWorkout(at: savedAt).compactMap { if case .record(let record) = $0 { record } else { nil } }
-        notes.append("the config changed; the rest workout in progress (\(sets) sets) was recorded and ended")
+        let records = rest.endWorkout(at: check.savedAt).compactMap { if case .record(let record) = $0 { record } else { nil } }
+        return .dropped(records: records, note: "the config changed; the rest workout in progress (\(sets) sets) was recorded and ended")
     }
 
-    /// Whether `mode` was made with the same settings as `settings` would make it.
-    private static func sameSettings(_ mode: Kiosk.Mode, _ settings: KioskSettings) -> Bool {
-        switch mode {
-        case .rest(let rest): rest.settings == settings.rest
-        case .interval(let interval): interval.settings == settings.interval
-        case .workout(let workout):
-            workout.presets == settings.workout.presets && workout.warningSeconds == settings.interval.warningSeconds
-        case .program(let program):
-            program.programs == Kiosk.freshProgram(settings).programs
-                && program.warningSeconds == Kiosk.freshProgram(settings).warningSeconds
-        case .menu: false
+    /// A mode on the program engine: `chosen` with the stored run on its plan, or on the plan of
+    /// the one of `choices` with the stored run's digest (the config moved it).
+    private static func host<Host: ProgramHost>(
+        _ chosen: Host, _ stored: KioskProgress.Run?, _ name: String, _ choices: [Host], _ check: PlausibilityCheck,
+        _ wrap: (Host) -> Kiosk.Mode
+    ) -> Outcome {
+        guard let stored else { return .kept(wrap(chosen)) }
+        var host = chosen
+        if host.plan().digest != stored.planDigest {
+            guard let other = choices.first(where: { $0.plan().digest == stored.planDigest }) else {
+                return .dropped(records: [], note: "the config changed; the \(name) in progress was dropped")
+            }
+            host = other
         }
-    }
-
-    private static func name(_ mode: Kiosk.Mode) -> String {
-        switch mode {
-        case .rest: "rest workout"
-        case .interval: "interval workout"
-        case .workout: "guided workout"
-        case .program(let program): "program \(program.program.name)"
-        case .menu: "mode menu"
-        }
-    }
-}
-
-extension Kiosk {
-    /// This kiosk for a new timeline (the simulator's next run after a clean end): itself when
-    /// it is idle with no workout under way and no press remembered, nil otherwise.
-    public var idleCarriedOver: Kiosk? {
-        guard isIdle else { return nil }
-        if case .rest(let rest) = mode, rest.sets > 0 || rest.workoutStartedAt != nil { return nil }
-        var copy = self
-        copy.beforeStartPress = nil
-        copy.startPressedAt = nil
-        return copy
+        guard let run = ProgramRun(restoring: stored, on: host.plan(), check) else { return .implausible }
+        host.run = run
+        return .kept(wrap(host))
     }
 }

@@ -20,7 +20,7 @@ public struct ModeMenu: Hashable, Sendable, Codable {
     /// The labels of the programs, in order.
     public let programLabels: [String]
     /// The index in `entries` of the entry shown.
-    public private(set) var selected: Int
+    public internal(set) var selected: Int
     /// The last time the menu was opened or the knob turned.
     public private(set) var touchedAt: Moment
 

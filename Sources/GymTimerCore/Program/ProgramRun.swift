@@ -35,17 +35,17 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     public static let doneConfirmation: Duration = .milliseconds(2500)
 
     public let plan: ProgramPlan
-    public private(set) var phase: Phase
+    public internal(set) var phase: Phase
     /// Rounds counted with start and the knob (amrap, for-time); never negative.
-    public private(set) var rounds = 0
+    public internal(set) var rounds = 0
     /// Until when a counted round is shown.
-    public private(set) var flashUntil: Moment?
+    public internal(set) var flashUntil: Moment?
     /// When the first interval after the lead-in started (nil while in the lead-in).
-    public private(set) var workStartedAt: Moment?
+    public internal(set) var workStartedAt: Moment?
     /// The record of a "done" waiting for dismiss to be released (see the decisions above).
-    public private(set) var pendingRecord: WorkoutRecord?
+    public internal(set) var pendingRecord: WorkoutRecord?
 
-    private init(plan: ProgramPlan, at now: Moment) {
+    init(plan: ProgramPlan, at now: Moment) {
         self.plan = plan
         self.phase = .running(SegmentRun(segmentEnds: plan.intervalEnds, cues: plan.cues, startingAt: now))
     }

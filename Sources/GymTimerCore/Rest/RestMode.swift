@@ -17,13 +17,13 @@ public struct RestMode: Hashable, Sendable, Codable {
     }
 
     public let settings: RestSettings
-    public private(set) var phase: Phase = .idle
+    public internal(set) var phase: Phase = .idle
     /// The duration of the next rest, set with the knob.
-    public private(set) var durationSeconds: Int
+    public internal(set) var durationSeconds: Int
     /// Rests completed since the workout began.
-    public private(set) var sets = 0
+    public internal(set) var sets = 0
     /// When the first rest of this workout started.
-    public private(set) var workoutStartedAt: Moment?
+    public internal(set) var workoutStartedAt: Moment?
 
     public init(settings: RestSettings) {
         self.settings = settings

@@ -64,10 +64,10 @@ public struct SegmentRun: Hashable, Sendable, Codable {
     /// When the run was started (for the record's duration, which includes pauses).
     public let startedAt: Moment
     /// The segment whose outputs are shown.
-    public private(set) var segment = 0
+    public internal(set) var segment = 0
     /// The index in `cues` of the first cue not yet given or skipped.
-    public private(set) var nextCue = 0
-    public private(set) var timing: Timing
+    public internal(set) var nextCue = 0
+    public internal(set) var timing: Timing
 
     /// Starts a run at `now`. `segmentEnds` must be non-empty and strictly increasing.
     public init(segmentEnds: [Duration], cues: [Cue], startingAt now: Moment) {

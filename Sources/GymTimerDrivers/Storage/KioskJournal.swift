@@ -105,6 +105,20 @@ public final class KioskJournal<Content: Codable> {
         return .unreadable(path: path, movedTo: aside, reason: reason)
     }
 
+    /// Copies the journal beside itself (`PATH.corrupt-DATE`), for content this release cannot
+    /// read but the release that wrote it can (a downgrade), before its saves overwrite it;
+    /// says where, or why not.
+    public func keepCopy() -> String {
+        guard let bytes = FileManager.default.contents(atPath: path) else { return "no copy of \(path) could be read" }
+        let copy = SafeFiles.asideName(for: path)
+        do {
+            try SafeFiles.replace(copy, with: Array(bytes))
+        } catch {
+            return "no copy of \(path) could be kept: \(error)"
+        }
+        return "the journal is kept as \(copy)"
+    }
+
     private func create() throws(KioskJournalError) {
         let zeros = [UInt8](repeating: 0, count: 2 * slotSize)
         do {

@@ -16,8 +16,12 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     private let journal: KioskJournal<StoredKiosk<History.Pending>>
     private let faults: FaultLog
     private var lastSaved: StoredKiosk<History.Pending>?
+    private var lastKiosk: Kiosk?
     /// Saved with every snapshot (see `StoredKiosk.runOrigin`).
     public var runOrigin = Moment.origin
+    /// Reads the clocks for each save and for the restore (see `ClockTrust`); nil on a virtual
+    /// timeline (the scripted simulator), where stored moments are taken as they are.
+    public var clock: (() -> ClockReading)?
 
     /// `slotSize`: the journal's bytes per save (see `KioskJournal`); smaller only in tests.
     public init(directory: String, history: History, faults: FaultLog, slotSize: Int = 1 << 20) {
@@ -40,8 +44,12 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         }
         guard let stored else { return nil }
         history.restore(stored.pending)
-        if stored.kiosk == nil {
-            faults.note("state: the stored running state is unreadable (another version's, or damaged); starting fresh, \(stored.pending.count) waiting workout(s) kept")
+        if stored.unreadablePending > 0 {
+            // Kept in a copy for the release that can read them; this one's saves overwrite the journal.
+            faults.note("state: \(stored.unreadablePending) waiting workout(s) in format \(stored.format) cannot be read by this release; \(journal.keepCopy()), \(stored.pending.count) kept")
+        }
+        if stored.progressUnreadable {
+            faults.note("state: the stored running state (format \(stored.format)) is unreadable (another version's, or damaged); starting fresh, \(stored.pending.count) waiting workout(s) kept")
         }
         guard stored.isPlausible else {
             faults.note("\(journal.setAside("its save time or a held press is out of range"))")
@@ -50,49 +58,81 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         return stored
     }
 
-    /// The kiosk to run under `settings` from `stored`: records what the config change ended,
-    /// logs what the owner should know, and sets an untrustworthy journal aside.
-    public func restore(_ stored: StoredKiosk<History.Pending>?, settings: KioskSettings) -> Kiosk {
-        let restore = KioskRestore(stored?.kiosk, savedAt: stored?.savedAt ?? .origin, settings: settings)
+    /// The kiosk to run under `settings` from `stored`, at `now` on the new timeline: moved
+    /// onto it as far as the clock can be trusted (`ClockTrust`, when `clock` is set), records
+    /// what the config change ended, logs what the owner should know, and sets an
+    /// untrustworthy journal aside.
+    public func restore(_ stored: StoredKiosk<History.Pending>?, settings: KioskSettings, at now: Moment? = nil) -> Kiosk {
+        var progress = stored?.progress
+        if let stored, let clock, let now, progress != nil {
+            let trust = ClockTrust.decide(saved: stored.clock, savedAt: stored.savedAt, current: clock(), now: now)
+            if let note = trust.note { faults.note("state: \(note)") }
+            if case .unknown = trust { progress = progress?.holdingRun(at: stored.savedAt) }
+            progress = progress?.shifted(by: trust.shift)
+            restoredTrust = trust
+        }
+        let savedAt = (stored?.savedAt ?? .origin).saturatingAdvanced(by: restoredTrust?.shift ?? .zero)
+        let restore = KioskRestore(progress: progress, savedAt: savedAt, settings: settings)
         for note in restore.notes { faults.note("state: \(note)") }
         for record in restore.records { history.record(record) }
         if restore.implausible { faults.note("\(journal.setAside("the kiosk state is out of range"))") }
         return restore.kiosk
     }
 
+    /// How the last restore trusted the clock (nil: no clock, or nothing restored).
+    public private(set) var restoredTrust: ClockTrust?
+
     /// Saves the running state with the records still waiting, if anything changed since the
     /// last save; a failure is logged once and the save retried on the next call.
     public func save(kiosk: Kiosk, held: [String: HeldPress], at now: Moment, ended: Bool = false) {
-        let snapshot = StoredKiosk(kiosk: kiosk, savedAt: now, pending: history.pending, held: held, ended: ended, runOrigin: runOrigin)
+        let pending = history.pending
+        // The same kiosk has the same progress: compared first, so a wake-up that changed
+        // nothing costs no conversion.
+        if let last = lastSaved, kiosk == lastKiosk, pending == last.pending, held == last.held, ended == last.ended,
+           runOrigin == last.runOrigin {
+            return
+        }
+        let snapshot = StoredKiosk(
+            kiosk: kiosk, savedAt: now, pending: pending, held: held, ended: ended, runOrigin: runOrigin, clock: clock?())
         var unchanged = lastSaved
         unchanged?.savedAt = now
-        guard snapshot != unchanged else { return }
+        unchanged?.clock = snapshot.clock
+        guard snapshot != unchanged else {
+            lastKiosk = kiosk
+            return
+        }
         do {
             try journal.save(snapshot)
             lastSaved = snapshot
             faults.succeeded("state journal")
-        } catch .tooLarge {
-            saveTrimmed(snapshot)
         } catch {
-            faults.failed("state journal", error)
+            guard case .tooLarge = error else { return faults.failed("state journal", error) }
+            saveTrimmed(snapshot, error)
         }
+        // Only a saved kiosk may skip the next save; a failed one is tried again.
+        if lastSaved == snapshot { lastKiosk = kiosk }
     }
 
     /// Saves the state with as many of the oldest waiting records as fit, when all of them do
     /// not (thousands, after a long full disk): the state goes on being saved, and the newest
-    /// records wait in memory only until the database drains them; logged once.
-    private func saveTrimmed(_ snapshot: StoredKiosk<History.Pending>) {
+    /// records wait in memory only until the database drains them; logged once. When not even
+    /// the state alone fits, says how large it is.
+    private func saveTrimmed(_ snapshot: StoredKiosk<History.Pending>, _ tooLarge: KioskJournalError) {
         var trimmed = snapshot
+        var failure = tooLarge
         while !trimmed.pending.isEmpty {
             trimmed.pending.removeLast(max(1, trimmed.pending.count / 8))
-            if (try? journal.save(trimmed)) != nil {
+            do {
+                try journal.save(trimmed)
                 lastSaved = snapshot
                 faults.failed("state journal", KioskJournalError.unwritable(
                     path: journal.path, reason: "full: \(snapshot.pending.count - trimmed.pending.count) newest waiting workouts kept in memory only"))
                 return
+            } catch {
+                failure = error
             }
         }
-        faults.failed("state journal", KioskJournalError.tooLarge(path: journal.path, bytes: 0, capacity: journal.slotSize))
+        faults.failed("state journal", failure)
     }
 
     /// Whether records are waiting for the database.

@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A Pi's wall clock is wrong at boot and steps when NTP synchronises (issue #24). The real
+/// `gymtimer simulate --headless` (the same restore as `run`) under libfaketime (Debian's
+/// `faketime`; the monotonic clocks left alone, as a step leaves them): a rest begun on a clock
+/// 10 h behind or ahead, killed, and restarted on a clock that stepped, resumes with the time
+/// that really passed, within the same boot.
+@Suite(.serialized, .enabled(if: LibFaketime.path != nil, "apt-get install faketime"))
+struct ClockStepTests {
+    static let config = "[rest]\ndefault_seconds = 120\n"
+
+    /// Runs headless on `data` under a wall clock `offset` away (faketime's syntax, "+0" for
+    /// none), fed `script`, for `seconds`; then SIGKILL (or its own `end`). Returns its trace.
+    func headless(_ files: ScratchDirectory, offset: String, script: String, seconds: Double) throws -> String {
+        let config = files.path + "/config.toml"
+        try Self.config.write(toFile: config, atomically: true, encoding: .utf8)
+        let process = Process()
+        // `timeout` sends the SIGKILL. (It also starts gymtimer as a child: a Swift binary
+        // started straight under libfaketime has been seen to lose its arguments.)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = [
+            "-s", "KILL", String(seconds), GymtimerBinary.path, "simulate", "--headless", "--config", config,
+            "--data-dir", files.path + "/data",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_PRELOAD"] = LibFaketime.path ?? ""
+        environment["FAKETIME"] = offset
+        environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+        process.environment = environment
+        let trace = files.path + "/trace-\(UUID().uuidString.prefix(6)).jsonl"
+        _ = FileManager.default.createFile(atPath: trace, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: trace))
+        defer { try? output.close() }
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(script.utf8))
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        return (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+    }
+
+    /// The seconds the first countdown of `trace` shows ("0157" is 117), nil when none.
+    func firstTime(_ trace: String) -> Int? {
+        for line in trace.split(separator: "\n") where line.contains("\"device\":\"display\"") {
+            guard let range = line.range(of: "\"text\":\""), line.contains("\"colon\":true") else { continue }
+            let text = line[range.upperBound...].prefix(4)
+            guard let minutes = Int(text.prefix(2)), let seconds = Int(text.suffix(2)) else { continue }
+            return minutes * 60 + seconds
+        }
+        return nil
+    }
+
+    /// A rest started under `before`, killed 2 s in, restarted under `after`: it goes on with
+    /// what is left of its 120 s (not ended, not 99:59, not started again). A first run on a
+    /// clock 10 h off is also what a run whose clock stepped while it ran saves: its loop runs
+    /// on the monotonic clock and never sees the step; ±10 h in the second run is a step while
+    /// stopped. (`ClockTrustTests` has the same with injected readings.)
+    @Test(arguments: [("-10h", "+0"), ("+10h", "+0"), ("+0", "+10h"), ("+0", "-10h")])
+    func aRestResumesWithTheTimeThatPassedWhateverTheWallClockDid(before: String, after: String) throws {
+        let files = try ScratchDirectory()
+        let first = try headless(files, offset: before, script: "0.3 click start\n", seconds: 2.5)
+        #expect(firstTime(first) == 120, "the first run showed the rest's 02:00: \(first.prefix(3000))")
+        let second = try headless(files, offset: after, script: "1 end\n", seconds: 4)
+        let left = try #require(firstTime(second), "the restart shows a time: \(second.prefix(300))")
+        #expect(left > 90 && left < 120, "the rest resumed with \(left) s left (clock \(before) then \(after))")
+        #expect(second.contains("\"name\":\"rest\",\"on\":true"), "the rest LED is lit: \(second.prefix(400))")
+    }
+}
+
+/// Debian's libfaketime, preloaded into gymtimer itself (the `faketime` wrapper would run it as
+/// a child, out of reach of the test's SIGKILL); nil when not installed.
+enum LibFaketime {
+    static let path: String? = {
+        let lib = "/usr/lib"
+        return (try? FileManager.default.contentsOfDirectory(atPath: lib))?
+            .map { "\(lib)/\($0)/faketime/libfaketime.so.1" }.first { FileManager.default.fileExists(atPath: $0) }
+    }()
+}
