@@ -190,7 +190,7 @@ install -m 0755 "$bin" "$OUT/gymtimer"
 in_chroot /usr/libexec/swift/bin/llvm-objcopy --strip-unneeded --remove-section=.comment /src/.build-arm64/out/gymtimer
 stage "checking: file, and gymtimer --version under qemu-aarch64-static"
 file -b "$OUT/gymtimer" | grep -q "ARM aarch64" || die "$OUT/gymtimer is not an arm64 binary: $(file -b "$OUT/gymtimer")"
-objdump -p "$OUT/gymtimer" | grep -q 'NEEDED *libgpiod.so.3' || die "$OUT/gymtimer does not link trixie's libgpiod 2 (libgpiod.so.3): pkg-config did not find it in the sysroot"
+objdump -p "$OUT/gymtimer" | grep 'NEEDED *libgpiod.so.3' >/dev/null || die "$OUT/gymtimer does not link trixie's libgpiod 2 (libgpiod.so.3): pkg-config did not find it in the sysroot"
 ran=$(qemu-aarch64-static -L "$SYSROOT" "$OUT/gymtimer" --version) || die "$OUT/gymtimer --version failed under qemu"
 [ "$ran" = "$version" ] || die "$OUT/gymtimer --version says '$ran', the source says $version"
 echo "  $(file -b "$OUT/gymtimer" | cut -d, -f1-2); --version: $ran; needs glibc $(objdump -T "$OUT/gymtimer" | grep -oE 'GLIBC_[0-9.]+' | sort -uV | tail -1)" >&2

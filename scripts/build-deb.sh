@@ -110,7 +110,7 @@ Version: $debversion
 Architecture: $arch
 Maintainer: GymTimer maintainers <maintainers@gymtimer.invalid>
 Installed-Size: $(du -sk --exclude=DEBIAN "$pkgroot" | cut -f1)
-Depends: $depends, passwd
+Depends: $depends, passwd, init-system-helpers (>= 1.54~)
 Recommends: libmosquitto1, alsa-utils, gpiod
 Suggests: espeak-ng
 Section: misc
