@@ -35,7 +35,13 @@ for so in $needed; do
   pkg="" ver=""
   if [ "$arch" = "$(dpkg --print-architecture)" ] && [ $# = 0 ]; then
     path=$(ldconfig -p | awk -v so="$so" '$1 == so {print $NF; exit}')
-    [ -n "$path" ] && pkg=$(dpkg -S "$(realpath "$path")" 2>/dev/null | head -1 | cut -d: -f1) || true
+    # dpkg knows the file by the name it shipped (/lib or /usr/lib, the link or its target).
+    if [ -n "$path" ]; then
+      target=$(dirname "$path")/$(basename "$(readlink -f "$path")")
+      for f in "$path" "$target" "${path#/usr}" "${target#/usr}" "/usr$path" "/usr$target"; do
+        pkg=$(dpkg -S "$f" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$pkg" ] && break
+      done
+    fi
     [ -n "$pkg" ] && ver=$(dpkg-query -W -f='${Version}' "$pkg")
   else
     so_re=$(printf '%s' "$so" | sed 's/[.+]/\\&/g')   # a library's own package, not a -dev one
