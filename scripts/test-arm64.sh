@@ -63,10 +63,27 @@ tail -1 "$log"
 [ $one = 0 ] || { echo "arm64 unit tests: FAILED (exit $one; $log)"; rc=1; }
 
 echo "== arm64: acceptance scenarios with the arm64 release binary under qemu"
+# Scenarios that cannot pass under qemu user emulation, and why:
+skip_scenarios=(
+  # The parser-crash guard (ConfigLoading.swift) parses the config in a child made by
+  # executing /proc/self/exe. Under qemu-user that is qemu itself, and without binfmt_misc
+  # (which would change the host for everyone) the arm64 file cannot be executed either: the
+  # guard falls back to parsing in-process, as it does without /proc, and toml++ aborts. On
+  # the Pi /proc/self/exe is gymtimer, as on x86-64 where this scenario runs.
+  errors/config-parser-crash.scenario
+)
 shared=../shared
 for dir in "$shared/scenarios" "$shared/upcoming/programs" Tests/scenarios; do
   [ -d "$dir" ] || continue
-  python3 "$shared/bin/scenario" --bin "$wrapper" "$dir" || { echo "arm64 scenarios in $dir: FAILED"; rc=1; }
+  files=()
+  while IFS= read -r f; do
+    for s in "${skip_scenarios[@]}"; do [[ "$f" == */"$s" ]] && { echo "skipped under qemu: $f"; continue 2; }; done
+    files+=("$f")
+  done < <(find "$dir" -name '*.scenario' | sort)
+  [ ${#files[@]} -gt 0 ] || continue
+  result=$(python3 "$shared/bin/scenario" --bin "$wrapper" "${files[@]}" 2>&1); status=$?
+  grep -v '^ok ' <<<"$result"
+  [ $status = 0 ] || { echo "arm64 scenarios in $dir: FAILED"; rc=1; }
 done
 end=$(date +%s)
 echo "arm64 tests: $([ $rc = 0 ] && echo passed || echo FAILED) in $(( end - start )) s (build $(( built - start )) s, tests $(( end - built )) s)"
