@@ -12,7 +12,7 @@
 # sid's amd64 compiler in a sid chroot (debootstrap), against an SDK bundle made of sid's arm64
 # Swift libraries and a trixie arm64 sysroot unpacked from Debian's packages with dpkg-deb -x
 # (no emulation to build; qemu only runs what was built).
-# Everything is cached in .build-arm64/ (about 3.5 GB): a second run only recompiles. Every
+# Everything is cached in .build-arm64/ (about 5 GB): a second run only recompiles. Every
 # mount lives in a private mount namespace (unshare), so none outlives the script and
 # `rm -rf .build-arm64` is always safe.
 # Prints the output folder's path as its last line.
