@@ -61,6 +61,9 @@ skip_tests=(
   # qemu-user answers ioctls it does not translate (SPI mode, I2C_SLAVE on /dev/null) with
   # ENOSYS where the kernel says ENOTTY: the tests check the kernel's errno.
   nonDeviceFileFailsTheIoctlAsIO nonI2CFileFailsTheAddressSelectionAsIO
+  # Thousands of seeded random programs through the pure core: no architecture-specific code,
+  # and more than 12 minutes of emulated debug build (the host's unit tests run it natively).
+  ProgramPropertyTests
 )
 skip_args=()
 for t in "${skip_tests[@]}"; do skip_args+=(--skip "$t"); done
