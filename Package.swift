@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "gymtimer",
             dependencies: [
-                "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
+                "GymTimerCore", "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
                 "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

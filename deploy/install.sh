@@ -7,6 +7,9 @@
 #                                          refused, saying why, if it cannot run here)
 #   deploy/install.sh --build-only         only build the self-contained release binary
 #   sudo deploy/install.sh --uninstall     remove the service and binary (keeps config and history)
+#   sudo deploy/install.sh FILE.deb        install the Debian package (scripts/build-deb.sh,
+#                                          scripts/build-arm64.sh) with apt, replacing an
+#                                          install made by this script (config and history kept)
 # Never overwrites an existing /etc/gymtimer/config.toml.
 # GYMTIMER_BUILD_DIR picks the build folder (default .build; the tests build a libgpiod 2
 # variant in .build-gpiod2 with PKG_CONFIG_PATH pointing at it).
@@ -35,13 +38,45 @@ build() {
   echo "$(cd "$repo" && realpath "$dir")/release/gymtimer"
 }
 
+# A Debian package: apt installs it (and the libraries it depends on); its postinst makes the
+# user and enables the service. What this script installed without one is removed first, so
+# that its unit in /etc/systemd/system does not shadow the package's.
+install_package() {
+  local deb arch here_arch
+  deb=$(realpath -e "$1" 2>/dev/null) || die "no such package: $1"
+  arch=$(dpkg-deb -f "$deb" Architecture 2>/dev/null) || die "$1 is not a Debian package"
+  [ "$(dpkg-deb -f "$deb" Package)" = gymtimer ] || die "$1 is not the gymtimer package"
+  here_arch=$(dpkg --print-architecture)
+  [ "$arch" = "$here_arch" ] || die "$1 is for $arch, this system is $here_arch: use gymtimer_*_$here_arch.deb"
+  echo "Installing GymTimer from $(basename "$deb")"
+  if [ -f "$unit" ] || [ -e "$prefix/bin/gymtimer" ]; then
+    systemctl disable --now gymtimer.service >/dev/null 2>&1 || true
+    rm -f "$unit" "$udev" "$prefix/bin/gymtimer" "$prefix/share/doc/gymtimer/README.md"
+    systemctl daemon-reload 2>/dev/null || true
+    say "removed the install made without a package (kept $config and /var/lib/gymtimer)"
+  fi
+  # The existing config stays (--force-confold): the package's example goes beside it as
+  # config.toml.dpkg-dist when it differs.
+  { apt-get update || true; } >"$aptlog" 2>&1
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -o Dpkg::Options::=--force-confold "$deb" >>"$aptlog" 2>&1; then
+    tail -n 15 "$aptlog" >&2
+    die "apt-get could not install $deb: see $aptlog"
+  fi
+  say "installed $(dpkg-query -W -f='${Package} ${Version} (${Architecture})' gymtimer)"
+  /usr/bin/gymtimer check-config "$config" || die "fix $config, then: sudo systemctl restart gymtimer"
+  say "service: $(systemctl is-enabled gymtimer.service 2>/dev/null || true), $(systemctl is-active gymtimer.service 2>/dev/null || true)"
+  say "remove with: sudo apt remove gymtimer (keeps config and history); apt purge deletes them"
+  exit 0
+}
+
 binary=""
 case "${1:-}" in
+  *.deb) [ "$(id -u)" -eq 0 ] || die "run as root: sudo $0 $*"; install_package "$1" ;;
   --build-only) built=$(build); say "built $built"; exit 0 ;;
   --binary) binary=${2:-}; [ -n "$binary" ] || die "--binary needs a file"
     binary=$(realpath -e "$binary" 2>/dev/null) || die "no such binary: $2" ;;
   --uninstall|"") ;;
-  *) die "unknown option $1 (use --binary FILE, --build-only or --uninstall)" ;;
+  *) die "unknown option $1 (use FILE.deb, --binary FILE, --build-only or --uninstall)" ;;
 esac
 
 [ "$(id -u)" -eq 0 ] || die "run as root: sudo $0 $*"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds with warnings as errors, runs every
 # unit test (the hardware layer's against libgpiod 1.6 and 2.2), then every acceptance
-# scenario (the shared ones and the project's own), then the kernel-VM and install tests.
+# scenario (the shared ones and the project's own), the same on an arm64 cross build under
+# qemu user emulation, then the kernel-VM and install tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --tests
@@ -32,6 +33,11 @@ python3 "$shared/bin/scenario" --bin .build/debug/gymtimer Tests/scenarios
 echo "== a real Home Assistant reads a station's discovery and drives it (cached in .build-ha)"
 scripts/ha-test.sh .build/debug/gymtimer
 
+# The Raspberry Pi's build: cross-compiled with Swift 6.2.3 for arm64 trixie, its unit tests and
+# every scenario above run under qemu user emulation, and its Debian package checked by lintian.
+echo "== arm64: cross build, unit tests and scenarios under qemu-aarch64-static (scripts/test-arm64.sh)"
+scripts/test-arm64.sh
+
 echo "== the interactive simulator in a real terminal (tmux)"
 python3 Tests/terminal/terminal_test.py .build/debug/gymtimer
 # The README's captures of a rest and an interval run: the runs must still reach every screen shown.
@@ -54,6 +60,14 @@ if PATH="$fake:$PATH" deploy/install.sh --build-only >/dev/null 2>&1; then
   echo "install.sh --build-only succeeded although swift build failed"; exit 1
 fi
 rm -rf "$fake"; echo "ok"
+# Given a package for another architecture it refuses in one line, before touching anything.
+for deb in .build-arm64/out/gymtimer_*_arm64.deb; do
+  [ -f "$deb" ] || continue
+  if msg=$(deploy/install.sh "$deb" 2>&1) || [[ "$msg" != *"is for arm64, this system is amd64"* ]]; then
+    echo "install.sh did not refuse $deb on amd64: $msg"; exit 1
+  fi
+  echo "install.sh refuses the arm64 package here: ${msg#install.sh: }"
+done
 
 echo "== kernel-level tests (the real binary against gpio-sim, i2c-stub and snd-aloop in a qemu VM)"
 # Software emulation on 2 cores is slow and its start-up time varies with load: one retry
@@ -64,3 +78,11 @@ for stage in kernel install; do
     scripts/vm-test.sh $stage
   fi
 done
+
+# The x86-64 package, from the release binary the install test built (Debian 12, libgpiod 1.6).
+if [ -x .build/release/gymtimer ]; then
+  echo "== the amd64 Debian package: lintian, then install/upgrade/remove/purge"
+  out=$(scripts/build-deb.sh amd64 .build/release/gymtimer .build/deb | sed -n 's/^  built \([^ ]*\).*/\1/p')
+  ! command -v lintian >/dev/null || lintian --fail-on error "$out"
+  Tests/package/lifecycle.sh "$out"
+fi

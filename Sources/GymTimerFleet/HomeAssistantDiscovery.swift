@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerCore
 
 /// Home Assistant MQTT discovery (fleet.md), in Home Assistant's current format: one retained
 /// device-based message, `homeassistant/device/gymtimer_<station>/config`, that makes the
@@ -17,7 +18,7 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// Who announces the device (Home Assistant shows it as the device's origin).
-    public static let origin = (name: "gymtimer", version: "0.1.0", url: "https://github.com/gymtimer/gymtimer")
+    public static let origin = (name: "gymtimer", version: GymTimerVersion.current, url: "https://github.com/gymtimer/gymtimer")
 
     public let topics: FleetTopics
     /// The first level of discovery topics (Home Assistant's default).

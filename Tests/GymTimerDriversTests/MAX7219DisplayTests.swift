@@ -19,7 +19,7 @@ import Testing
         #expect(chip.shown.text == "0130")
         #expect(chip.violations.isEmpty, "one register per chip-select frame")
         #expect(chip.frames.map(\.description) == ["0   ", "01:  ", "01:3 ", "01:30"], "one register, one digit at a time")
-        #expect(Array(chip.digitRegisters.prefix(4)) == [0x7E, 0x30 | 0x80, 0x79, 0x7E])
+        #expect(Array(chip.digitRegisters.prefix(4)) == [0x7E, (0x30 | 0x80) as UInt8, 0x79, 0x7E])
     }
 
     @Test func segmentBitsAreMirrored() {

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func colonOffClearsTheSecondDigitsPoint() throws {
-        try display.show(SegmentFrame(digits: [0x50, 0x79 | 0x80, 0x6D, 0x78], colon: false))
+        try display.show(SegmentFrame(digits: [0x50, (0x79 | 0x80) as UInt8, 0x6D, 0x78], colon: false))
         #expect(chip.frame.text == "rE5t", "S and 5 share a shape")
         #expect(!chip.frame.colon)
         #expect(chip.ram[1] == 0x79)
