@@ -60,4 +60,21 @@ import Testing
         let out = gestures([(100, true), (2050, false)], until: 5000)
         #expect(out == ["pressed@0.11 seconds", "released@2.06 seconds"])
     }
+
+    /// A loop that wakes late, after the release of a long press, hears what an on-time one
+    /// would have: the hold first, then the release (a lost hold once ended nothing on a loaded machine).
+    @Test func aHoldReadOnlyAfterItsReleaseIsStillAHold() {
+        var debouncer = ButtonDebouncer()
+        debouncer.edge(active: true, at: ms(100))
+        #expect(debouncer.advance(to: ms(110)).map { "\($0.0)@\($0.1)" } == ["pressed@0.11 seconds"])
+        debouncer.edge(active: false, at: ms(2500))
+        let late = debouncer.advance(to: ms(2900)).map { "\($0.0)@\($0.1)" }
+        #expect(late == ["held@2.11 seconds", "released@2.51 seconds"])
+        // A release that settled before the hold time is still no hold, however late it is read.
+        var short = ButtonDebouncer()
+        short.edge(active: true, at: ms(100))
+        _ = short.advance(to: ms(110))
+        short.edge(active: false, at: ms(2050))
+        #expect(short.advance(to: ms(3000)).map { "\($0.0)" } == ["released"])
+    }
 }

@@ -56,6 +56,13 @@ public struct ButtonDebouncer: Sendable {
     /// Reports what became certain by `now`, with the moment each gesture happened.
     public mutating func advance(to now: Moment) -> [(Gesture, Moment)] {
         var gestures: [(Gesture, Moment)] = []
+        // A hold that matured before the pending change would settle came first: a loop that
+        // wakes late, after the release, reports what one woken on time would have.
+        if let since = holdPendingSince, isPressed, now >= since + hold,
+           let pending = candidate, since + hold <= pending.since + settle {
+            holdPendingSince = nil
+            gestures.append((.held, since + hold))
+        }
         if let pending = candidate, now >= pending.since + settle {
             let at = pending.since + settle
             candidate = nil
