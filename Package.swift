@@ -122,6 +122,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "FuzzRecord", dependencies: ["FuzzSupport", "GymTimerFleetLink", "GymTimerHistory"]),
+        // What `fleet status` prints of any retained status and state.
+        .executableTarget(name: "FuzzConsole", dependencies: ["FuzzSupport", "GymTimerFleet", "GymTimerFleetLink"]),
         // Helpers more than one test target uses (never part of the product).
         .target(name: "GymTimerTestSupport", path: "Tests/GymTimerTestSupport"),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
@@ -151,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "FuzzTests",
             dependencies: [
-                "FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "FuzzRecord", "GymTimerConfig",
+                "FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "FuzzRecord", "FuzzConsole", "GymTimerConfig",
                 "GymTimerDrivers", "GymTimerFleet", "GymTimerFleetLink", "GymTimerSimulation",
             ],
             exclude: ["Corpus", "Unfixed"]

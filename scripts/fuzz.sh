@@ -3,8 +3,8 @@
 # config parser (FuzzConfig), the WAV reader (FuzzWAV), the fleet's command parser
 # (FuzzCommand, what arrives from the broker), a whole fleet station (FuzzStation: a kiosk's
 # loop in virtual time over the in-memory broker, its countdown checked) and the collector's
-# record decoding and checks (FuzzRecord, what a station or anyone else publishes on P/workout),
-# each for SECONDS
+# record decoding and checks (FuzzRecord, what a station or anyone else publishes on P/workout)
+# and what `fleet status` prints of any retained status and state (FuzzConsole), each for SECONDS
 # (default 60).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzScript FuzzConfig FuzzWAV FuzzCommand FuzzStation FuzzRecord)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzScript FuzzConfig FuzzWAV FuzzCommand FuzzStation FuzzRecord FuzzConsole)
 
 status=0
 for target in "${targets[@]}"; do

@@ -60,7 +60,7 @@ public struct FleetConsole {
     }
 
     /// One row of `fleet status` from what the broker retained for station `name`.
-    static func station(_ name: String, status: String?, state: JSONValue?, now: Double) -> Station {
+    public static func station(_ name: String, status: String?, state: JSONValue?, now: Double) -> Station {
         var fields: [String: JSONValue] = [:]
         if case .object(let object)? = state { fields = object }
         let online = status == "online"

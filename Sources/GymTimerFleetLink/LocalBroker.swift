@@ -120,7 +120,7 @@ public final class LocalBroker {
     /// Without `reusable`, only a port no other socket has bound (SO_REUSEADDR lets several
     /// sockets that do not listen share one).
     public static func reserve(_ port: Int, reusable: Bool = true) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var yes: Int32 = 1
         if reusable { _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
@@ -143,7 +143,9 @@ public final class LocalBroker {
 
     /// A port kept free: the socket bound to it (and not listening, so connecting is refused)
     /// stays open until the caller closes it, so no test running meanwhile gets the same port
-    /// for its broker. Close it just before starting a broker there. It lies below the kernel's
+    /// for its broker. Close it just before starting a broker there. Every socket here is
+    /// close-on-exec: a process another test spawns meanwhile must not inherit it and keep the
+    /// port bound after the caller closed it (the broker then failed with "Address already in use"). It lies below the kernel's
     /// range of ephemeral ports, so no client's outgoing connection takes it as its own port in
     /// the moment between that close and the broker's bind (on a busy machine, it did).
     public static func reservedPort() throws -> (port: Int, socket: Int32) {
@@ -153,7 +155,7 @@ public final class LocalBroker {
             let fd = reserve(port, reusable: false)
             if fd >= 0 { return (port, fd) }
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -174,7 +176,7 @@ public final class LocalBroker {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if process?.wait(upTo: 0) != nil { break }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzCommand
 import FuzzConfig
+import FuzzConsole
 import FuzzRecord
 import FuzzScript
 import FuzzStation
@@ -228,6 +229,21 @@ import Testing
         #expect(outcome == Self.expectedStations[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
     }
 
+    /// What `fleet status` prints of each corpus file's retained status and state.
+    static let expectedConsoleRows: [String: String] = [
+        "hostile.bin": #"online | ?[2Jrest? | xxxxxxxxxxxxxxx\u{2026} | ? | -"#,
+        "offline-garbage.bin": "offline | - | - | - | -",
+        "paused-no-status.bin": #" | program | paused | - | "0206""#,
+        "running.bin": "online | rest | resting | 1:22 | 01:22",
+        "wrong-types.bin": #"online?\u{2026} | - | - | - | -"#,
+    ]
+
+    @Test(arguments: inputs("FuzzConsole")) func consoleInputs(_ file: URL) throws {
+        let bytes = try Self.replay(file, fuzzConsoleOneInput)
+        let outcome = Self.escaped(fuzzConsoleOutcome(bytes))
+        #expect(outcome == Self.expectedConsoleRows[file.lastPathComponent], "\(file.lastPathComponent): \(outcome)")
+    }
+
     @Test(arguments: inputs("FuzzRecord")) func recordInputs(_ file: URL) throws {
         let bytes = try Self.replay(file, fuzzRecordOneInput)
         let outcome = Self.escaped(Self.recordOutcome(bytes))
@@ -240,6 +256,7 @@ import Testing
         let tables = [
             "FuzzScript": Self.expectedScripts, "FuzzConfig": Self.expectedConfigs, "FuzzWAV": Self.expectedWAVs,
             "FuzzCommand": Self.expectedCommands, "FuzzStation": Self.expectedStations, "FuzzRecord": Self.expectedRecords,
+            "FuzzConsole": Self.expectedConsoleRows,
         ]
         for (target, table) in tables {
             let names = Set(Self.inputs(target).map(\.lastPathComponent))

@@ -20,6 +20,9 @@ public final class RunningProcess {
         var pipeEnds: [Int32] = [-1, -1]
         if pipeInput {
             guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+            // Close-on-exec, so no other child holds the pipe open (this one gets its copy as fd 0).
+            _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
             posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
         } else {
