@@ -40,7 +40,7 @@ stage() { echo "[arm64 $(( $(date +%s) - t0 ))s] $*" >&2; }
 die() { echo "build-arm64.sh: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap and chroot)"
 [ "$(uname -m)" = x86_64 ] || die "made for an x86-64 Debian host, this is $(uname -m)"
-version=$(sed -n 's/^ *static let current = "\(.*\)"$/\1/p' Sources/GymTimerCore/GymTimerVersion.swift)
+version=$(sed -n 's/^ *\(public \)\{0,1\}static let current = "\(.*\)"$/\2/p' Sources/GymTimerCore/GymTimerVersion.swift)
 [ -n "$version" ] || die "no version in Sources/GymTimerCore/GymTimerVersion.swift"
 mkdir -p "$W" "$OUT"
 

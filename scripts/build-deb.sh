@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 arch=$1 binary=$2 out=$3; shift 3
 die() { echo "build-deb.sh: $*" >&2; exit 1; }
 [ -x "$binary" ] || die "no binary $binary"
-version=$(sed -n 's/^ *static let current = "\(.*\)"$/\1/p' Sources/GymTimerCore/GymTimerVersion.swift)
+version=$(sed -n 's/^ *\(public \)\{0,1\}static let current = "\(.*\)"$/\2/p' Sources/GymTimerCore/GymTimerVersion.swift)
 [ -n "$version" ] || die "no version in Sources/GymTimerCore/GymTimerVersion.swift"
 debversion=$version-1
 
