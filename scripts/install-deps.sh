@@ -2,12 +2,13 @@
 # Installs the Debian packages GymTimer builds against, if any are missing.
 # Used by scripts/kiosk.sh, and by scripts/test.sh with --tests (adds what only the tests use:
 # tmux, the terminal the interactive simulator is tested in, mosquitto, the real MQTT broker the fleet
-# tests start on loopback, openssl for their TLS certificate, and the tools that build libgpiod 2.2);
+# tests start on loopback, openssl for their TLS certificate, faketime for the clock-step tests,
+# and the tools that build libgpiod 2.2);
 # safe to run again.
 set -euo pipefail
 needed=(libgpiod-dev libasound2-dev libsqlite3-dev libmosquitto-dev pkg-config python3 espeak-ng)
 # gcc, make and xz-utils build libgpiod 2.2 from source for the trixie build (build-libgpiod2.sh).
-if [ "${1:-}" = --tests ]; then needed+=(tmux mosquitto openssl gcc make xz-utils); fi
+if [ "${1:-}" = --tests ]; then needed+=(tmux mosquitto openssl gcc make xz-utils faketime); fi
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -53,8 +53,9 @@ skip_tests=(
   # and restart runs, the CLI's fault runs, the start-up probe). Under qemu-user the arm64 file
   # cannot be executed as a child without binfmt_misc (a change to the whole host), so they
   # would run the host's x86-64 build, or nothing: the scenarios below run the arm64 binary.
-  HeadlessStationTests BrokerSecurityTests KillRestartTests CLIFaultTests HostileScriptTests
-  StorageFaultTests StartupProbeTests aStationOnARealBrokerIsTimedAndItsWakeUpsCounted
+  HeadlessStationTests HeadlessResumeTests BrokerSecurityTests KillRestartTests CLIFaultTests
+  HostileScriptTests StorageFaultTests StartupProbeTests aStationOnARealBrokerIsTimedAndItsWakeUpsCounted
+  CollectorRaceTests StationCommandTests FleetNamesAndFilesTests ClockStepTests
   # qemu-user emulates posix_spawn's vfork with a fork, so an exec that fails is exit 127,
   # not the spawn error the test expects from the kernel.
   aMissingProgramIsASpawnErrorNamingIt

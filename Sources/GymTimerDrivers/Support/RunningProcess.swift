@@ -59,9 +59,21 @@ public final class RunningProcess {
     }
 
     /// Writes `line` and a newline to the child's stdin.
+    /// A child that has already ended (or could not start) does not take the caller down: the
+    /// SIGPIPE of writing to its closed pipe is held back for this write and discarded.
     public func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        let written = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EPIPE {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeSignal, nil, &now)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 
     /// Sends `signal`.
