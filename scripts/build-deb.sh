@@ -34,12 +34,13 @@ for so in $needed; do
   case "$so" in libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*|ld-linux*) continue ;; esac
   pkg="" ver=""
   if [ "$arch" = "$(dpkg --print-architecture)" ] && [ $# = 0 ]; then
-    path=$(ldconfig -p | awk -v so="$so" '$1 == so {print $NF; exit}')
+    # (awk reads to the end: an early exit would SIGPIPE ldconfig, which pipefail and set -e make fatal.)
+    path=$(ldconfig -p | awk -v so="$so" '$1 == so && !found {print $NF; found = 1}')
     # dpkg knows the file by the name it shipped (/lib or /usr/lib, the link or its target).
     if [ -n "$path" ]; then
       target=$(dirname "$path")/$(basename "$(readlink -f "$path")")
       for f in "$path" "$target" "${path#/usr}" "${target#/usr}" "/usr$path" "/usr$target"; do
-        pkg=$(dpkg -S "$f" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$pkg" ] && break
+        pkg=$(dpkg -S "$f" 2>/dev/null | sed -n '1s/:.*//p') && [ -n "$pkg" ] && break
       done
     fi
     [ -n "$pkg" ] && ver=$(dpkg-query -W -f='${Version}' "$pkg")
@@ -67,7 +68,7 @@ install -d "$pkgroot/DEBIAN" "$pkgroot/usr/bin" "$pkgroot/usr/lib/systemd/system
 install -m 0755 "$binary" "$pkgroot/usr/bin/gymtimer"
 # Stripped as dh_strip does; a binary for another architecture must come stripped (the host's
 # strip reads only its own), as scripts/build-arm64.sh makes it.
-if file -b "$binary" | grep -q "not stripped"; then
+if [[ $(file -b "$binary") == *"not stripped"* ]]; then
   [ "$arch" = "$(dpkg --print-architecture)" ] || die "$binary is not stripped: strip it with a strip for $arch first"
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkgroot/usr/bin/gymtimer"
 fi
