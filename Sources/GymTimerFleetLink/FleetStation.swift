@@ -94,7 +94,7 @@ public final class FleetStation: TimedDriver {
                 topics: topics, restRange: restRange, restStep: restStep, modes: FleetCommand.modes.sorted(), programs: programs)
             : nil
         let options = MQTTClient.Options(
-            clientID: "gymtimer-\(settings.station)", host: settings.broker.host, port: settings.broker.port,
+            clientID: Self.clientID(of: settings.station), host: settings.broker.host, port: settings.broker.port,
             tls: settings.broker.tls, caFile: settings.caFile, username: settings.username, password: password,
             keepAlive: 30, cleanSession: true,
             will: MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true),
@@ -141,6 +141,10 @@ public final class FleetStation: TimedDriver {
 
     /// The current moment on the kiosk's timeline (the one `nextDeadline` is on).
     public var moment: Moment { now() }
+
+    /// The MQTT client id of the station named `station` (one per station: a second process
+    /// with the same name takes the session over).
+    public static func clientID(of station: String) -> String { "gymtimer-\(station)" }
 
     /// The socket to poll and for what, or nil while there is none.
     public var pollRequest: pollfd? { connection?.pollRequest }

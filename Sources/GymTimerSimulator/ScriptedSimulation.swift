@@ -10,7 +10,10 @@ import GymTimerSimulation
 
 /// `gymtimer simulate --script`: the whole kiosk — event loop, core, debouncers, decoder and
 /// drivers — run against simulated devices in virtual time, writing the JSON Lines trace.
-/// The same script and settings always give the same trace, byte for byte.
+/// The same script and settings always give the same trace, byte for byte. With a `[fleet]`
+/// in its configuration, every controller of the run hosts its station on an in-memory broker
+/// (`ScriptedFleet`): the script's `fleet` and `broker` lines act on it, and what the station
+/// sends is in the trace.
 public final class ScriptedSimulation {
     public let clock = VirtualClock()
     public let inputs: ScriptedInputs
@@ -34,6 +37,8 @@ public final class ScriptedSimulation {
     private let faults: FaultLog
     private let lock: DataDirectoryLock
     private let timeline: Timeline
+    /// The station's network, when the configuration has a `[fleet]`.
+    private let fleet: ScriptedFleet?
     /// What the data directory held when the run began.
     private var initial: StoredKiosk<StoredWorkout>?
 
@@ -41,10 +46,11 @@ public final class ScriptedSimulation {
     /// as the config's `hardware.display.type` does: a TM1637, HT16K33 or MAX7219 is its real
     /// driver over the simulated chip (the trace shows what the chip decoded, one record per
     /// complete frame, so it is the same trace); `none` is the plain simulated display.
-    /// `audio` false plays every cue on the buzzer (see `SimulatedDevices`).
+    /// `audio` false plays every cue on the buzzer (see `SimulatedDevices`). `fleet`, a
+    /// configuration with a `[fleet]`, makes the run host that station.
     public init(
         script: SimulationScript, settings: KioskSettings, display: DisplayHardware.Kind = .none,
-        audio: Bool = true, dataDirectory: String? = nil,
+        audio: Bool = true, dataDirectory: String? = nil, fleet: GymTimerConfiguration? = nil,
         write: @escaping (String) -> Void, log: @escaping (String) -> Void = { _ in }
     ) throws(SimulationSetupError) {
         if let dataDirectory {
@@ -96,8 +102,17 @@ public final class ScriptedSimulation {
         inputs.schedule(ScriptedInputs.gestures(for: script))
         if resumedAt > .zero { inputs.skip(through: resumedAt) }
         inputs.limit = script.end
-        trace = TraceRecorder(now: { clock.now.offset }, write: write)
+        let trace = TraceRecorder(now: { clock.now.offset }, write: write)
+        self.trace = trace
         devices.report(to: trace)
+        let epoch = Self.virtualEpoch.timeIntervalSince1970
+        let historyPath = self.dataDirectory + "/history.sqlite"
+        self.fleet = fleet.flatMap {
+            ScriptedFleet(
+                configuration: $0, historyPath: historyPath, clock: clock,
+                now: { timeline.moment(at: clock.now) },
+                unixNow: { epoch + Double(timeline.moment(at: clock.now).nanoseconds) / 1e9 }, trace: trace, log: log)
+        }
     }
 
     deinit {
@@ -117,30 +132,66 @@ public final class ScriptedSimulation {
         let origin = VirtualClock.Instant(offset: .zero - timeline.runOrigin.sinceOrigin)
         let end = timeline.runOrigin + script.end
         var runtime = makeRuntime(origin: origin)
-        runtime.start()
         trace.begin()
-        let restarts = script.steps.filter { $0.action == .restart }.map { timeline.runOrigin + $0.time }
-        for restartAt in restarts where restartAt < end {
-            try runtime.run(until: restartAt)
-            // The controller is torn down as if killed and built again from what it stored;
-            // the devices (and the world's hands on them) stay.
-            runtime = makeRuntime(origin: origin)
-            runtime.start()
+        fleet?.report()
+        // Lines that are not a hand on the hardware, in the script's order: the loop runs up
+        // to each, then it is carried out.
+        for step in script.steps {
+            let at = timeline.runOrigin + step.time
+            guard at < end else { break }
+            switch step.action {
+            case .restart:
+                try advance(runtime, until: at)
+                // The controller is torn down as if killed and built again from what it stored;
+                // the devices (and the world's hands on them) stay.
+                runtime = makeRuntime(origin: origin)
+            case .fleet(let action) where step.time >= resumedAt:
+                try advance(runtime, until: at)
+                fleet?.perform(action, line: step.line)
+            default:
+                continue
+            }
         }
-        try runtime.run(until: end)
+        try advance(runtime, until: end)
         runtime.save(ended: true)
+        fleet?.stop()
     }
 
-    /// A controller built from what is stored in the data directory, as a new process would be.
+    /// Runs the loop until `limit`, the station (if any) told of the kiosk after every wake-up
+    /// and what it sent written to the trace. With a station, what falls due at `limit` itself
+    /// is done first (a reconnection's subscription, say), so a script line at that instant
+    /// acts on the world as it is then; a bound on those steps keeps a busy loop from hanging.
+    private func advance(_ runtime: KioskRuntime<VirtualClock>, until limit: Moment) throws(HALError) {
+        guard let fleet, let station = fleet.current else { return try runtime.run(until: limit) }
+        var atLimit = 0
+        while runtime.now < limit || (atLimit < Self.maxStepsAtOneInstant && runtime.nextDeadline.map { $0 <= limit } == true) {
+            if runtime.now >= limit { atLimit += 1 }
+            try runtime.step(notAfter: limit)
+            station.observe(runtime)
+            fleet.report()
+        }
+    }
+
+    /// The most steps `advance` takes at its limit's instant.
+    static let maxStepsAtOneInstant = 100
+
+    /// A controller built from what is stored in the data directory, as a new process would
+    /// be, started (with its fleet station, if any).
     private func makeRuntime(origin: VirtualClock.Instant) -> KioskRuntime<VirtualClock> {
         let kioskStore = KioskStore(directory: dataDirectory, history: store, faults: faults)
         kioskStore.runOrigin = timeline.runOrigin
         let stored = initial ?? kioskStore.load()
         initial = nil
-        return KioskRuntime(
+        let station = fleet?.station()
+        let history = HistoryFanOut([store, history])
+        let runtime = KioskRuntime(
             kiosk: kioskStore.restore(stored, settings: settings), clock: clock, origin: origin,
-            devices: devices.kioskDevices(inputs: inputs), history: HistoryFanOut([store, history]), faults: faults,
-            store: kioskStore, held: stored?.held ?? [:])
+            devices: devices.kioskDevices(inputs: inputs), history: station?.history(history) ?? history, faults: faults,
+            extraDrivers: station?.drivers ?? [], store: kioskStore, held: stored?.held ?? [:])
+        station?.attach(runtime)
+        runtime.start()
+        station?.observe(runtime)
+        return runtime
     }
 
     static func makeDirectory(_ path: String) -> Bool {

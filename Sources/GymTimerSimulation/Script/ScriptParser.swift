@@ -3,6 +3,8 @@
 public struct ScriptParser: Sendable {
     /// Button names the script may use.
     public var buttons: Set<String>
+    /// Whether the fleet verbs (`fleet`, `broker`) may be used: the run hosts a fleet station.
+    public var fleet: Bool
 
     /// The most detents one `turn` line may ask for (200 s of turning): a bound on the edges
     /// one line makes, so no line can hang the simulator or exhaust its memory.
@@ -11,8 +13,9 @@ public struct ScriptParser: Sendable {
     /// more edges than memory holds either.
     public static let maxTotalDetents = 100_000
 
-    public init(buttons: Set<String> = ["start", "dismiss"]) {
+    public init(buttons: Set<String> = ["start", "dismiss"], fleet: Bool = false) {
         self.buttons = buttons
+        self.fleet = fleet
     }
 
     public func parse(_ text: String) throws(ScriptError) -> SimulationScript {
@@ -60,17 +63,43 @@ public struct ScriptParser: Sendable {
             case "restart":
                 guard args.isEmpty else { throw ScriptError(line: number, "restart takes no arguments") }
                 action = .restart
+            case "fleet", "broker":
+                guard fleet else {
+                    throw ScriptError(line: number, "'\(words[1])' needs a [fleet] section in the config: the simulated station has no broker without one")
+                }
+                action = .fleet(try fleetAction(words[1], args, line: number))
             case "end":
                 guard args.isEmpty else { throw ScriptError(line: number, "end takes no arguments") }
                 end = time
                 continue
             default:
-                throw ScriptError(line: number, "unknown verb '\(Self.shown(words[1]))' (press, release, click, hold, bounce, turn, restart, end)")
+                let verbs = "press, release, click, hold, bounce, turn, restart" + (fleet ? ", fleet, broker" : "") + ", end"
+                throw ScriptError(line: number, "unknown verb '\(Self.shown(words[1]))' (\(verbs))")
             }
             steps.append(.init(time: time, action: action, line: number))
         }
         guard let end else { throw ScriptError(line: 0, "the last line must be 'TIME end'") }
         return SimulationScript(steps: steps, end: end)
+    }
+
+    /// `fleet [all] [retained] PAYLOAD...` (the payload is the rest of the line, its words
+    /// joined by one space) or `broker down|up`.
+    private func fleetAction(_ verb: String, _ args: [String], line: Int) throws(ScriptError) -> SimulationScript.FleetAction {
+        if verb == "broker" {
+            switch args {
+            case ["down"]: return .brokerDown
+            case ["up"]: return .brokerUp
+            default: throw ScriptError(line: line, "usage: TIME broker down|up")
+            }
+        }
+        var words = args[...]
+        var everyStation = false, retained = false
+        while let word = words.first, word == "all" || word == "retained" {
+            if word == "all" { everyStation = true } else { retained = true }
+            words = words.dropFirst()
+        }
+        guard !words.isEmpty else { throw ScriptError(line: line, "usage: TIME fleet [all] [retained] MESSAGE (e.g. {\"do\":\"start\"})") }
+        return .message(payload: words.joined(separator: " "), everyStation: everyStation, retained: retained)
     }
 
     private func button(_ args: [String], line: Int, verb: String) throws(ScriptError) -> String {

@@ -9,6 +9,21 @@ public struct SimulationScript: Hashable, Sendable {
         case bounce(String)
         case turn(Int)
         case restart
+        /// Something the gym's network does (a run whose config has a `[fleet]`).
+        case fleet(FleetAction)
+    }
+
+    /// What a script may make the fleet's network do around the simulated station: a coach's
+    /// message arriving on its command topic, the broker going away and coming back.
+    public enum FleetAction: Hashable, Sendable {
+        /// `payload`, exactly as written, published to the station's own command topic (or to
+        /// every station's, `all`), retained or not: a command, or anything a hostile client sends.
+        case message(payload: String, everyStation: Bool, retained: Bool)
+        /// The broker goes down (its retained messages and sessions are kept, as Mosquitto's
+        /// persistence keeps them): every client loses its connection.
+        case brokerDown
+        /// The broker accepts connections again.
+        case brokerUp
     }
 
     /// An action at its time, with the script line it came from.

@@ -32,6 +32,16 @@ public final class TraceRecorder {
         record("audio", #""sound":\#(sound.map(quoted) ?? "null")"#)
     }
 
+    /// A message the simulated station sent to (or the broker sent for it on) one of its
+    /// topics, `topic` being the level after `{prefix}/{station}/` (`status`, `state`, `event`,
+    /// `workout`): a `fleet` record, written every time (a message is an event, not a state).
+    /// A payload that is one line of JSON is embedded as it is; any other as a string.
+    public func fleet(topic: String, payload: String, isJSON: Bool) {
+        guard started else { return }
+        let embedded = isJSON && !payload.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) ? payload : quoted(payload)
+        write(#"{"t":\#(Self.seconds(now())),"device":"fleet","topic":\#(quoted(topic)),"payload":\#(embedded)}"#)
+    }
+
     /// Starts reporting: every device's current state now, then each change as it happens.
     public func begin() {
         started = true

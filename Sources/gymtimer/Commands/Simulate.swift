@@ -38,7 +38,7 @@ struct Simulate: ParsableCommand {
         let text = try Self.readScript(script)
         let parsed: SimulationScript
         do {
-            parsed = try ScriptParser().parse(text)
+            parsed = try ScriptParser(fleet: configuration.fleet != nil).parse(text)
         } catch {
             throw CLIError.usage("\(script): \(error)")
         }
@@ -47,7 +47,8 @@ struct Simulate: ParsableCommand {
         do {
             simulation = try ScriptedSimulation(
                 script: parsed, settings: configuration.kiosk, display: configuration.hardware.display.kind,
-                audio: configuration.audio.enabled, dataDirectory: dataDir, write: { output.writeLine($0) }, log: { StandardError.writeLine($0) })
+                audio: configuration.audio.enabled, dataDirectory: dataDir,
+                fleet: configuration.fleet != nil ? configuration : nil, write: { output.writeLine($0) }, log: { StandardError.writeLine($0) })
         } catch {
             throw CLIError.usage("\(error)")
         }

@@ -1,0 +1,110 @@
+import Foundation
+import GymTimerConfig
+import GymTimerCore
+import GymTimerFleet
+import GymTimerFleetLink
+import GymTimerMQTT
+import GymTimerRuntime
+import GymTimerSimulation
+
+/// The gym's network around a scripted run whose config has a `[fleet]`: an in-memory broker
+/// on the run's virtual clock, the station every controller of the run hosts in its loop (as
+/// every kiosk does, `KioskFleet`), and a coach who publishes what the script's `fleet` lines
+/// say. What the station sends on its own topics is written to the trace as `fleet` records,
+/// in time order with the devices', so a scenario can check a hostile message, a retained
+/// command across restarts, a scheduled start or a broker that goes away, byte for byte the
+/// same on every run.
+final class ScriptedFleet {
+    let broker: InMemoryBroker
+    private let configuration: GymTimerConfiguration
+    private let topics: FleetTopics
+    private let coach: any MQTTTransport
+    private let historyPath: String
+    private let now: () -> Moment
+    private let unixNow: () -> Double
+    private let trace: TraceRecorder
+    private let log: (String) -> Void
+    /// How many of the broker's messages the trace has been told about.
+    private var reported = 0
+    /// The station of the controller running now.
+    private(set) var current: KioskFleet?
+
+    /// The fleet of `configuration` (nil without a `[fleet]`): the station's outbox beside the
+    /// history at `historyPath`, its timeline `now`, its wall clock `unixNow`.
+    init?(
+        configuration: GymTimerConfiguration, historyPath: String, clock: VirtualClock,
+        now: @escaping () -> Moment, unixNow: @escaping () -> Double, trace: TraceRecorder, log: @escaping (String) -> Void
+    ) {
+        guard let settings = configuration.fleet else { return nil }
+        self.configuration = configuration
+        topics = FleetTopics(prefix: settings.topicPrefix, station: settings.station)
+        broker = InMemoryBroker(now: { clock.now.offset })
+        self.historyPath = historyPath
+        self.now = now
+        self.unixNow = unixNow
+        self.trace = trace
+        self.log = log
+        // The coach's client: it never subscribes and never times out (keep-alive 0).
+        guard let coach = try? broker.factory(
+            .init(clientID: "gymtimer-script-coach", host: settings.broker.host, port: settings.broker.port, keepAlive: 0))
+        else { return nil }
+        self.coach = coach
+        try? coach.connect()
+    }
+
+    /// The station for a controller being built. The one before it, if any, dies with its
+    /// process: its link is cut uncleanly, so the broker publishes its will (`offline`).
+    func station() -> KioskFleet {
+        if let old = current?.station { broker.sever(FleetStation.clientID(of: old.settings.station)) }
+        let fleet = KioskFleet(
+            configuration, historyPath: historyPath, now: now, unixNow: unixNow,
+            transport: broker.factory, startLead: .zero, log: log)
+        current = fleet
+        return fleet
+    }
+
+    /// Carries out a script line's network action; a message the broker cannot take (it is
+    /// down) is one line on the log, as a coach's tool would say.
+    func perform(_ action: SimulationScript.FleetAction, line: Int) {
+        switch action {
+        case .brokerDown: broker.goDown()
+        case .brokerUp: broker.comeUp()
+        case .message(let payload, let everyStation, let retained):
+            let message = MQTTMessage(
+                topic: everyStation ? topics.fleetCommand : topics.command, text: payload, qos: 1, retain: retained)
+            do {
+                _ = try coach.publish(message)
+            } catch {
+                // Not connected (the broker went down since): connect again, then send.
+                do {
+                    try coach.connect()
+                    _ = try coach.publish(message)
+                } catch {
+                    log("script line \(line): the message was not sent: \(error)")
+                }
+            }
+            _ = coach.takeEvents()
+        }
+        report()
+    }
+
+    /// Writes to the trace what the broker took for the station's topics since the last call
+    /// (its status, state, events and records, and its will), commands excepted: those are the
+    /// script's own lines.
+    func report() {
+        let published = broker.published
+        guard reported < published.count else { return }
+        let base = topics.prefix + "/" + topics.station + "/"
+        for message in published[reported...] where message.topic.hasPrefix(base) && message.topic != topics.command {
+            let payload = String(decoding: message.payload, as: UTF8.self)
+            trace.fleet(topic: String(message.topic.dropFirst(base.count)), payload: payload, isJSON: JSONValue.parse(message.payload) != nil)
+        }
+        reported = published.count
+    }
+
+    /// The run is over: the station says `offline` and disconnects, as the kiosk does when stopped.
+    func stop() {
+        current?.stop()
+        report()
+    }
+}
