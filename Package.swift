@@ -109,7 +109,7 @@ let package = Package(
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally
         // they replay the files named on the command line.
         .target(name: "FuzzSupport"),
-        .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerSimulation", "GymTimerSimulator"]),
+        .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerConfig", "GymTimerSimulation", "GymTimerSimulator"]),
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
         .executableTarget(name: "FuzzCommand", dependencies: ["FuzzSupport", "GymTimerFleet"]),

@@ -1,4 +1,5 @@
 import FuzzSupport
+import GymTimerConfig
 import GymTimerCore
 import GymTimerSimulator
 import GymTimerSimulation
@@ -7,14 +8,26 @@ import GymTimerSimulation
 /// give a script or a `ScriptError`, never a crash, and an accepted script must keep its
 /// promises (times in order, nothing after `end`). An accepted script of at most `maxEnd` of
 /// virtual time is then run, whole kiosk and all, so a line that parses but traps or hangs
-/// the simulator (`turn` of a huge count) is found too.
+/// the simulator (`turn` of a huge count) is found too. An input whose first line is
+/// `# fleet` runs with a `[fleet]`: its `fleet` and `broker` lines reach the hosted station.
 enum FuzzScript {
     /// The longest script run (virtual time), to keep each input fast.
     static let maxEnd: Duration = .seconds(600)
+    /// What marks an input that runs with a fleet station.
+    static let fleetMark = "# fleet"
+
+    /// The defaults and a `[fleet]`, built rather than parsed (TOMLKit leaks what it parses,
+    /// which would stop LeakSanitizer at the first input).
+    static let fleetConfiguration = GymTimerConfiguration(
+        fleet: FleetSettings(broker: .init(host: "gym.local", port: 1883, tls: false), station: "rack-1", homeAssistant: false))
+
+    /// Whether `text` asks for a fleet station.
+    static func wantsFleet(_ text: String) -> Bool { text.hasPrefix(fleetMark) }
 
     static func check(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let script = try? ScriptParser().parse(text) else { return }
+        let fleet = wantsFleet(text)
+        guard let script = try? ScriptParser(fleet: fleet).parse(text) else { return }
         var last = Duration.zero
         for step in script.steps {
             precondition(step.time >= last, "accepted a script with decreasing times")
@@ -23,7 +36,8 @@ enum FuzzScript {
         precondition(script.end >= last, "accepted a script whose end comes before its steps")
         guard script.end <= maxEnd else { return }
         do {
-            let simulation = try ScriptedSimulation(script: script, settings: KioskSettings(), write: { _ in })
+            let simulation = try ScriptedSimulation(
+                script: script, settings: KioskSettings(), fleet: fleet ? fleetConfiguration : nil, write: { _ in })
             try simulation.run()
         } catch {
             preconditionFailure("an accepted script failed to run: \(error)")

@@ -39,6 +39,10 @@ import Testing
             "accepted: 4 steps, end 400.0 seconds",
         "seed-all-verbs.txt":
             "accepted: 7 steps, end 150.0 seconds",
+        "seed-fleet-lines.txt":
+            "accepted: 9 steps, end 60.0 seconds",
+        "seed-fleet-lines-without-fleet.txt":
+            "refused: script line 1: 'fleet' needs a [fleet] section in the config: the simulated station has no broker without one",
         "seed-short.txt":
             "accepted: 2 steps, end 12.5 seconds",
     ]
@@ -84,7 +88,8 @@ import Testing
 
     static func scriptOutcome(_ bytes: [UInt8]) -> String {
         do {
-            let script = try ScriptParser().parse(String(decoding: bytes, as: UTF8.self))
+            let text = String(decoding: bytes, as: UTF8.self)
+            let script = try ScriptParser(fleet: text.hasPrefix("# fleet")).parse(text)  // FuzzScript.fleetMark
             return "accepted: \(script.steps.count) steps, end \(script.end)"
         } catch {
             return "refused: \(error)"
