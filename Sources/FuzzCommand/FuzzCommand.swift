@@ -19,7 +19,11 @@ enum FuzzCommand {
             case .select(let mode, let name):
                 precondition(FleetCommand.modes.contains(mode), "accepted an unknown mode")
                 precondition(name.map { !$0.isEmpty && $0.utf8.count <= 64 } ?? true, "accepted a bad name")
-            case .dismiss, .pause, .resume, .reset: break
+            case .message(let text, let seconds):
+                precondition(!text.isEmpty && text.count <= 64 && (1...60).contains(seconds), "accepted a bad message")
+                // What the coach's tools publish for it reads back as the same command.
+                precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a message does not survive its JSON")
+            case .dismiss, .pause, .resume, .reset, .lock, .unlock: break
             }
         case .failure(let error):
             precondition(!error.description.isEmpty && !error.kind.isEmpty, "refused a command without saying why")

@@ -11,6 +11,10 @@ extension FleetCommand {
         case .pause: return #"{"do":"pause"}"#
         case .resume: return #"{"do":"resume"}"#
         case .reset: return #"{"do":"reset"}"#
+        case .lock: return #"{"do":"lock"}"#
+        case .unlock: return #"{"do":"unlock"}"#
+        case .message(let text, let seconds):
+            return #"{"do":"message","text":"# + Self.quoted(text) + #","seconds":"# + String(seconds) + "}"
         case .setRest(let seconds): return #"{"do":"set","rest_seconds":"# + String(seconds) + "}"
         case .select(let mode, nil): return #"{"do":"select","mode":"# + Self.quoted(mode) + "}"
         case .select(let mode, let name?):

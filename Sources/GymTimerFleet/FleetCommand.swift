@@ -11,6 +11,13 @@ public enum FleetCommand: Hashable, Sendable {
     case setRest(seconds: Int)
     /// Pause, resume or end without recording what runs, whatever the mode.
     case pause, resume, reset
+    /// A text on the display for `seconds` (the kiosk refuses one its digits cannot draw).
+    case message(text: String, seconds: Int)
+    /// Locks or unlocks the wall's buttons and knob (commands still work).
+    case lock, unlock
+
+    /// How long a message shows when the command does not say.
+    public static let defaultMessageSeconds = 10
 
     /// The largest payload a station reads; anything longer is refused unread.
     public static let maximumSize = 4096
@@ -51,10 +58,23 @@ public enum FleetCommand: Hashable, Sendable {
                 return .failure(.wrongType(field: "at", expected: "a Unix time in seconds"))
             }
             return .success(.start(at: at))
-        case "dismiss", "pause", "resume", "reset":
+        case "dismiss", "pause", "resume", "reset", "lock", "unlock":
             if let extra = only(["do"]) { return .failure(extra) }
-            let simple: [String: FleetCommand] = ["dismiss": .dismiss, "pause": .pause, "resume": .resume, "reset": .reset]
+            let simple: [String: FleetCommand] = [
+                "dismiss": .dismiss, "pause": .pause, "resume": .resume, "reset": .reset, "lock": .lock, "unlock": .unlock,
+            ]
             return .success(simple[name]!)
+        case "message":
+            if let extra = only(["do", "text", "seconds"]) { return .failure(extra) }
+            guard let raw = object["text"] else { return .failure(.missing("text")) }
+            guard let text = raw.string, !text.isEmpty, text.count <= 64 else {
+                return .failure(.wrongType(field: "text", expected: "a text of 1 to 64 characters"))
+            }
+            guard let rawSeconds = object["seconds"] else { return .success(.message(text: text, seconds: defaultMessageSeconds)) }
+            guard let seconds = rawSeconds.number, seconds.rounded() == seconds, (1...60).contains(seconds) else {
+                return .failure(.wrongType(field: "seconds", expected: "whole seconds between 1 and 60"))
+            }
+            return .success(.message(text: text, seconds: Int(seconds)))  // whole and within 1…60: exact
         case "select":
             if let extra = only(["do", "mode", "name"]) { return .failure(extra) }
             guard let raw = object["mode"] else { return .failure(.missing("mode")) }

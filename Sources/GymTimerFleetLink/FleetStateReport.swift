@@ -16,9 +16,12 @@ public struct FleetStateReport: Hashable, Sendable {
     public var round: Int?
     public var sets: Int
     public var restSeconds: Int?
+    /// Whether a coach has locked the wall's buttons.
+    public var locked: Bool
 
     /// The report of `kiosk`.
     public init(_ kiosk: Kiosk) {
+        locked = kiosk.lockedSince != nil
         program = nil
         deadline = nil
         sets = 0
@@ -89,7 +92,8 @@ public struct FleetStateReport: Hashable, Sendable {
         return "{\"mode\":\(text(mode)),\"phase\":\(text(phase)),\"program\":\(text(program)),"
             + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),"
             + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
-            + "\"round\":\(round.map(String.init) ?? "null"),\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),\"t\":\(number(t))}"
+            + "\"round\":\(round.map(String.init) ?? "null"),\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
+            + "\"locked\":\(locked),\"t\":\(number(t))}"
     }
 
     /// `text` as a JSON string.

@@ -312,6 +312,9 @@ public final class FleetStation: TimedDriver {
         case .resume: send(.resume, "resume")
         case .reset: send(.reset, "reset")
         case .setRest(let seconds): send(.setRest(seconds: seconds), "set")
+        case .lock: send(.lockButtons(true), "lock")
+        case .unlock: send(.lockButtons(false), "unlock")
+        case .message(let text, let seconds): send(.showMessage(text: text, seconds: seconds), "message")
         case .select(let mode, let name):
             guard let kiosk = lastKiosk else {
                 return refuse(.notAllowed(command: "select", reason: "the station is starting"))

@@ -11,6 +11,10 @@ import Testing
         (#"{"do": "select", "mode": "program", "name": "Tabata"}"#, .select(mode: "program", name: "Tabata")),
         (#"{"do": "select", "mode": "rest"}"#, .select(mode: "rest", name: nil)),
         (#"{"do": "set", "rest_seconds": 120}"#, .setRest(seconds: 120)),
+        (#"{"do": "message", "text": "HYdrAtE", "seconds": 20}"#, .message(text: "HYdrAtE", seconds: 20)),
+        (#"{"do": "message", "text": "GO"}"#, .message(text: "GO", seconds: 10)),
+        (#"{"do": "lock"}"#, .lock),
+        (#"{"do": "unlock"}"#, .unlock),
     ])
     func wellFormedCommands(text: String, command: FleetCommand) {
         #expect(Self.parse(text) == .success(command))
@@ -32,9 +36,22 @@ import Testing
         (#"{"do": "set", "rest_seconds": 90.5}"#, .wrongType(field: "rest_seconds", expected: "whole seconds between 1 and 3600")),
         (#"{"do": "set", "rest_seconds": 1e300}"#, .wrongType(field: "rest_seconds", expected: "whole seconds between 1 and 3600")),
         (#"{"do": "set"}"#, .missing("rest_seconds")),
+        (#"{"do": "message"}"#, .missing("text")),
+        (#"{"do": "message", "text": ""}"#, .wrongType(field: "text", expected: "a text of 1 to 64 characters")),
+        (#"{"do": "message", "text": 5}"#, .wrongType(field: "text", expected: "a text of 1 to 64 characters")),
+        (#"{"do": "message", "text": "GO", "seconds": 1e300}"#, .wrongType(field: "seconds", expected: "whole seconds between 1 and 60")),
+        (#"{"do": "message", "text": "GO", "seconds": 0}"#, .wrongType(field: "seconds", expected: "whole seconds between 1 and 60")),
+        (#"{"do": "lock", "pin": "1234"}"#, .unexpected(field: "pin", command: "lock")),
     ])
     func badCommandsSayWhy(text: String, error: FleetCommandError) {
         #expect(Self.parse(text) == .failure(error))
+    }
+
+    @Test(arguments: [
+        FleetCommand.message(text: "say \"hi\" \\ to all", seconds: 7), .lock, .unlock, .start(at: nil), .pause,
+    ])
+    func whatTheCoachsToolsPublishReadsBackAsTheSameCommand(command: FleetCommand) {
+        #expect(FleetCommand.parse(Array(command.json.utf8)) == .success(command))
     }
 
     @Test func anOversizedPayloadIsRefusedUnread() {

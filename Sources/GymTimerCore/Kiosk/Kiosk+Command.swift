@@ -13,7 +13,7 @@ extension Kiosk {
         let outcome: Result<[Effect], KioskRefusal>
         switch command {
         case .press(let button):
-            return effects + handle(.pressed(button), at: now) + handle(.released(button), at: now)
+            return effects + react(to: .pressed(button), at: now) + react(to: .released(button), at: now)
         case .classStart(let expected):
             outcome = classStart(expecting: expected, at: now)
         case .pause: outcome = control(.pause, at: now)
@@ -36,6 +36,10 @@ extension Kiosk {
             }
             outcome = rest.setDuration(seconds: seconds, at: now)
             if case .success = outcome { mode = .rest(rest) }
+        case .showMessage(let text, let seconds):
+            outcome = show(text, seconds: seconds, at: now)
+        case .lockButtons(let locked):
+            outcome = .success(lock(locked, at: now))
         }
         switch outcome {
         case .success(let more): return effects + more

@@ -34,6 +34,11 @@ public struct Kiosk: Hashable, Sendable, Codable {
     /// while a hold of that press could still open the menu.
     public internal(set) var beforeStartPress: Mode?
     public internal(set) var startPressedAt: Moment?
+    /// Since when a coach has locked the wall's buttons and knob (`KioskCommand.lockButtons`),
+    /// or nil: a locked kiosk ignores the hands on it (and says `Loc`), obeys commands.
+    public internal(set) var lockedSince: Moment?
+    /// A coach's message shown over the mode's display, while it lasts.
+    public internal(set) var message: FloorMessage?
 
     public init(settings: KioskSettings) {
         self.settings = settings
@@ -76,6 +81,13 @@ public struct Kiosk: Hashable, Sendable, Codable {
 
     /// Reacts to one event at `now`, returning the effects to carry out in order.
     public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
+        if lockedSince != nil, event.isHand { return lockedOut(event, at: now) }
+        return overlaid(react(to: event, at: now), at: now, frameDue: event == .deadline)
+    }
+
+    /// What the mode (or the menu, or a command) does with `event`, before any message is laid
+    /// over it, whether or not the buttons are locked (a coach's `press` command acts).
+    mutating func react(to event: ControlEvent, at now: Moment) -> [Effect] {
         switch event {
         case .held(.start):
             if let before = beforeStartPress, let pressedAt = startPressedAt, now - pressedAt <= Self.holdUndoWindow {
@@ -100,6 +112,13 @@ public struct Kiosk: Hashable, Sendable, Codable {
 
     /// When the kiosk must next be woken with `.deadline`, or nil to wait for input alone.
     public func nextDeadline(after now: Moment) -> Moment? {
+        guard let message else { return modeDeadline(after: now) }
+        let change = message.nextChange(after: now)
+        return modeDeadline(after: now).map { min($0, change) } ?? change
+    }
+
+    /// When the mode (or the menu) must next be woken.
+    private func modeDeadline(after now: Moment) -> Moment? {
         switch mode {
         case .rest(let rest): return rest.nextDeadline(after: now)
         case .interval(let interval): return interval.nextDeadline(after: now)
@@ -202,7 +221,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
         ProgramMode(settings: settings.programs, warningSeconds: settings.interval.warningSeconds)
     }
 
-    private func currentOutputs(at now: Moment) -> [Effect] {
+    func currentOutputs(at now: Moment) -> [Effect] {
         switch mode {
         case .rest(let rest): return rest.currentOutputs(at: now)
         case .interval(let interval): return interval.currentOutputs(at: now)

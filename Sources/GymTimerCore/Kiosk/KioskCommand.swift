@@ -18,6 +18,10 @@ public enum KioskCommand: Hashable, Sendable {
     case select(ModeMenu.Entry)
     /// The rest length, in rest mode while idle: within the knob's range and on its step.
     case setRest(seconds: Int)
+    /// A coach's text on the display for `seconds` (`FloorMessage`), over whatever runs.
+    case showMessage(text: String, seconds: Int)
+    /// Locks the wall's buttons and knob (true) or unlocks them; commands still work.
+    case lockButtons(Bool)
 }
 
 /// Why a `KioskCommand` was not obeyed, in words for the `error` event.

@@ -16,6 +16,9 @@ public struct KioskProgress: Hashable, Sendable, Codable {
     /// The idle mode as it was before the latest press of start (see `Kiosk.beforeStartPress`).
     public var beforeStartPress: Mode?
     public var startPressedAt: Moment?
+    /// Since when a coach has locked the wall's buttons (`Kiosk.lockedSince`): a restart keeps
+    /// the lock, so pulling the plug does not unlock a class timer.
+    public var lockedSince: Moment?
 
     /// One mode's progress.
     public struct Mode: Hashable, Sendable, Codable {
@@ -117,6 +120,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         mode = Mode(current)
         if let before = kiosk.beforeStartPress { beforeStartPress = Mode(before) }
         startPressedAt = kiosk.startPressedAt
+        lockedSince = kiosk.lockedSince
     }
 
     public init(from decoder: any Decoder) throws {
@@ -126,6 +130,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         menuTouchedAt = try container.decodeIfPresent(Moment.self, forKey: .menuTouchedAt)
         beforeStartPress = try? container.decodeIfPresent(Mode.self, forKey: .beforeStartPress)
         startPressedAt = try container.decodeIfPresent(Moment.self, forKey: .startPressedAt)
+        lockedSince = try? container.decodeIfPresent(Moment.self, forKey: .lockedSince)
     }
 
     /// This progress for a new timeline (the simulator's next run after a clean end): itself
@@ -133,7 +138,9 @@ public struct KioskProgress: Hashable, Sendable, Codable {
     public var idleCarriedOver: KioskProgress? {
         guard menuSelected == nil, mode.run == nil, mode.restDeadline == nil, mode.restRemaining == nil, mode.alarmSince == nil,
               (mode.sets ?? 0) == 0, mode.workoutStartedAt == nil else { return nil }
-        return KioskProgress(mode: mode)
+        var idle = KioskProgress(mode: mode)
+        idle.lockedSince = lockedSince
+        return idle
     }
 }
 

@@ -1,0 +1,43 @@
+import ArgumentParser
+import GymTimerCore
+import GymTimerFleet
+
+/// `gymtimer fleet message`: a short text on the stations' displays, over whatever runs.
+struct FleetMessage: CoachCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "message",
+        abstract: "Show a short text on the stations' displays (scrolled when longer than 4 characters); what runs goes on underneath.")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+
+    @Argument(help: "The text: letters and digits a 7-segment digit can draw (e.g. \"GO\", \"HYdrAtE\"), up to 64.")
+    var text: String
+
+    @Option(name: .long, help: "How long it shows, 1 to 60 s.")
+    var seconds = FleetCommand.defaultMessageSeconds
+
+    func validate() throws {
+        if let problem = FloorMessage.problem(with: text) { throw CLIError.usage("message: \(problem)") }
+        guard FloorMessage.seconds.contains(seconds) else { throw CLIError.usage("--seconds \(seconds): must be 1 to 60") }
+    }
+
+    func command() -> FleetCommand { .message(text: text, seconds: seconds) }
+}
+
+/// `gymtimer fleet lock`: the wall's buttons and knob do nothing until `unlock` (a class timer
+/// members cannot take over); the coach's commands still work, and a restart keeps the lock.
+struct FleetLock: CoachCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lock", abstract: "Lock the stations' buttons and knob (they show Loc); coach commands still work.")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+    func command() -> FleetCommand { .lock }
+}
+
+/// `gymtimer fleet unlock`: the wall's buttons and knob work again.
+struct FleetUnlock: CoachCommand {
+    static let configuration = CommandConfiguration(commandName: "unlock", abstract: "Unlock the stations' buttons and knob.")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+    func command() -> FleetCommand { .unlock }
+}
