@@ -23,6 +23,7 @@ enum FuzzCommand {
                 precondition(!text.isEmpty && text.count <= 64 && (1...60).contains(seconds), "accepted a bad message")
                 // What the coach's tools publish for it reads back as the same command.
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a message does not survive its JSON")
+            case .brightness(let percent): precondition((0...100).contains(percent), "accepted a brightness out of range")
             case .dismiss, .pause, .resume, .reset, .lock, .unlock: break
             }
         case .failure(let error):

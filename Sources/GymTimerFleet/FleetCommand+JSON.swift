@@ -12,6 +12,7 @@ extension FleetCommand {
         case .resume: return #"{"do":"resume"}"#
         case .reset: return #"{"do":"reset"}"#
         case .lock: return #"{"do":"lock"}"#
+        case .brightness(let percent): return #"{"do":"brightness","percent":"# + String(percent) + "}"
         case .unlock: return #"{"do":"unlock"}"#
         case .message(let text, let seconds):
             return #"{"do":"message","text":"# + Self.quoted(text) + #","seconds":"# + String(seconds) + "}"

@@ -15,6 +15,8 @@ public enum FleetCommand: Hashable, Sendable {
     case message(text: String, seconds: Int)
     /// Locks or unlocks the wall's buttons and knob (commands still work).
     case lock, unlock
+    /// The display's brightness, 0…100 %.
+    case brightness(percent: Int)
 
     /// How long a message shows when the command does not say.
     public static let defaultMessageSeconds = 10
@@ -64,6 +66,13 @@ public enum FleetCommand: Hashable, Sendable {
                 "dismiss": .dismiss, "pause": .pause, "resume": .resume, "reset": .reset, "lock": .lock, "unlock": .unlock,
             ]
             return .success(simple[name]!)
+        case "brightness":
+            if let extra = only(["do", "percent"]) { return .failure(extra) }
+            guard let raw = object["percent"] else { return .failure(.missing("percent")) }
+            guard let value = raw.number, value.rounded() == value, (0...100).contains(value) else {
+                return .failure(.wrongType(field: "percent", expected: "a whole percentage, 0 to 100"))
+            }
+            return .success(.brightness(percent: Int(value)))  // whole and within 0…100: exact
         case "message":
             if let extra = only(["do", "text", "seconds"]) { return .failure(extra) }
             guard let raw = object["text"] else { return .failure(.missing("text")) }

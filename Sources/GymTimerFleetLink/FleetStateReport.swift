@@ -18,10 +18,13 @@ public struct FleetStateReport: Hashable, Sendable {
     public var restSeconds: Int?
     /// Whether a coach has locked the wall's buttons.
     public var locked: Bool
+    /// The brightness a coach set (percent), nil: the config's.
+    public var brightness: Int?
 
     /// The report of `kiosk`.
     public init(_ kiosk: Kiosk) {
         locked = kiosk.lockedSince != nil
+        brightness = kiosk.brightness
         program = nil
         deadline = nil
         sets = 0
@@ -93,7 +96,7 @@ public struct FleetStateReport: Hashable, Sendable {
             + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),"
             + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
             + "\"round\":\(round.map(String.init) ?? "null"),\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
-            + "\"locked\":\(locked),\"t\":\(number(t))}"
+            + "\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\"t\":\(number(t))}"
     }
 
     /// `text` as a JSON string.

@@ -314,6 +314,7 @@ public final class FleetStation: TimedDriver {
         case .setRest(let seconds): send(.setRest(seconds: seconds), "set")
         case .lock: send(.lockButtons(true), "lock")
         case .unlock: send(.lockButtons(false), "unlock")
+        case .brightness(let percent): send(.setBrightness(percent: percent), "brightness")
         case .message(let text, let seconds): send(.showMessage(text: text, seconds: seconds), "message")
         case .select(let mode, let name):
             guard let kiosk = lastKiosk else {

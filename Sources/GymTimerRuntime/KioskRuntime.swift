@@ -182,6 +182,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
                 }
             case .record(let workout): history.record(workout)
             case .refused: break
+            case .brightness(let percent): renderer.setBrightness(percent: percent)
             }
         }
     }

@@ -90,4 +90,21 @@ import Testing
         let oldProgress = try JSONDecoder().decode(KioskProgress.self, from: JSONSerialization.data(withJSONObject: old))
         #expect(KioskRestore(progress: oldProgress, savedAt: at(2), settings: KioskSettings()).kiosk.lockedSince == nil)
     }
+
+    @Test func aCoachsBrightnessIsAnEffectKeptAcrossARestartAndRangeChecked() throws {
+        var driver = kiosk()
+        #expect(driver.send(.command(.setBrightness(percent: 30)), at: at(1)) == [.brightness(percent: 30)])
+        let before = driver.machine
+        for percent in [-1, 101, Int.max] {
+            let effects = driver.send(.command(.setBrightness(percent: percent)), at: at(2))
+            #expect(effects.count == 1 && { if case .refused = effects[0] { true } else { false } }(), "\(percent): \(effects)")
+        }
+        #expect(driver.machine == before)
+        let progress = try JSONDecoder().decode(KioskProgress.self, from: JSONEncoder().encode(KioskProgress(driver.machine)))
+        var restored = KioskRestore(progress: progress, savedAt: at(3), settings: KioskSettings()).kiosk
+        #expect(restored.brightness == 30)
+        #expect(restored.start(at: at(4)).contains(.brightness(percent: 30)), "a restarted kiosk sets it again")
+        var fresh = Kiosk(settings: KioskSettings())
+        #expect(!fresh.start(at: at(0)).contains { if case .brightness = $0 { true } else { false } }, "else the config's stays")
+    }
 }

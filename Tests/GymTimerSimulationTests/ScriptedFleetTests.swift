@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
+import GymTimerDrivers
 import GymTimerSimulation
 import Testing
 @testable import GymTimerSimulator
@@ -156,5 +157,22 @@ import Testing
         #expect(throws: ScriptError.self) { try ScriptParser(fleet: true).parse("1 fleet all retained\n2 end") }
         let parsed = try? ScriptParser(fleet: true).parse("1 fleet all retained {\"do\": \"start\"}\n2 end")
         #expect(parsed?.steps.map(\.action) == [.fleet(.message(payload: #"{"do": "start"}"#, everyStation: true, retained: true))])
+    }
+
+    @Test func aBrightnessCommandReachesTheChipAndARestartSetsItAgain() throws {
+        let configuration = try GymTimerConfiguration.parse(Self.config)
+        let script = try ScriptParser(fleet: true).parse("""
+            1 fleet {"do":"brightness","percent":40}
+            2 restart
+            3 end
+            """)
+        let simulation = try ScriptedSimulation(
+            script: script, settings: configuration.kiosk, display: .ht16k33(i2cBus: 1, address: 0x70), fleet: configuration, write: { _ in })
+        let display = try #require(simulation.display as? SimulatedChipDisplay)
+        let chip = try #require(display.device as? SimulatedHT16K33)
+        #expect(chip.dimming == 15, "full brightness before any command")
+        try simulation.run()
+        // 40 % of steps 0…15 is 6 (a restarted kiosk sets it again: FloorCommandTests).
+        #expect(chip.dimming == 6)
     }
 }

@@ -40,6 +40,13 @@ extension Kiosk {
             outcome = show(text, seconds: seconds, at: now)
         case .lockButtons(let locked):
             outcome = .success(lock(locked, at: now))
+        case .setBrightness(let percent):
+            guard (0...100).contains(percent) else {
+                outcome = .failure(KioskRefusal("brightness", "it is a percentage, 0 to 100"))
+                break
+            }
+            brightness = percent
+            outcome = .success([.brightness(percent: percent)])
         }
         switch outcome {
         case .success(let more): return effects + more

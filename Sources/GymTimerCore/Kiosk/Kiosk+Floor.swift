@@ -41,6 +41,12 @@ extension Kiosk {
         return .success(overlaid([], at: now))
     }
 
+    /// What a coach set that a restart keeps whatever became of the mode: the lock, the brightness.
+    mutating func keepFloorSettings(of stored: KioskProgress) {
+        lockedSince = stored.lockedSince
+        brightness = stored.brightness.flatMap { (0...100).contains($0) ? $0 : nil }
+    }
+
     /// Locks (or unlocks) the wall's buttons and knob; the coach's commands still work.
     mutating func lock(_ locked: Bool, at now: Moment) -> [Effect] {
         if locked {

@@ -39,6 +39,8 @@ public struct Kiosk: Hashable, Sendable, Codable {
     public internal(set) var lockedSince: Moment?
     /// A coach's message shown over the mode's display, while it lasts.
     public internal(set) var message: FloorMessage?
+    /// The display's brightness a coach set (percent), or nil: the config's.
+    public internal(set) var brightness: Int?
 
     public init(settings: KioskSettings) {
         self.settings = settings
@@ -76,7 +78,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
             default: return !outputs.contains(effect)
             }
         }
-        return outputs + extra
+        return outputs + extra + (brightness.map { [.brightness(percent: $0)] } ?? [])
     }
 
     /// Reacts to one event at `now`, returning the effects to carry out in order.

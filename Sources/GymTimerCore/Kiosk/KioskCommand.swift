@@ -22,6 +22,8 @@ public enum KioskCommand: Hashable, Sendable {
     case showMessage(text: String, seconds: Int)
     /// Locks the wall's buttons and knob (true) or unlocks them; commands still work.
     case lockButtons(Bool)
+    /// The display's brightness, 0…100 % (0: as dark as the chip goes, not off).
+    case setBrightness(percent: Int)
 }
 
 /// Why a `KioskCommand` was not obeyed, in words for the `error` event.

@@ -19,6 +19,8 @@ public struct KioskProgress: Hashable, Sendable, Codable {
     /// Since when a coach has locked the wall's buttons (`Kiosk.lockedSince`): a restart keeps
     /// the lock, so pulling the plug does not unlock a class timer.
     public var lockedSince: Moment?
+    /// The display's brightness a coach set (`Kiosk.brightness`), kept across restarts.
+    public var brightness: Int?
 
     /// One mode's progress.
     public struct Mode: Hashable, Sendable, Codable {
@@ -121,6 +123,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         if let before = kiosk.beforeStartPress { beforeStartPress = Mode(before) }
         startPressedAt = kiosk.startPressedAt
         lockedSince = kiosk.lockedSince
+        brightness = kiosk.brightness
     }
 
     public init(from decoder: any Decoder) throws {
@@ -131,6 +134,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         beforeStartPress = try? container.decodeIfPresent(Mode.self, forKey: .beforeStartPress)
         startPressedAt = try container.decodeIfPresent(Moment.self, forKey: .startPressedAt)
         lockedSince = try? container.decodeIfPresent(Moment.self, forKey: .lockedSince)
+        brightness = (try? container.decodeIfPresent(Int.self, forKey: .brightness)).flatMap { (0...100).contains($0) ? $0 : nil }
     }
 
     /// This progress for a new timeline (the simulator's next run after a clean end): itself
@@ -140,6 +144,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
               (mode.sets ?? 0) == 0, mode.workoutStartedAt == nil else { return nil }
         var idle = KioskProgress(mode: mode)
         idle.lockedSince = lockedSince
+        idle.brightness = brightness
         return idle
     }
 }

@@ -42,11 +42,11 @@ public struct KioskRestore: Sendable {
         case .dropped(let records, let note):
             self.records = records
             if let note { notes.append(note) }
-            candidate.lockedSince = stored.lockedSince
+            candidate.keepFloorSettings(of: stored)
             kiosk = candidate
             return
         }
-        candidate.lockedSince = stored.lockedSince
+        candidate.keepFloorSettings(of: stored)
         if let before = stored.beforeStartPress, let pressedAt = stored.startPressedAt,
            case .kept(let mode) = Self.mode(before, settings, check) {
             candidate.beforeStartPress = mode

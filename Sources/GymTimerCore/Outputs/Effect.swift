@@ -14,4 +14,7 @@ public enum Effect: Hashable, Sendable {
     /// A `KioskCommand` was not obeyed, and why (nothing else changed): the fleet turns it
     /// into an `error` event; the outputs ignore it.
     case refused(KioskRefusal)
+    /// The display's brightness, in percent of its brightest (a coach's `brightness`
+    /// command; each driver maps it onto its own steps).
+    case brightness(percent: Int)
 }

@@ -36,6 +36,12 @@ public final class SevenSegmentRenderer: TimedDriver {
         write(at: now)
     }
 
+    /// Sets the display's brightness (percent); a failure is logged, and the display keeps
+    /// the brightness it had.
+    public func setBrightness(percent: Int) {
+        _ = faults.attempt(deviceName) { try display.setBrightness(Double(max(0, min(percent, 100))) / 100) }
+    }
+
     /// The frame `content` gives at `now`, blinking included.
     public func frame(at now: Moment) -> SegmentFrame {
         let content = self.content ?? .blank

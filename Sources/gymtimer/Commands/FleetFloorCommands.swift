@@ -41,3 +41,20 @@ struct FleetUnlock: CoachCommand {
     @OptionGroup var target: FleetTargetOptions
     func command() -> FleetCommand { .unlock }
 }
+
+/// `gymtimer fleet brightness`: how bright the stations' displays are (kept across restarts).
+struct FleetBrightness: CoachCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "brightness", abstract: "Set the stations' display brightness, 0 to 100 % (kept across restarts).")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+
+    @Argument(help: "Percent of the display's brightest, 0 to 100.")
+    var percent: Int
+
+    func validate() throws {
+        guard (0...100).contains(percent) else { throw CLIError.usage("brightness \(percent): must be 0 to 100") }
+    }
+
+    func command() -> FleetCommand { .brightness(percent: percent) }
+}
