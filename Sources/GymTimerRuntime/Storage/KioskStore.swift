@@ -64,14 +64,29 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// untrustworthy journal aside.
     public func restore(_ stored: StoredKiosk<History.Pending>?, settings: KioskSettings, at now: Moment? = nil) -> Kiosk {
         var progress = stored?.progress
+        var held: HeldForClock?
         if let stored, let clock, let now, progress != nil {
             let trust = ClockTrust.decide(saved: stored.clock, savedAt: stored.savedAt, current: clock(), now: now)
             if let note = trust.note { faults.note("state: \(note)") }
-            if case .unknown = trust { progress = progress?.holdingRun(at: stored.savedAt) }
+            if case .unknown = trust {
+                if ClockTrust.mayResumeOnSync(saved: stored.clock), progress?.idleCarriedOver == nil {
+                    held = HeldForClock(progress: progress, savedAt: stored.savedAt, clock: stored.clock, settings: settings)
+                }
+                progress = progress?.holdingRun(at: stored.savedAt)
+            }
             progress = progress?.shifted(by: trust.shift)
             restoredTrust = trust
         }
         let savedAt = (stored?.savedAt ?? .origin).saturatingAdvanced(by: restoredTrust?.shift ?? .zero)
+        let kiosk = rebuild(progress, savedAt: savedAt, settings: settings)
+        held?.shown = KioskProgress(kiosk)
+        heldForClock = held
+        return kiosk
+    }
+
+    /// `KioskRestore` of `progress`: records what the config change ended, logs what the owner
+    /// should know, and sets an untrustworthy journal aside.
+    private func rebuild(_ progress: KioskProgress?, savedAt: Moment, settings: KioskSettings) -> Kiosk {
         let restore = KioskRestore(progress: progress, savedAt: savedAt, settings: settings)
         for note in restore.notes { faults.note("state: \(note)") }
         for record in restore.records { history.record(record) }
@@ -81,6 +96,50 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
 
     /// How the last restore trusted the clock (nil: no clock, or nothing restored).
     public private(set) var restoredTrust: ClockTrust?
+
+    /// The wall-clock time since the Unix epoch, read when a held run may resume (injected in tests).
+    public var wallTime: () -> Duration = wallTimeSinceEpoch
+
+    /// What a restore on a clock it could not trust held, kept until the clock synchronises.
+    private struct HeldForClock {
+        /// The progress and save as stored, on the saving process's wall-clock timeline.
+        var progress: KioskProgress?
+        var savedAt: Moment
+        var clock: ClockReading?
+        var settings: KioskSettings
+        /// The progress the restore showed: a kiosk that no longer has it was taken over by the lifter.
+        var shown: KioskProgress?
+    }
+
+    private var heldForClock: HeldForClock?
+
+    /// Whether a run is held until the clock synchronises (see `resumeOnSync`).
+    public var awaitsClock: Bool { heldForClock != nil }
+
+    /// Once the clock can be trusted (`ClockTrust.decide` says `.wallClock` for the save the
+    /// restore held), the kiosk the restart would have made on a synchronised clock, moved onto
+    /// the loop's timeline (`now`, which differs from the wall clock by how far the clock was
+    /// off when this process started): the run where the clock says it is, or its alarm or
+    /// record if it ended meanwhile. Nil while the clock is still not trusted, and for good
+    /// once the lifter changed the held kiosk (`current`), which is then left as it is.
+    public func resumeOnSync(_ current: Kiosk, at now: Moment) -> Kiosk? {
+        guard let held = heldForClock, let clock else { return nil }
+        guard KioskProgress(current) == held.shown else {
+            heldForClock = nil
+            faults.note("state: clock: the held run was changed at the kiosk before the clock synchronised; left as it is")
+            return nil
+        }
+        let wallNow = Moment(wallTime())
+        let trust = ClockTrust.decide(saved: held.clock, savedAt: held.savedAt, current: clock(), now: wallNow)
+        guard case .wallClock = trust else { return nil }
+        heldForClock = nil
+        let shift = trust.shift + (now - wallNow)
+        let kiosk = rebuild(
+            held.progress?.shifted(by: shift), savedAt: held.savedAt.saturatingAdvanced(by: shift), settings: held.settings)
+        let what = held.progress.map { $0.mode.kind == .interval ? "interval workout" : $0.mode.kind.rawValue } ?? "kiosk"
+        faults.note("state: clock synchronised: \(what) resumed where the clock says")
+        return kiosk
+    }
 
     /// Saves the running state with the records still waiting, if anything changed since the
     /// last save; a failure is logged once and the save retried on the next call.

@@ -1,0 +1,183 @@
+import Foundation
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHAL
+import GymTimerHistory
+import GymTimerSimulation
+import Testing
+@testable import GymTimerRuntime
+@testable import GymTimerSimulator
+
+/// A run held after a reboot on an unsynchronised clock (issue #24) resumes once the clock
+/// synchronises, where the now-trusted wall clock says it should be: the loop re-reads the
+/// clock every `KioskRuntime.clockRecheck` while something is held (a slewed synchronisation
+/// steps nothing). Virtual time, injected clock readings and wall time.
+@Suite struct ClockSyncResumeTests {
+    static let savedAt = Moment(.seconds(1_795_000_000))
+
+    /// Sleeps on the virtual clock until the deadline it is given.
+    final class VirtualWaiter: InputWaiter {
+        let clock: VirtualClock
+        init(clock: VirtualClock) { self.clock = clock }
+        func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
+            clock.advance(by: timeout ?? .seconds(1))
+            return []
+        }
+    }
+
+    /// What the rebooted kiosk's clocks say: whether synchronised, and the true wall time.
+    final class Clocks {
+        let virtual = VirtualClock()
+        var synchronised = false
+        /// The true wall time when the virtual clock read `start`.
+        var trueStart = Moment.origin
+        let start: VirtualClock.Instant
+        init() { start = virtual.now }
+        var trueNow: Moment { trueStart + start.duration(to: virtual.now) }
+    }
+
+    /// A rebooted kiosk: `kiosk`'s journal, saved at `savedAt` on a synchronised clock, restored
+    /// after a power cut of `cut` by a loop whose wall clock started `wallError` off the true
+    /// time, not synchronised.
+    struct Rebooted {
+        let clocks: Clocks
+        let runtime: KioskRuntime<VirtualClock>
+        let history: InMemoryHistory
+        let database: HistoryStore
+        let lines: LogLines
+        let files: ScratchDirectory
+
+        init(_ kiosk: Kiosk, cut: Duration, wallError: Duration) throws {
+            files = try ScratchDirectory()
+            database = HistoryStore.opening(path: files.path + "/history.sqlite", faults: FaultLog { _ in })
+            let before = KioskStore(directory: files.path, history: database, faults: FaultLog { _ in })
+            before.clock = { ClockReading(bootID: "a", sinceBoot: .seconds(500), synchronised: true) }
+            before.save(kiosk: kiosk, held: [:], at: ClockSyncResumeTests.savedAt)
+
+            let clocks = Clocks()
+            clocks.trueStart = ClockSyncResumeTests.savedAt + cut
+            self.clocks = clocks
+            let lines = LogLines()
+            self.lines = lines
+            let faults = FaultLog { lines.append($0) }
+            let store = KioskStore(directory: files.path, history: database, faults: faults)
+            store.clock = { ClockReading(bootID: "b", sinceBoot: .seconds(20), synchronised: clocks.synchronised) }
+            store.wallTime = { clocks.trueNow.sinceOrigin }
+            // The loop's timeline is the wall clock as it read at start-up, `wallError` off.
+            let origin = clocks.virtual.now.advanced(by: .zero - (clocks.trueStart + wallError).sinceOrigin)
+            let devices = SimulatedDevices()
+            let kioskDevices = KioskDevices(
+                waiter: VirtualWaiter(clock: clocks.virtual), inputs: [:], display: devices.display, buzzer: devices.buzzer,
+                leds: devices.leds, sound: devices.sound)
+            let stored = try #require(store.load())
+            let restored = store.restore(stored, settings: kiosk.settings, at: Moment(origin.duration(to: clocks.virtual.now)))
+            history = InMemoryHistory()
+            runtime = KioskRuntime(
+                kiosk: restored, clock: clocks.virtual, origin: origin, devices: kioskDevices, history: history, faults: faults,
+                store: store)
+            runtime.start()
+        }
+
+        /// Seconds since the loop started.
+        var elapsed: Duration { clocks.start.duration(to: clocks.virtual.now) }
+
+        /// Steps the loop until `seconds` have passed since it started.
+        func run(until seconds: Int) throws {
+            while elapsed < .seconds(seconds) { try runtime.step() }
+        }
+    }
+
+    /// Collects the fault log's lines.
+    final class LogLines: @unchecked Sendable {
+        var all: [String] = []
+        func append(_ line: String) { all.append(line) }
+        func contains(_ text: String) -> Bool { all.contains { $0.contains(text) } }
+    }
+
+    func resting(_ seconds: Int, startedBefore: Duration) -> Kiosk {
+        var settings = KioskSettings()
+        settings.rest.defaultSeconds = seconds
+        var kiosk = Kiosk(settings: settings)
+        _ = kiosk.handle(.pressed(.start), at: Self.savedAt - startedBefore)
+        return kiosk
+    }
+
+    func restRemaining(_ kiosk: Kiosk, at now: Moment) -> Duration? {
+        guard case .rest(let rest) = kiosk.mode, case .resting(let countdown, _) = rest.phase else { return nil }
+        return countdown.remaining(at: now)
+    }
+
+    /// A rest with 110 s left at a 40 s power cut, the clock back 3 h behind: held with its
+    /// 110 s (counting) while the clock is not synchronised, however often the loop re-reads
+    /// it; once synchronised (no step: slewed), the next re-check, within 10 s, resumes it
+    /// with what is really left, 110 - 40 - the time since the start, and says so.
+    @Test func aHeldRestResumesWhereTheClockSaysOnceItSynchronises() throws {
+        let kiosk = resting(120, startedBefore: .seconds(10))
+        let rebooted = try Rebooted(kiosk, cut: .seconds(40), wallError: .seconds(-3 * 3600))
+        let runtime = rebooted.runtime
+        #expect(rebooted.lines.contains("waiting for the clock"), "\(rebooted.lines.all)")
+        try rebooted.run(until: 25)
+        #expect(restRemaining(runtime.kiosk, at: runtime.now) == .seconds(110) - rebooted.elapsed, "held, counting")
+        #expect(!rebooted.lines.contains("clock synchronised"))
+
+        rebooted.clocks.synchronised = true
+        let syncedAt = rebooted.elapsed
+        while !rebooted.lines.contains("clock synchronised"), rebooted.elapsed < syncedAt + .seconds(11) { try runtime.step() }
+        #expect(rebooted.lines.contains("state: clock synchronised: rest resumed where the clock says"), "\(rebooted.lines.all)")
+        #expect(rebooted.elapsed <= syncedAt + KioskRuntime<VirtualClock>.clockRecheck + .seconds(1))
+        let left = try #require(restRemaining(runtime.kiosk, at: runtime.now), "still resting: \(runtime.kiosk.mode)")
+        #expect(left == .seconds(110 - 40) - rebooted.elapsed, "resumed on the true clock")
+        // The display shows it at once.
+        let shown = try #require(runtime.shownDisplay)
+        #expect(shown == .time(seconds: Int((left + .nanoseconds(999_999_999)).components.seconds)), "\(shown.text)")
+        // Resumed once: later re-checks change nothing.
+        try rebooted.run(until: Int(rebooted.elapsed.components.seconds) + 25)
+        #expect(rebooted.lines.all.filter { $0.contains("clock synchronised") }.count == 1)
+    }
+
+    /// An AMRAP of 10 minutes with 9:54 left, the power out for 2 h, the clock back 10 h
+    /// ahead: paused at 9:54 until the clock synchronises, then ended and recorded once as the
+    /// full 10 minutes (it ran out during the cut), never recorded while held.
+    @Test func aHeldProgramThatEndedDuringTheCutIsRecordedOnSync() throws {
+        var settings = KioskSettings()
+        settings.programs = ProgramSettings(programs: [Program(name: "AMRAP", label: "A 10", leadInSeconds: 0, format: .amrap(timeSeconds: 600))])
+        settings.startMode = .program
+        var kiosk = Kiosk(settings: settings)
+        _ = kiosk.handle(.pressed(.start), at: Self.savedAt - .seconds(6))
+        let rebooted = try Rebooted(kiosk, cut: .seconds(7200), wallError: .seconds(36_000))
+        try rebooted.run(until: 30)
+        guard case .program(let program) = rebooted.runtime.kiosk.mode, let run = program.run, case .running(let segments) = run.phase else {
+            Issue.record("the program was lost: \(rebooted.runtime.kiosk.mode)")
+            return
+        }
+        #expect(segments.isPaused && segments.displayedSeconds(at: rebooted.runtime.now) == 594, "held at 9:54")
+        #expect(rebooted.history.records.isEmpty)
+
+        rebooted.clocks.synchronised = true
+        try rebooted.run(until: 45)
+        #expect(rebooted.lines.contains("clock synchronised: program resumed"), "\(rebooted.lines.all)")
+        let recorded = rebooted.history.records.map(\.kind) + ((try? rebooted.database.workouts()) ?? []).map(\.kind)
+        #expect(recorded.count == 1, "recorded once: \(recorded)")
+    }
+
+    /// A held program the lifter resumed by hand before the clock synchronised is theirs: the
+    /// synchronisation leaves it running as it is, and the loop stops re-reading the clock.
+    @Test func aHeldRunTheLifterTookOverIsLeftAsItIs() throws {
+        var settings = KioskSettings()
+        settings.programs = ProgramSettings(programs: [Program(name: "AMRAP", label: "A 10", leadInSeconds: 0, format: .amrap(timeSeconds: 600))])
+        settings.startMode = .program
+        var kiosk = Kiosk(settings: settings)
+        _ = kiosk.handle(.pressed(.start), at: Self.savedAt - .seconds(6))
+        let rebooted = try Rebooted(kiosk, cut: .seconds(60), wallError: .seconds(-3600))
+        let runtime = rebooted.runtime
+        try rebooted.run(until: 5)
+        runtime.inject(.pressed(.start), at: runtime.now)
+        runtime.inject(.released(.start), at: runtime.now)
+        let resumedByHand = runtime.kiosk
+        rebooted.clocks.synchronised = true
+        try rebooted.run(until: 30)
+        #expect(!rebooted.lines.contains("clock synchronised:"), "\(rebooted.lines.all)")
+        #expect(rebooted.lines.contains("changed at the kiosk before the clock synchronised"), "\(rebooted.lines.all)")
+        #expect(KioskProgress(runtime.kiosk) == KioskProgress(resumedByHand))
+    }
+}
