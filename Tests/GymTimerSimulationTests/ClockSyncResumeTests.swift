@@ -16,11 +16,25 @@ import Testing
     static let savedAt = Moment(.seconds(1_795_000_000))
 
     /// Sleeps on the virtual clock until the deadline it is given.
+    /// At `stepAt` (since the start), it wakes as poll would for the wall clock's step.
     final class VirtualWaiter: InputWaiter {
         let clock: VirtualClock
-        init(clock: VirtualClock) { self.clock = clock }
+        let start: VirtualClock.Instant
+        var stepAt: Duration?
+        var steps: ClockStepSource?
+        init(clock: VirtualClock) {
+            self.clock = clock
+            start = clock.now
+        }
         func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
-            clock.advance(by: timeout ?? .seconds(1))
+            let wanted = timeout ?? .seconds(1)
+            if let stepAt, let steps, steps.pollRequest != nil, start.duration(to: clock.now) + wanted >= stepAt {
+                clock.advance(by: max(.zero, stepAt - start.duration(to: clock.now)))
+                self.stepAt = nil
+                steps.serve(revents: Int16(POLLIN))
+                return []
+            }
+            clock.advance(by: wanted)
             return []
         }
     }
@@ -46,6 +60,8 @@ import Testing
         let database: HistoryStore
         let lines: LogLines
         let files: ScratchDirectory
+        let waiter: VirtualWaiter
+        let steps: ClockStepSource
 
         init(_ kiosk: Kiosk, cut: Duration, wallError: Duration) throws {
             files = try ScratchDirectory()
@@ -66,15 +82,18 @@ import Testing
             // The loop's timeline is the wall clock as it read at start-up, `wallError` off.
             let origin = clocks.virtual.now.advanced(by: .zero - (clocks.trueStart + wallError).sinceOrigin)
             let devices = SimulatedDevices()
+            waiter = VirtualWaiter(clock: clocks.virtual)
+            steps = ClockStepSource(faults: faults)
+            waiter.steps = steps
             let kioskDevices = KioskDevices(
-                waiter: VirtualWaiter(clock: clocks.virtual), inputs: [:], display: devices.display, buzzer: devices.buzzer,
+                waiter: waiter, inputs: [:], display: devices.display, buzzer: devices.buzzer,
                 leds: devices.leds, sound: devices.sound)
             let stored = try #require(store.load())
             let restored = store.restore(stored, settings: kiosk.settings, at: Moment(origin.duration(to: clocks.virtual.now)))
             history = InMemoryHistory()
             runtime = KioskRuntime(
                 kiosk: restored, clock: clocks.virtual, origin: origin, devices: kioskDevices, history: history, faults: faults,
-                store: store)
+                store: store, clockSteps: steps)
             runtime.start()
         }
 
@@ -179,5 +198,31 @@ import Testing
         #expect(!rebooted.lines.contains("clock synchronised:"), "\(rebooted.lines.all)")
         #expect(rebooted.lines.contains("changed at the kiosk before the clock synchronised"), "\(rebooted.lines.all)")
         #expect(KioskProgress(runtime.kiosk) == KioskProgress(resumedByHand))
+    }
+
+    /// NTP stepping the clock wakes the loop at once (the step's timerfd), not at the next
+    /// 10 s re-check: a rest resumed the moment its clock was stepped right. The descriptor is
+    /// polled only while something is held.
+    @Test func aStepResumesAtOnce() throws {
+        let rebooted = try Rebooted(resting(300, startedBefore: .seconds(10)), cut: .seconds(40), wallError: .seconds(-3 * 3600))
+        let runtime = rebooted.runtime
+        try rebooted.run(until: 3)
+        #expect(rebooted.steps.pollRequest != nil, "listening while the rest is held")
+        rebooted.clocks.synchronised = true
+        rebooted.waiter.stepAt = .milliseconds(4500)
+        try rebooted.run(until: 5)
+        #expect(rebooted.lines.contains("state: clock synchronised: rest resumed"), "\(rebooted.lines.all)")
+        #expect(restRemaining(runtime.kiosk, at: runtime.now) == .seconds(290 - 40) - rebooted.elapsed)
+        try runtime.step()
+        #expect(rebooted.steps.pollRequest == nil, "not listening once nothing is held")
+    }
+
+    /// The step descriptor is quiet while the clock runs on: no tick, nothing to serve.
+    @Test func theStepDescriptorIsQuietWithoutAStep() throws {
+        let source = ClockStepSource(faults: FaultLog { Issue.record("\($0)") })
+        source.listening = true
+        var fds = [try #require(source.pollRequest)]
+        #expect(try SystemCall.poll(&fds, timeout: .milliseconds(20), device: "test") == 0)
+        #expect(!source.takeStep())
     }
 }
