@@ -53,6 +53,8 @@ public final class KioskDataDirectory {
         store = KioskStore(directory: path, history: history, faults: faults)
         // A real-time kiosk: each save notes the clocks, and a restore decides how far to trust them.
         store.clock = { ClockReading.now() }
+        // A record's date is marked when the wall clock it was taken from is not synchronised.
+        history.clockSynchronised = { ClockReading.now().synchronised }
         clockSteps = ClockStepSource(faults: faults)
         stored = store.load()
     }
