@@ -48,6 +48,10 @@ import Testing
         let start: VirtualClock.Instant
         init() { start = virtual.now }
         var trueNow: Moment { trueStart + start.duration(to: virtual.now) }
+        /// The rebooted kiosk's reading: boot "b", its boot clock running with the virtual one.
+        func reading() -> ClockReading {
+            ClockReading(bootID: "b", sinceBoot: .seconds(20) + start.duration(to: virtual.now), synchronised: synchronised)
+        }
     }
 
     /// A rebooted kiosk: `kiosk`'s journal, saved at `savedAt` on a synchronised clock, restored
@@ -77,7 +81,7 @@ import Testing
             self.lines = lines
             let faults = FaultLog { lines.append($0) }
             let store = KioskStore(directory: files.path, history: database, faults: faults)
-            store.clock = { ClockReading(bootID: "b", sinceBoot: .seconds(20), synchronised: clocks.synchronised) }
+            store.clock = clocks.reading
             store.wallTime = { clocks.trueNow.sinceOrigin }
             // The loop's timeline is the wall clock as it read at start-up, `wallError` off.
             let origin = clocks.virtual.now.advanced(by: .zero - (clocks.trueStart + wallError).sinceOrigin)
@@ -95,6 +99,16 @@ import Testing
                 kiosk: restored, clock: clocks.virtual, origin: origin, devices: kioskDevices, history: history, faults: faults,
                 store: store, clockSteps: steps)
             runtime.start()
+        }
+
+        /// A restart on the same data directory at `now` (on the new process's timeline): the
+        /// store it makes and the kiosk it restores.
+        func restarted(at now: Moment) throws -> (KioskStore<HistoryStore>, Kiosk) {
+            let lines = lines
+            let store = KioskStore(directory: files.path, history: database, faults: FaultLog { lines.append($0) })
+            store.clock = clocks.reading
+            let stored = try #require(store.load())
+            return (store, store.restore(stored, settings: runtime.kiosk.settings, at: now))
         }
 
         /// Seconds since the loop started.
@@ -224,5 +238,26 @@ import Testing
         var fds = [try #require(source.pollRequest)]
         #expect(try SystemCall.poll(&fds, timeout: .milliseconds(20), device: "test") == 0)
         #expect(!source.takeStep())
+    }
+
+    /// A restart before the clock synchronises (a crash, `systemctl restart`) keeps waiting:
+    /// the rest still held with what it had, and the journal still names the power cut's save,
+    /// so a restart once the clock is synchronised resumes it where the clock says.
+    @Test func aRestartBeforeTheClockSynchronisesKeepsWaiting() throws {
+        let rebooted = try Rebooted(resting(300, startedBefore: .seconds(10)), cut: .seconds(40), wallError: .seconds(-3 * 3600))
+        try rebooted.run(until: 5)
+        // Same boot, same unsynchronised clock: the new process's timeline is the loop's.
+        let at = rebooted.runtime.now
+        let (second, held) = try rebooted.restarted(at: at)
+        #expect(second.awaitsClock, "still waiting for the clock")
+        #expect(restRemaining(held, at: at) == .seconds(290) - rebooted.elapsed)
+        second.save(kiosk: held, held: [:], at: at)
+
+        rebooted.clocks.synchronised = true
+        // Synchronised now: a restart's timeline is the true wall clock.
+        let (third, resumed) = try rebooted.restarted(at: rebooted.clocks.trueNow)
+        #expect(!third.awaitsClock)
+        #expect(rebooted.lines.contains("state: clock synchronised: rest resumed where the clock says"), "\(rebooted.lines.all)")
+        #expect(restRemaining(resumed, at: rebooted.clocks.trueNow) == .seconds(290 - 40) - rebooted.elapsed)
     }
 }

@@ -66,11 +66,23 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         var progress = stored?.progress
         var held: HeldForClock?
         if let stored, let clock, let now, progress != nil {
-            let trust = ClockTrust.decide(saved: stored.clock, savedAt: stored.savedAt, current: clock(), now: now)
+            let reading = clock()
+            // A save an earlier restore held, the kiosk unchanged since: resumed if the clock
+            // can be trusted now, else still waited for.
+            if let earlier = stored.heldForClock, earlier.shown == stored.progress {
+                let trust = ClockTrust.decide(saved: earlier.clock, savedAt: earlier.savedAt, current: reading, now: now)
+                if case .wallClock = trust {
+                    restoredTrust = trust
+                    heldForClock = nil
+                    return resumed(earlier, shift: trust.shift, settings: settings)
+                }
+                held = earlier
+            }
+            let trust = ClockTrust.decide(saved: stored.clock, savedAt: stored.savedAt, current: reading, now: now)
             if let note = trust.note { faults.note("state: \(note)") }
             if case .unknown = trust {
-                if ClockTrust.mayResumeOnSync(saved: stored.clock), progress?.idleCarriedOver == nil {
-                    held = HeldForClock(progress: progress, savedAt: stored.savedAt, clock: stored.clock, settings: settings)
+                if held == nil, ClockTrust.mayResumeOnSync(saved: stored.clock), progress?.idleCarriedOver == nil {
+                    held = HeldForClock(progress: progress, savedAt: stored.savedAt, clock: stored.clock)
                 }
                 progress = progress?.holdingRun(at: stored.savedAt)
             }
@@ -81,6 +93,16 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         let kiosk = rebuild(progress, savedAt: savedAt, settings: settings)
         held?.shown = KioskProgress(kiosk)
         heldForClock = held
+        heldSettings = settings
+        return kiosk
+    }
+
+    /// The kiosk `held` makes once the clock is trusted, its moments moved by `shift` onto the
+    /// loop's timeline; says so in the log.
+    private func resumed(_ held: HeldForClock, shift: Duration, settings: KioskSettings) -> Kiosk {
+        let kiosk = rebuild(held.progress?.shifted(by: shift), savedAt: held.savedAt.saturatingAdvanced(by: shift), settings: settings)
+        let what = held.progress.map { $0.mode.kind == .interval ? "interval workout" : $0.mode.kind.rawValue } ?? "kiosk"
+        faults.note("state: clock synchronised: \(what) resumed where the clock says")
         return kiosk
     }
 
@@ -100,18 +122,10 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// The wall-clock time since the Unix epoch, read when a held run may resume (injected in tests).
     public var wallTime: () -> Duration = wallTimeSinceEpoch
 
-    /// What a restore on a clock it could not trust held, kept until the clock synchronises.
-    private struct HeldForClock {
-        /// The progress and save as stored, on the saving process's wall-clock timeline.
-        var progress: KioskProgress?
-        var savedAt: Moment
-        var clock: ClockReading?
-        var settings: KioskSettings
-        /// The progress the restore showed: a kiosk that no longer has it was taken over by the lifter.
-        var shown: KioskProgress?
-    }
-
+    /// What a restore on a clock it could not trust held, kept until the clock synchronises
+    /// (and saved with the journal, for a restart before then), and the settings it ran under.
     private var heldForClock: HeldForClock?
+    private var heldSettings = KioskSettings()
 
     /// Whether a run is held until the clock synchronises (see `resumeOnSync`).
     public var awaitsClock: Bool { heldForClock != nil }
@@ -133,12 +147,7 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         let trust = ClockTrust.decide(saved: held.clock, savedAt: held.savedAt, current: clock(), now: wallNow)
         guard case .wallClock = trust else { return nil }
         heldForClock = nil
-        let shift = trust.shift + (now - wallNow)
-        let kiosk = rebuild(
-            held.progress?.shifted(by: shift), savedAt: held.savedAt.saturatingAdvanced(by: shift), settings: held.settings)
-        let what = held.progress.map { $0.mode.kind == .interval ? "interval workout" : $0.mode.kind.rawValue } ?? "kiosk"
-        faults.note("state: clock synchronised: \(what) resumed where the clock says")
-        return kiosk
+        return resumed(held, shift: trust.shift + (now - wallNow), settings: heldSettings)
     }
 
     /// Saves the running state with the records still waiting, if anything changed since the
@@ -148,11 +157,12 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         // The same kiosk has the same progress: compared first, so a wake-up that changed
         // nothing costs no conversion.
         if let last = lastSaved, kiosk == lastKiosk, pending == last.pending, held == last.held, ended == last.ended,
-           runOrigin == last.runOrigin {
+           runOrigin == last.runOrigin, heldForClock == last.heldForClock {
             return
         }
         let snapshot = StoredKiosk(
-            kiosk: kiosk, savedAt: now, pending: pending, held: held, ended: ended, runOrigin: runOrigin, clock: clock?())
+            kiosk: kiosk, savedAt: now, pending: pending, held: held, ended: ended, runOrigin: runOrigin, clock: clock?(),
+            heldForClock: heldForClock)
         var unchanged = lastSaved
         unchanged?.savedAt = now
         unchanged?.clock = snapshot.clock
