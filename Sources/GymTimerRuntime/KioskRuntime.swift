@@ -190,12 +190,8 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
             lastClockCheck = nil
             return
         }
-        guard let last = lastClockCheck else {
-            lastClockCheck = now
-            if !stepped { return }
-            return resumeIfSynchronised(store, at: now)
-        }
-        guard stepped || now >= last + Self.clockRecheck else { return }
+        // The first wake-up while something is held reads the clock at once, then every recheck.
+        guard stepped || lastClockCheck.map({ now >= $0 + Self.clockRecheck }) ?? true else { return }
         lastClockCheck = now
         resumeIfSynchronised(store, at: now)
     }
