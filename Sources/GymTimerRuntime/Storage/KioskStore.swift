@@ -135,12 +135,13 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// the loop's timeline (`now`, which differs from the wall clock by how far the clock was
     /// off when this process started): the run where the clock says it is, or its alarm or
     /// record if it ended meanwhile. Nil while the clock is still not trusted, and for good
-    /// once the lifter changed the held kiosk (`current`), which is then left as it is.
+    /// once the held kiosk (`current`) moved on (a press, a warning beep, its own end), which
+    /// is then left as it is: the lifter has seen it go on.
     public func resumeOnSync(_ current: Kiosk, at now: Moment) -> Kiosk? {
         guard let held = heldForClock, let clock else { return nil }
         guard KioskProgress(current) == held.shown else {
             heldForClock = nil
-            faults.note("state: clock: the held run was changed at the kiosk before the clock synchronised; left as it is")
+            faults.note("state: clock: the held run moved on (a press, a beep, its end) before the clock synchronised; left as it is")
             return nil
         }
         let wallNow = Moment(wallTime())
