@@ -1,6 +1,9 @@
 #define _GNU_SOURCE
 #include <poll.h>
+#include <sys/timerfd.h>
 #include <sys/timex.h>
+#include <unistd.h>
+#include <stdint.h>
 #include "gymtimer_system.h"
 
 int gymtimer_ppoll(struct pollfd *fds, unsigned long count, const struct timespec *timeout) {
@@ -16,4 +19,29 @@ int gymtimer_clock_status(int *status, long *offset, long *estimated_error, long
     *estimated_error = now.esterror;
     *maximum_error = now.maxerror;
     return state;
+}
+
+/* Arms `fd` for an absolute instant about 30 years from now (a step wakes it, time never). */
+static int gymtimer_clock_step_arm(int fd) {
+    struct timespec now;
+    if (clock_gettime(CLOCK_REALTIME, &now) == -1) return -1;
+    struct itimerspec spec = { .it_value = { .tv_sec = now.tv_sec + (time_t)30 * 365 * 86400 } };
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+}
+
+int gymtimer_clock_step_fd(void) {
+    int fd = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (fd == -1) return -1;
+    if (gymtimer_clock_step_arm(fd) == -1) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int gymtimer_clock_step_rearm(int fd) {
+    uint64_t expirations;
+    /* ECANCELED after a step, EAGAIN if nothing: either way the timer is armed again. */
+    (void)read(fd, &expirations, sizeof expirations);
+    return gymtimer_clock_step_arm(fd);
 }

@@ -3,6 +3,7 @@ import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
+import GymTimerHistory
 import GymTimerMQTT
 import GymTimerRuntime
 
@@ -44,7 +45,13 @@ public final class KioskFleet {
     public func history(_ history: any WorkoutHistory) -> any WorkoutHistory {
         guard let station else { return history }
         let unixNow = unixNow
-        return HistoryFanOut([history, FleetHistory(station: station, now: { Date(timeIntervalSince1970: unixNow()) })])
+        // The record's date is marked as the kiosk's history marks it (`StoredWorkout.clockSynchronised`);
+        // unknown beside another history (the virtual stations' timeline is no wall clock).
+        let synchronised = (history as? HistoryStore)?.clockSynchronised ?? { nil }
+        return HistoryFanOut([
+            history,
+            FleetHistory(station: station, now: { Date(timeIntervalSince1970: unixNow()) }, clockSynchronised: synchronised),
+        ])
     }
 
     /// Commands reach the kiosk through `runtime` (its effects come back: a refusal among them).

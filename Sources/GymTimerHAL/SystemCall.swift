@@ -91,4 +91,19 @@ public enum SystemCall {
         guard state >= 0 else { throw .io(device: "system clock", operation: "adjtimex", errno: errno) }
         return (state, status, offset, estimatedError, maximumError)
     }
+
+    /// A descriptor that becomes readable when the wall clock is stepped (a timerfd on
+    /// CLOCK_REALTIME with TFD_TIMER_CANCEL_ON_SET), and never otherwise; close it when done.
+    public static func clockStepDescriptor() throws(HALError) -> Int32 {
+        let fd = gymtimer_clock_step_fd()
+        guard fd >= 0 else { throw .io(device: "system clock", operation: "timerfd_create", errno: errno) }
+        return fd
+    }
+
+    /// Takes a step's readiness off `fd` (from `clockStepDescriptor`) and arms it for the next.
+    public static func rearmClockStep(_ fd: Int32) throws(HALError) {
+        guard gymtimer_clock_step_rearm(fd) == 0 else {
+            throw .io(device: "system clock", operation: "timerfd_settime", errno: errno)
+        }
+    }
 }

@@ -6,11 +6,15 @@ public enum HistoryOutput {
     /// CSV (RFC 4180, `\n` line ends): a header, then one line per workout. `completed_at` is
     /// UTC ISO 8601; `duration_s` whole seconds; exercises joined by `; `; `score` a program's
     /// result, empty for the other kinds.
-    /// A collector's workouts (any with a station) get a last column, `station`. Text that a
-    /// spreadsheet would take for a formula is written as text (`csvField`).
+    /// A collector's workouts (any with a station) get a column `station`; when any date was
+    /// taken on an unsynchronised clock, a last column `clock_synchronised` says which (`true`,
+    /// `false`, empty when unknown). Text that a spreadsheet would take for a formula is
+    /// written as text (`csvField`).
     public static func csv(_ workouts: [StoredWorkout]) -> String {
         let stations = workouts.contains { $0.station != nil }
-        var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score" + (stations ? ",station" : "")]
+        let marked = workouts.contains { $0.clockSynchronised == false }
+        var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score"
+            + (stations ? ",station" : "") + (marked ? ",clock_synchronised" : "")]
         for workout in workouts {
             var fields = [
                 workout.id, iso8601(workout.completedAt), workout.localDay.description, workout.kind.rawValue,
@@ -18,12 +22,14 @@ public enum HistoryOutput {
                 workout.preset ?? "", workout.exercises.joined(separator: "; "), workout.score ?? "",
             ]
             if stations { fields.append(workout.station ?? "") }
+            if marked { fields.append(workout.clockSynchronised.map(String.init) ?? "") }
             lines.append(fields.map(csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// JSON: an array of workouts, keys as in the database, dates UTC ISO 8601.
+    /// JSON: an array of workouts, keys as in the database, dates UTC ISO 8601;
+    /// `clock_synchronised` when known (false: the date may be wrong).
     public static func json(_ workouts: [StoredWorkout]) throws -> String {
         try encode(workouts)
     }
@@ -34,7 +40,8 @@ public enum HistoryOutput {
     }
 
     /// A table for the gym owner, local times in `timeZone`, then a line of totals; a
-    /// collector's workouts (any with a station) get a `Station` column first.
+    /// collector's workouts (any with a station) get a `Station` column first. A date taken on
+    /// an unsynchronised clock has its time marked `?`, explained under the totals.
     public static func table(_ workouts: [StoredWorkout], timeZone: TimeZone) -> String {
         guard !workouts.isEmpty else { return "No workouts recorded.\n" }
         let stations = workouts.contains { $0.station != nil }
@@ -42,7 +49,8 @@ public enum HistoryOutput {
         var rows = [header]
         for workout in workouts {
             rows.append([
-                workout.localDay.description, localTime(workout.completedAt, timeZone), workout.kind.rawValue,
+                workout.localDay.description,
+                localTime(workout.completedAt, timeZone) + (workout.clockSynchronised == false ? "?" : ""), workout.kind.rawValue,
                 clock(workout.durationMilliseconds), String(workout.sets),
                 workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "", workout.score ?? "",
             ])
@@ -67,6 +75,9 @@ public enum HistoryOutput {
         let calories = workouts.reduce(0) { $0 + $1.calories }
         let noun = workouts.count == 1 ? "workout" : "workouts"
         text += "\n\(workouts.count) \(noun), \(clock(total)) in all, \(calories) kcal\n"
+        if workouts.contains(where: { $0.clockSynchronised == false }) {
+            text += "? recorded before the kiosk's clock was synchronised (after a power cut): the date may be wrong\n"
+        }
         return text
     }
 

@@ -41,6 +41,12 @@ enum HistorySchema {
             // history, set in a collector's database (`gymtimer collect`).
             try db.execute(sql: "ALTER TABLE workouts ADD COLUMN station TEXT")
         }
+        migrator.registerMigration("v4") { db in
+            // clock_synchronised: whether the kiosk's wall clock was synchronised (adjtimex)
+            // when completed_at was taken: 1 yes, 0 no (a Pi without a clock battery before NTP:
+            // the date may be wrong), NULL unknown (records from before this column).
+            try db.execute(sql: "ALTER TABLE workouts ADD COLUMN clock_synchronised INTEGER")
+        }
         return migrator
     }
 }

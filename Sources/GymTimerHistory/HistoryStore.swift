@@ -199,10 +199,14 @@ public final class HistoryStore: WorkoutHistory {
 
     // MARK: Writing
 
+    /// Whether the wall clock is synchronised now, asked for each record `record` stamps (the
+    /// kiosk's reads adjtimex); nil, unknown, unless set.
+    public var clockSynchronised: () -> Bool? = { nil }
+
     /// Stamps `workout` with the wall-clock time and stores it after any pending ones; on
     /// failure keeps it in memory. Never throws.
     public func record(_ workout: WorkoutRecord) {
-        pending.append(StoredWorkout(workout, completedAt: now(), timeZone: timeZone))
+        pending.append(StoredWorkout(workout, completedAt: now(), timeZone: timeZone, clockSynchronised: clockSynchronised()))
         flush()
     }
 
@@ -257,13 +261,14 @@ public final class HistoryStore: WorkoutHistory {
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO workouts
-                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day, score, station)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day, score, station,
+                     clock_synchronised)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 workout.id, workout.kind.rawValue, workout.sets, workout.durationMilliseconds, workout.calories,
                 exercises, workout.preset, workout.completedAt, workout.localDay.description, workout.score,
-                workout.station,
+                workout.station, workout.clockSynchronised,
             ])
         guard db.changesCount > 0 else { return false }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM workouts") ?? 0
@@ -405,7 +410,8 @@ public final class HistoryStore: WorkoutHistory {
             preset: preset.isNull ? nil : String.fromDatabaseValue(preset), completedAt: completedAt, localDay: day,
             // A database the kiosk has not migrated yet (read-only, schema v1) has no score column.
             score: row.hasColumn("score") ? String.fromDatabaseValue(row["score"] as DatabaseValue) : nil,
-            station: row.hasColumn("station") ? String.fromDatabaseValue(row["station"] as DatabaseValue) : nil)
+            station: row.hasColumn("station") ? String.fromDatabaseValue(row["station"] as DatabaseValue) : nil,
+            clockSynchronised: row.hasColumn("clock_synchronised") ? Bool.fromDatabaseValue(row["clock_synchronised"] as DatabaseValue) : nil)
     }
 
     /// Whether the file has v3's `station` column (a file read before its kiosk migrated it has not).

@@ -19,12 +19,17 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
     public var localDay: LocalDay
     /// The fleet station it came from (a collector's database); nil on a kiosk's own history.
     public var station: String?
+    /// Whether `completedAt` came from a synchronised wall clock: false marks a date that may
+    /// be wrong (taken before NTP synchronised a Pi without a clock battery); nil when unknown
+    /// (records of earlier releases, a store with no clock to ask).
+    public var clockSynchronised: Bool?
 
     public init(
         id: String, kind: WorkoutRecord.Kind, sets: Int, durationMilliseconds: Int64, calories: Int,
         exercises: [String], preset: String?, completedAt: Date, localDay: LocalDay, score: String? = nil,
-        station: String? = nil
+        station: String? = nil, clockSynchronised: Bool? = nil
     ) {
+        self.clockSynchronised = clockSynchronised
         self.score = score
         self.station = station
         self.id = id
@@ -38,13 +43,15 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
         self.localDay = localDay
     }
 
-    /// Stamps `record` with the wall-clock time it arrived and that time's day in `timeZone`.
-    public init(_ record: WorkoutRecord, completedAt: Date, timeZone: TimeZone) {
+    /// Stamps `record` with the wall-clock time it arrived, that time's day in `timeZone`, and
+    /// whether the clock was synchronised then.
+    public init(_ record: WorkoutRecord, completedAt: Date, timeZone: TimeZone, clockSynchronised: Bool? = nil) {
         self.init(
             id: record.id, kind: record.kind, sets: record.sets,
             durationMilliseconds: record.duration.nanoseconds / 1_000_000, calories: record.calories,
             exercises: record.exercises, preset: record.preset,
-            completedAt: completedAt, localDay: LocalDay(completedAt, in: timeZone), score: record.score?.description)
+            completedAt: completedAt, localDay: LocalDay(completedAt, in: timeZone), score: record.score?.description,
+            clockSynchronised: clockSynchronised)
     }
 
     /// The duration as a Swift `Duration`.
@@ -55,5 +62,6 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
         case durationMilliseconds = "duration_ms"
         case completedAt = "completed_at"
         case localDay = "local_day"
+        case clockSynchronised = "clock_synchronised"
     }
 }

@@ -55,7 +55,7 @@ public enum KioskService {
             now: { Moment(origin.duration(to: clock.now)) }, log: log)
         let runtime = data.runtime(
             settings: configuration.kiosk, clock: clock, origin: origin,
-            devices: hardware.devices(sources: [signals] + fleet.sources, sound: sound),
+            devices: hardware.devices(sources: [signals, data.clockSteps] + fleet.sources, sound: sound),
             history: fleet.history(data.history), timing: timing, extraDrivers: extra + fleet.drivers)
         fleet.attach(runtime)
         log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(data.stored == nil ? "" : ", resumed")")

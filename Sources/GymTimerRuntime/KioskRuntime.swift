@@ -21,6 +21,9 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var input: InputFrontEnd
     private let store: (any RunningStateStore)?
     private var lastRetry: Moment?
+    /// Hears a wall-clock step while a run is held for the clock (see `checkClock`).
+    private let clockSteps: ClockStepSource?
+    private var lastClockCheck: Moment?
     /// The moment the kiosk last handled anything: its next deadline is asked for after this
     /// moment, not after the clock's now, so a wake-up whose handling ran past a second
     /// boundary still wakes for that boundary (at once) instead of skipping the second.
@@ -34,13 +37,16 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// carried out, together with the records still waiting for the database (see
     /// `KioskStore`); waiting records are retried every `KioskStore.retryInterval`. `held` are
     /// presses a previous controller accepted: one whose button is still down is taken up, so
-    /// its hold is not lost to the restart.
+    /// its hold is not lost to the restart. `clockSteps` (among the waiter's sources too) wakes
+    /// the loop when the wall clock steps while the store holds a run for the clock.
     public init(
         kiosk: Kiosk, clock: C, origin: C.Instant, devices: KioskDevices,
         history: any WorkoutHistory, timing: InputTiming = InputTiming(), faults: FaultLog,
-        extraDrivers: [any TimedDriver] = [], store: (any RunningStateStore)? = nil, held: [String: HeldPress] = [:]
+        extraDrivers: [any TimedDriver] = [], store: (any RunningStateStore)? = nil, held: [String: HeldPress] = [:],
+        clockSteps: ClockStepSource? = nil
     ) {
         self.store = store
+        self.clockSteps = clockSteps
         self.faults = faults
         self.kiosk = kiosk
         self.clock = clock
@@ -91,6 +97,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         candidates.append(input.nextDeadline)
         candidates += timedDrivers.map(\.nextDeadline)
         if let store, store.hasPending { candidates.append((lastRetry ?? at) + store.retryInterval) }
+        if let store, store.awaitsClock { candidates.append((lastClockCheck ?? at) + Self.clockRecheck) }
         return candidates.compactMap { $0 }.min()
     }
 
@@ -110,6 +117,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         let kioskDue = kiosk.nextDeadline(after: handledAt)
         var deadline = nextDeadline
         if let limit { deadline = deadline.map { min($0, limit) } ?? limit }
+        clockSteps?.listening = store?.awaitsClock ?? false
         let timeout = deadline.map { clock.now.duration(to: origin.advanced(by: $0.sinceOrigin)) }
         let edges = try devices.waiter.wait(timeout: timeout.map { max($0, .zero) })
         wakeups += 1
@@ -167,6 +175,32 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
             if let due = driver.nextDeadline, due <= now { driver.fire(at: now) }
         }
         retryPending(at: now)
+        checkClock(at: now)
+    }
+
+    /// How often a held run's clock is read again while it waits: a synchronisation that slews
+    /// the clock instead of stepping it is heard by nothing else.
+    public static var clockRecheck: Duration { .seconds(10) }
+
+    /// While the store holds a run for the clock: on a step, or every `clockRecheck`, asks it
+    /// whether the clock can be trusted now, and if so runs the kiosk it resumes (shown at once).
+    private func checkClock(at now: Moment) {
+        let stepped = clockSteps?.takeStep() ?? false
+        guard let store, store.awaitsClock else {
+            lastClockCheck = nil
+            return
+        }
+        // The first wake-up while something is held reads the clock at once, then every recheck.
+        guard stepped || lastClockCheck.map({ now >= $0 + Self.clockRecheck }) ?? true else { return }
+        lastClockCheck = now
+        resumeIfSynchronised(store, at: now)
+    }
+
+    private func resumeIfSynchronised(_ store: any RunningStateStore, at now: Moment) {
+        guard let resumed = store.resumeOnSync(kiosk, at: now) else { return }
+        kiosk = resumed
+        handledAt = now
+        apply(kiosk.start(at: now), at: now)
     }
 
     private func apply(_ effects: [Effect], at now: Moment) {

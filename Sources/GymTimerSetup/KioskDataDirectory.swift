@@ -18,6 +18,9 @@ public final class KioskDataDirectory {
     public let stored: StoredKiosk<StoredWorkout>?
     private let faults: FaultLog
     private let lock: DataDirectoryLock?
+    /// Hears the wall clock step, for the loop's blocking point: add it to the waiter's sources
+    /// (`runtime` hands it to the loop, which listens while a run is held for the clock).
+    public let clockSteps: ClockStepSource
 
     /// Locks `path` and opens the history (at `historyPath`, default `path/history.sqlite`) and
     /// the journal. A directory another process holds is refused, naming it (`.held`). One
@@ -50,6 +53,9 @@ public final class KioskDataDirectory {
         store = KioskStore(directory: path, history: history, faults: faults)
         // A real-time kiosk: each save notes the clocks, and a restore decides how far to trust them.
         store.clock = { ClockReading.now() }
+        // A record's date is marked when the wall clock it was taken from is not synchronised.
+        history.clockSynchronised = { ClockReading.now().synchronised }
+        clockSteps = ClockStepSource(faults: faults)
         stored = store.load()
     }
 
@@ -65,6 +71,6 @@ public final class KioskDataDirectory {
         KioskRuntime(
             kiosk: store.restore(stored, settings: settings, at: Moment(origin.duration(to: clock.now))), clock: clock, origin: origin, devices: devices,
             history: history, timing: timing, faults: faults, extraDrivers: extraDrivers, store: store,
-            held: stored?.held ?? [:])
+            held: stored?.held ?? [:], clockSteps: clockSteps)
     }
 }

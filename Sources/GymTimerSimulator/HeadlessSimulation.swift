@@ -58,7 +58,7 @@ public final class HeadlessSimulation {
         } catch {
             throw .stopSignals("\(error)")
         }
-        inputs = HeadlessInputs(stopSignals: stopSignals, sources: fleet.sources, now: now, log: log)
+        inputs = HeadlessInputs(stopSignals: stopSignals, sources: [data.clockSteps] + fleet.sources, now: now, log: log)
         let traceStart = TraceStart()
         self.traceStart = traceStart
         trace = TraceRecorder(now: { traceStart.atZero ? .zero : now() - traceStart.offset }) { line in

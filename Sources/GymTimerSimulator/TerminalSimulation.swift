@@ -113,7 +113,7 @@ public final class TerminalSimulation {
                 extraDrivers: fleet.drivers)
         }
         fleet.attach(runtime)
-        inputs.sources = fleet.sources + (stopSignals.map { [$0] } ?? [])
+        inputs.sources = fleet.sources + (stopSignals.map { [$0] } ?? []) + (storage.map { [$0.clockSteps] } ?? [])
         if let station = fleet.station {
             stationName = station.settings.station
             events.note("fleet: station \(station.settings.station), broker \(station.settings.broker)", at: now)

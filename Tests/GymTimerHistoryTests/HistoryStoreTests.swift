@@ -6,16 +6,16 @@ import Testing
 
 @Suite("HistoryStore: schema, recording, streaks, achievements")
 struct HistoryStoreTests {
-    @Test("a new file gets the v1 schema, v2's score column and v3's station column")
+    @Test("a new file gets the v1 schema, v2's score column, v3's station column and v4's clock_synchronised")
     func migrationsCreateTheSchema() throws {
         let dir = try TemporaryDirectory()
         let store = try Fixture.store(dir.file("h.sqlite"), clock: WallClock(Date(timeIntervalSince1970: 0)))
         try store.database.read { db in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3"])
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4"])
             let workouts = try db.columns(in: "workouts").map(\.name)
             #expect(workouts == [
                 "id", "kind", "sets", "duration_ms", "calories", "exercises", "preset", "completed_at", "local_day", "score",
-                "station",
+                "station", "clock_synchronised",
             ])
             #expect(try db.primaryKey("workouts").columns == ["id"])
             #expect(try db.columns(in: "achievements").map(\.name) == ["name", "unlocked_at"])

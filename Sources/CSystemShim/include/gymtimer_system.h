@@ -5,7 +5,8 @@
  * that is ppoll(2), which glibc declares only under _GNU_SOURCE: poll(2) with a timespec
  * timeout, so the event loop's deadlines are kept to the kernel's precision instead of
  * being rounded up to a millisecond; and adjtimex(2), whose struct timex the module leaves
- * out, read-only, for the self-test's line on the clock's synchronisation. Only HAL's
+ * out, read-only, for the self-test's line on the clock's synchronisation; and timerfd(2),
+ * whose header the module leaves out, to hear of a wall-clock step. Only HAL's
  * SystemCall calls them; everything else waits through SystemCall.poll.
  */
 #include <poll.h>
@@ -19,5 +20,14 @@ int gymtimer_ppoll(struct pollfd *fds, unsigned long count, const struct timespe
 /// offset (ns with STA_NANO, else µs) and the estimated and maximum error (µs). Returns the
 /// clock state (TIME_OK … TIME_ERROR) or -1 with errno set.
 int gymtimer_clock_status(int *status, long *offset, long *estimated_error, long *maximum_error);
+
+/// A timerfd(2) on CLOCK_REALTIME (non-blocking, close-on-exec) armed for an absolute instant
+/// years away with TFD_TIMER_CANCEL_ON_SET: it becomes readable when the wall clock is set
+/// (stepped), never by itself. Returns the descriptor, or -1 with errno set.
+int gymtimer_clock_step_fd(void);
+
+/// Reads `fd` (a step was seen: read fails with ECANCELED) and arms it again for the next
+/// step. Returns 0, or -1 with errno set.
+int gymtimer_clock_step_rearm(int fd);
 
 #endif

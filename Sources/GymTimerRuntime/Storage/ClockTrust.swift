@@ -30,6 +30,13 @@ public enum ClockTrust: Equatable, Sendable {
         return .unknown(shift: now - savedAt)
     }
 
+    /// Whether a run held on `.unknown` may still resume once the clock synchronises
+    /// (`KioskStore.resumeOnSync`): only when the save's own clock was not known to be wrong
+    /// (a save on an unsynchronised clock names no true instant, now or later).
+    public static func mayResumeOnSync(saved: ClockReading?) -> Bool {
+        saved?.synchronised ?? true
+    }
+
     /// How far every stored moment moves onto the new timeline.
     public var shift: Duration {
         switch self {

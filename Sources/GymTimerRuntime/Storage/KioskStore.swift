@@ -64,14 +64,51 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// untrustworthy journal aside.
     public func restore(_ stored: StoredKiosk<History.Pending>?, settings: KioskSettings, at now: Moment? = nil) -> Kiosk {
         var progress = stored?.progress
+        var held: HeldForClock?
         if let stored, let clock, let now, progress != nil {
-            let trust = ClockTrust.decide(saved: stored.clock, savedAt: stored.savedAt, current: clock(), now: now)
+            let reading = clock()
+            // A save an earlier restore held, the kiosk unchanged since: resumed if the clock
+            // can be trusted now, else still waited for.
+            if let earlier = stored.heldForClock, earlier.shown == stored.progress {
+                let trust = ClockTrust.decide(saved: earlier.clock, savedAt: earlier.savedAt, current: reading, now: now)
+                if case .wallClock = trust {
+                    restoredTrust = trust
+                    heldForClock = nil
+                    return resumed(earlier, shift: trust.shift, settings: settings)
+                }
+                held = earlier
+            }
+            let trust = ClockTrust.decide(saved: stored.clock, savedAt: stored.savedAt, current: reading, now: now)
             if let note = trust.note { faults.note("state: \(note)") }
-            if case .unknown = trust { progress = progress?.holdingRun(at: stored.savedAt) }
+            if case .unknown = trust {
+                if held == nil, ClockTrust.mayResumeOnSync(saved: stored.clock), progress?.idleCarriedOver == nil {
+                    held = HeldForClock(progress: progress, savedAt: stored.savedAt, clock: stored.clock)
+                }
+                progress = progress?.holdingRun(at: stored.savedAt)
+            }
             progress = progress?.shifted(by: trust.shift)
             restoredTrust = trust
         }
         let savedAt = (stored?.savedAt ?? .origin).saturatingAdvanced(by: restoredTrust?.shift ?? .zero)
+        let kiosk = rebuild(progress, savedAt: savedAt, settings: settings)
+        held?.shown = KioskProgress(kiosk)
+        heldForClock = held
+        heldSettings = settings
+        return kiosk
+    }
+
+    /// The kiosk `held` makes once the clock is trusted, its moments moved by `shift` onto the
+    /// loop's timeline; says so in the log.
+    private func resumed(_ held: HeldForClock, shift: Duration, settings: KioskSettings) -> Kiosk {
+        let kiosk = rebuild(held.progress?.shifted(by: shift), savedAt: held.savedAt.saturatingAdvanced(by: shift), settings: settings)
+        let what = held.progress.map { $0.mode.kind == .interval ? "interval workout" : $0.mode.kind.rawValue } ?? "kiosk"
+        faults.note("state: clock synchronised: \(what) resumed where the clock says")
+        return kiosk
+    }
+
+    /// `KioskRestore` of `progress`: records what the config change ended, logs what the owner
+    /// should know, and sets an untrustworthy journal aside.
+    private func rebuild(_ progress: KioskProgress?, savedAt: Moment, settings: KioskSettings) -> Kiosk {
         let restore = KioskRestore(progress: progress, savedAt: savedAt, settings: settings)
         for note in restore.notes { faults.note("state: \(note)") }
         for record in restore.records { history.record(record) }
@@ -82,6 +119,38 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// How the last restore trusted the clock (nil: no clock, or nothing restored).
     public private(set) var restoredTrust: ClockTrust?
 
+    /// The wall-clock time since the Unix epoch, read when a held run may resume (injected in tests).
+    public var wallTime: () -> Duration = wallTimeSinceEpoch
+
+    /// What a restore on a clock it could not trust held, kept until the clock synchronises
+    /// (and saved with the journal, for a restart before then), and the settings it ran under.
+    private var heldForClock: HeldForClock?
+    private var heldSettings = KioskSettings()
+
+    /// Whether a run is held until the clock synchronises (see `resumeOnSync`).
+    public var awaitsClock: Bool { heldForClock != nil }
+
+    /// Once the clock can be trusted (`ClockTrust.decide` says `.wallClock` for the save the
+    /// restore held), the kiosk the restart would have made on a synchronised clock, moved onto
+    /// the loop's timeline (`now`, which differs from the wall clock by how far the clock was
+    /// off when this process started): the run where the clock says it is, or its alarm or
+    /// record if it ended meanwhile. Nil while the clock is still not trusted, and for good
+    /// once the held kiosk (`current`) moved on (a press, a warning beep, its own end), which
+    /// is then left as it is: the lifter has seen it go on.
+    public func resumeOnSync(_ current: Kiosk, at now: Moment) -> Kiosk? {
+        guard let held = heldForClock, let clock else { return nil }
+        guard KioskProgress(current) == held.shown else {
+            heldForClock = nil
+            faults.note("state: clock: the held run moved on (a press, a beep, its end) before the clock synchronised; left as it is")
+            return nil
+        }
+        let wallNow = Moment(wallTime())
+        let trust = ClockTrust.decide(saved: held.clock, savedAt: held.savedAt, current: clock(), now: wallNow)
+        guard case .wallClock = trust else { return nil }
+        heldForClock = nil
+        return resumed(held, shift: trust.shift + (now - wallNow), settings: heldSettings)
+    }
+
     /// Saves the running state with the records still waiting, if anything changed since the
     /// last save; a failure is logged once and the save retried on the next call.
     public func save(kiosk: Kiosk, held: [String: HeldPress], at now: Moment, ended: Bool = false) {
@@ -89,11 +158,12 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         // The same kiosk has the same progress: compared first, so a wake-up that changed
         // nothing costs no conversion.
         if let last = lastSaved, kiosk == lastKiosk, pending == last.pending, held == last.held, ended == last.ended,
-           runOrigin == last.runOrigin {
+           runOrigin == last.runOrigin, heldForClock == last.heldForClock {
             return
         }
         let snapshot = StoredKiosk(
-            kiosk: kiosk, savedAt: now, pending: pending, held: held, ended: ended, runOrigin: runOrigin, clock: clock?())
+            kiosk: kiosk, savedAt: now, pending: pending, held: held, ended: ended, runOrigin: runOrigin, clock: clock?(),
+            heldForClock: heldForClock)
         var unchanged = lastSaved
         unchanged?.savedAt = now
         unchanged?.clock = snapshot.clock

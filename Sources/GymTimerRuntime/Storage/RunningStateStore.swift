@@ -11,4 +11,8 @@ public protocol RunningStateStore: AnyObject {
     func save(kiosk: Kiosk, held: [String: HeldPress], at now: Moment, ended: Bool)
     /// Tries to write the waiting records again.
     func retry()
+    /// Whether a run is held until the clock synchronises (`KioskStore.resumeOnSync`).
+    var awaitsClock: Bool { get }
+    /// The kiosk to run once the clock can be trusted, nil while it cannot or nothing is held.
+    func resumeOnSync(_ current: Kiosk, at now: Moment) -> Kiosk?
 }

@@ -31,6 +31,9 @@ public struct StoredKiosk<Pending: Codable & Hashable & Sendable>: Codable, Equa
     /// The clocks at the save (boot, time since boot, synchronised), for `ClockTrust`; nil in
     /// the scripted simulator (virtual time) and in journals of earlier releases.
     public var clock: ClockReading?
+    /// A save still waiting for the clock to synchronise (`HeldForClock`); nil when none (and in
+    /// journals of earlier releases).
+    public var heldForClock: HeldForClock?
     /// As read: the journal's format (1 for the unversioned format of earlier releases).
     public private(set) var format = Self.currentFormat
     /// As read: whether a running state was stored but could not be read (another version's, or damaged).
@@ -40,8 +43,9 @@ public struct StoredKiosk<Pending: Codable & Hashable & Sendable>: Codable, Equa
 
     public init(
         progress: KioskProgress?, savedAt: Moment, pending: [Pending] = [], held: [String: HeldPress] = [:],
-        ended: Bool = false, runOrigin: Moment = .origin, clock: ClockReading? = nil
+        ended: Bool = false, runOrigin: Moment = .origin, clock: ClockReading? = nil, heldForClock: HeldForClock? = nil
     ) {
+        self.heldForClock = heldForClock
         self.clock = clock
         self.runOrigin = runOrigin
         self.progress = progress
@@ -54,14 +58,14 @@ public struct StoredKiosk<Pending: Codable & Hashable & Sendable>: Codable, Equa
     /// The snapshot of `kiosk` (its progress).
     public init(
         kiosk: Kiosk, savedAt: Moment, pending: [Pending] = [], held: [String: HeldPress] = [:], ended: Bool = false,
-        runOrigin: Moment = .origin, clock: ClockReading? = nil
+        runOrigin: Moment = .origin, clock: ClockReading? = nil, heldForClock: HeldForClock? = nil
     ) {
         self.init(
             progress: KioskProgress(kiosk), savedAt: savedAt, pending: pending, held: held, ended: ended, runOrigin: runOrigin,
-            clock: clock)
+            clock: clock, heldForClock: heldForClock)
     }
 
-    private enum CodingKeys: String, CodingKey { case format, progress, kiosk, savedAt, pending, held, ended, runOrigin, clock }
+    private enum CodingKeys: String, CodingKey { case format, progress, kiosk, savedAt, pending, held, ended, runOrigin, clock, heldForClock }
 
     /// One waiting record, or nil when it does not decode.
     private struct Lenient: Decodable {
@@ -89,6 +93,7 @@ public struct StoredKiosk<Pending: Codable & Hashable & Sendable>: Codable, Equa
         ended = (try? container.decodeIfPresent(Bool.self, forKey: .ended)) ?? false
         runOrigin = (try? container.decodeIfPresent(Moment.self, forKey: .runOrigin)) ?? .origin
         clock = try? container.decodeIfPresent(ClockReading.self, forKey: .clock)
+        heldForClock = try? container.decodeIfPresent(HeldForClock.self, forKey: .heldForClock)
         let key: CodingKeys = format >= 2 ? .progress : .kiosk
         guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else { return }
         // Without its save time a running state cannot be placed: dropped, the records kept.
@@ -108,6 +113,7 @@ public struct StoredKiosk<Pending: Codable & Hashable & Sendable>: Codable, Equa
         try container.encode(ended, forKey: .ended)
         try container.encode(runOrigin, forKey: .runOrigin)
         try container.encodeIfPresent(clock, forKey: .clock)
+        try container.encodeIfPresent(heldForClock, forKey: .heldForClock)
     }
 
     /// Whether its own moments are ones the kiosk can compute with: the save and the run's
@@ -115,7 +121,7 @@ public struct StoredKiosk<Pending: Codable & Hashable & Sendable>: Codable, Equa
     /// progress is checked against the config's settings by `KioskRestore`.)
     public var isPlausible: Bool {
         let limit = Int64(100 * 365 * 86_400) * 1_000_000_000
-        for moment in [savedAt, runOrigin] where moment.nanoseconds < -limit || moment.nanoseconds > limit { return false }
+        for moment in [savedAt, runOrigin] + [heldForClock?.savedAt].compactMap({ $0 }) where moment.nanoseconds < -limit || moment.nanoseconds > limit { return false }
         return held.values.compactMap(\.holdPendingSince).allSatisfy { $0.isWithin(KioskRestore.window, of: savedAt) }
     }
 
