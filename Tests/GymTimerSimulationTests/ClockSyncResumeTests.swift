@@ -67,11 +67,11 @@ import Testing
         let waiter: VirtualWaiter
         let steps: ClockStepSource
 
-        init(_ kiosk: Kiosk, cut: Duration, wallError: Duration) throws {
+        init(_ kiosk: Kiosk, cut: Duration, wallError: Duration, savedSynchronised: Bool = true) throws {
             files = try ScratchDirectory()
             database = HistoryStore.opening(path: files.path + "/history.sqlite", faults: FaultLog { _ in })
             let before = KioskStore(directory: files.path, history: database, faults: FaultLog { _ in })
-            before.clock = { ClockReading(bootID: "a", sinceBoot: .seconds(500), synchronised: true) }
+            before.clock = { ClockReading(bootID: "a", sinceBoot: .seconds(500), synchronised: savedSynchronised) }
             before.save(kiosk: kiosk, held: [:], at: ClockSyncResumeTests.savedAt)
 
             let clocks = Clocks()
@@ -259,5 +259,19 @@ import Testing
         #expect(!third.awaitsClock)
         #expect(rebooted.lines.contains("state: clock synchronised: rest resumed where the clock says"), "\(rebooted.lines.all)")
         #expect(restRemaining(resumed, at: rebooted.clocks.trueNow) == .seconds(290 - 40) - rebooted.elapsed)
+    }
+
+    /// A save made on an unsynchronised clock (the power failed again before NTP came back)
+    /// names no true instant: the run stays held as it was, the log says start resumes it, and
+    /// the loop does not re-read the clock for it.
+    @Test func aSaveOnAnUnsynchronisedClockIsNotWaitedFor() throws {
+        let rebooted = try Rebooted(
+            resting(300, startedBefore: .seconds(10)), cut: .seconds(40), wallError: .seconds(-3600), savedSynchronised: false)
+        #expect(rebooted.lines.contains("no synchronisation can place it"), "\(rebooted.lines.all)")
+        rebooted.clocks.synchronised = true
+        try rebooted.run(until: 30)
+        #expect(rebooted.steps.pollRequest == nil, "not listening for a step")
+        #expect(!rebooted.lines.contains("clock synchronised:"), "\(rebooted.lines.all)")
+        #expect(restRemaining(rebooted.runtime.kiosk, at: rebooted.runtime.now) == .seconds(290) - rebooted.elapsed)
     }
 }

@@ -81,8 +81,12 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
             let trust = ClockTrust.decide(saved: stored.clock, savedAt: stored.savedAt, current: reading, now: now)
             if let note = trust.note { faults.note("state: \(note)") }
             if case .unknown = trust {
-                if held == nil, ClockTrust.mayResumeOnSync(saved: stored.clock), progress?.idleCarriedOver == nil {
-                    held = HeldForClock(progress: progress, savedAt: stored.savedAt, clock: stored.clock)
+                if held == nil, progress?.idleCarriedOver == nil {
+                    if ClockTrust.mayResumeOnSync(saved: stored.clock) {
+                        held = HeldForClock(progress: progress, savedAt: stored.savedAt, clock: stored.clock)
+                    } else {
+                        faults.note("state: clock: the save itself was made on an unsynchronised clock, so no synchronisation can place it: start resumes the run as it is")
+                    }
                 }
                 progress = progress?.holdingRun(at: stored.savedAt)
             }
