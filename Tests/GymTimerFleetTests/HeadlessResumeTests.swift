@@ -62,10 +62,12 @@ extension HeadlessStationTests {
         let left = deadline - (start["unix"]?.number ?? 0)
         #expect(seconds(start).map { abs(Double($0) - left) < 1 } == true, "t 0 shows what is left of the rest: \(start), \(left) s")
         #expect(litAtStart("calm-2", "rest"), "resting from t 0")
-        // Each later frame changes on a second boundary of the same deadline.
+        // Each later frame changes on a second boundary of the same deadline: within half a
+        // second (the sum of two processes' write latencies under a loaded machine; a deadline
+        // that moved would be a whole second or more off).
         for frame in frames.dropFirst() {
             let expected = deadline - Double(seconds(frame) ?? -1000)
-            #expect(abs((frame["unix"]?.number ?? 0) - expected) < 0.25, "\(frame) is \((frame["unix"]?.number ?? 0) - expected) s off")
+            #expect(abs((frame["unix"]?.number ?? 0) - expected) < 0.5, "\(frame) is \((frame["unix"]?.number ?? 0) - expected) s off")
         }
         let log = (try? String(contentsOfFile: "\(directory)/calm-2.log", encoding: .utf8)) ?? ""
         #expect(log.contains("resumed from \(directory)/calm"), "the log says it resumed: \(log)")
