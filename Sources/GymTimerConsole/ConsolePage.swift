@@ -92,12 +92,12 @@ public enum ConsolePage {
         .note { color: var(--dim); }
         .unlocked { color: #a5d6a7; }
         #broker.online { color: #a5d6a7; } #broker.offline { color: #ff8a80; }
-        #floor { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: 1rem; margin-top: 1rem; }
+        #floor { display: grid; grid-template-columns: repeat(auto-fill, minmax(19rem, 1fr)); gap: 1rem; margin-top: 1rem; }
         .tile { background: var(--tile); border-radius: .8rem; padding: .8rem 1rem; border-left: .5rem solid #2e7d32; }
         .tile.offline { opacity: .55; border-left-color: #777; }
         .tile .name { font-size: 1.3rem; font-weight: bold; display: flex; justify-content: space-between; gap: .5rem; }
         .tile .status { font-size: .9rem; font-weight: normal; color: var(--dim); }
-        .tile .left { font: bold clamp(3.5rem, 9vw, 7rem)/1.1 ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; letter-spacing: .03em; }
+        .tile .left { font: bold clamp(3rem, 7vw, 5.5rem)/1.1 ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; white-space: nowrap; overflow: hidden; }
         .tile .what, .tile .counts { color: var(--dim); }
         .tile .phase { color: #ffd54f; text-transform: uppercase; font-size: .95rem; }
         fieldset { border: 1px solid #444; border-radius: .5rem; display: flex; flex-wrap: wrap; gap: .4rem 1rem; }
@@ -125,7 +125,9 @@ public enum ConsolePage {
           if (!t.online) return "--:--";
           if (t.deadline !== undefined && t.deadline !== null) return clock(t.deadline - (Date.now() / 1000 + offset));
           if (t.remaining !== undefined && t.remaining !== null) return clock(t.remaining);
-          return t.display || "--:--";
+          // What the 4-digit display showed: its digits as a time (0130 → 01:30), a label as is.
+          const shown = t.display || "--:--";
+          return /^[0-9]{4}$/.test(shown) ? shown.slice(0, 2) + ":" + shown.slice(2) : shown;
         }
         function renderFloor() {
           const floor = document.getElementById("floor");
