@@ -3,6 +3,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The console's HTTP side (Hummingbird): the page, its live updates (Server-Sent Events), the
 /// login, and the actions, which go to the MQTT thread (`ConsoleLink`) through its queue, never
@@ -75,7 +76,13 @@ public struct ConsoleServer: Sendable {
             return Response(
                 status: .ok, headers: Self.secured([.contentType: "text/event-stream"]),
                 body: ResponseBody { writer in
-                    for await frame in stream { try await writer.write(ByteBuffer(string: frame)) }
+                    // A page stays open for hours: on SIGTERM/SIGINT every page's stream ends,
+                    // so the server's graceful shutdown does not wait for them.
+                    try await withGracefulShutdownHandler {
+                        for await frame in stream { try await writer.write(ByteBuffer(string: frame)) }
+                    } onGracefulShutdown: {
+                        broadcast.finish()
+                    }
                     try await writer.finish(nil)
                 })
         }

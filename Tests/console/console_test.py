@@ -289,6 +289,15 @@ def main():
             os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
             driver.save_screenshot(args.screenshot)
             print(f"screenshot: {args.screenshot}")
+
+        # A page left open (its event stream never ends by itself) does not hold the console up.
+        console = dict(processes)["console"]
+        console.send_signal(signal.SIGTERM)
+        try:
+            code = console.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            code = None
+        check("the console stops on SIGTERM with a page open", code == 0, f"exit {code}")
     finally:
         if driver is not None:
             driver.quit()
