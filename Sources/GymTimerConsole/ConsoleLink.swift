@@ -223,6 +223,7 @@ public final class ConsoleLink: @unchecked Sendable {
         let every = FleetTopics.everyStation(prefix: prefix)
         _ = try? client.subscribe(every.status, qos: 1)
         _ = try? client.subscribe(every.state, qos: 1)
+        _ = try? client.subscribe("\(prefix)/+/event", qos: 0)
     }
 
     /// Publishes what is queued, while connected (a command waits for the broker otherwise).

@@ -99,6 +99,7 @@ public enum ConsolePage {
         .tile .status { font-size: .9rem; font-weight: normal; color: var(--dim); }
         .tile .left { font: bold clamp(3rem, 7vw, 5.5rem)/1.1 ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; white-space: nowrap; overflow: hidden; }
         .tile .what, .tile .counts { color: var(--dim); }
+        .tile .refusal { color: #ff8a80; font-size: .9rem; }
         .tile .phase { color: #ffd54f; text-transform: uppercase; font-size: .95rem; }
         fieldset { border: 1px solid #444; border-radius: .5rem; display: flex; flex-wrap: wrap; gap: .4rem 1rem; }
         .row { display: flex; flex-wrap: wrap; gap: .6rem 1rem; margin: .6rem 0; align-items: center; }
@@ -146,6 +147,7 @@ public enum ConsolePage {
             if (t.round !== undefined && t.round !== null) counts.push("round " + t.round);
             if (t.sets !== undefined && t.sets !== null) counts.push(t.sets + " sets");
             tile.append(el("div", "counts", counts.join(" · ")));
+            if (t.refusal) tile.append(el("div", "refusal", "Refused: " + t.refusal));
             floor.append(tile);
           }
           renderChoices();

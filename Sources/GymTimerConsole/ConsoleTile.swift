@@ -21,6 +21,8 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
     public var display: String?
     public var round: Int?
     public var sets: Int?
+    /// Why the station refused a command in the last minute (its `error` event), if it did.
+    public var refusal: String? = nil
 
     /// The tile of station `name` from what the broker retained for it; `status` nil when only
     /// its state was seen. A number that is no time a station counts (NaN, ±∞, beyond a day

@@ -35,6 +35,20 @@ import Testing
         #expect(json.contains(#""online":true"#))
     }
 
+    @Test func aStationsRefusalShowsOnItsTileForAMinute() {
+        var floor = ConsoleFloor(prefix: "gymtimer")
+        // An event from a station never seen is no tile of its own.
+        let unknown = floor.apply(message("gymtimer/rack-9/event", #"{"t":1000,"event":"error","kind":"not-allowed","reason":"x"}"#))
+        _ = floor.apply(message("gymtimer/rack-1/status", "online"))
+        let press = floor.apply(message("gymtimer/rack-1/event", #"{"t":1000,"event":"pressed-start"}"#))
+        let refusal = floor.apply(message(
+            "gymtimer/rack-1/event", #"{"t":1000,"event":"error","kind":"not-allowed","reason":"\"select\" not allowed now: not idle"}"#))
+        #expect([unknown, press, refusal] == [false, false, true])
+        #expect(floor.tiles(now: 1030).first?.refusal == #""select" not allowed now: not idle"#)
+        #expect(floor.tiles(now: 1061).first?.refusal == nil)
+        #expect(floor.tiles(now: 1030).map(\.name) == ["rack-1"])
+    }
+
     @Test func hostileStateIsBoundedAndStripped() {
         let tile = ConsoleTile.make(
             name: "rack-1", status: "online",

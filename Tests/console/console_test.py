@@ -148,7 +148,7 @@ def main():
                 for (const t of document.querySelectorAll('#floor .tile')) {
                   const text = c => (t.querySelector(c) || {}).textContent || '';
                   out[t.dataset.station] = {online: !t.classList.contains('offline'), left: text('.left'),
-                    what: text('.what'), phase: text('.phase'), counts: text('.counts')};
+                    what: text('.what'), phase: text('.phase'), counts: text('.counts'), refusal: text('.refusal')};
                 }
                 return out;""")
 
@@ -289,6 +289,13 @@ def main():
             os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
             driver.save_screenshot(args.screenshot)
             print(f"screenshot: {args.screenshot}")
+
+        # A class on stations that are running is refused by them, and each tile says why.
+        check("a class while they run is sent", press("start", f"Class ({PROGRAM}) starts in 3 s") is not None, repr(result()))
+        refused = until(15, lambda: tiles() if all(tiles()[s]["refusal"].startswith("Refused: ") for s in STATIONS) else None)
+        check("each station's refusal shows on its tile", refused is not None, repr(tiles()))
+        if refused:
+            print(f"     ({refused['rack-1']['refusal']})")
 
         # A page left open (its event stream never ends by itself) does not hold the console up.
         console = dict(processes)["console"]
