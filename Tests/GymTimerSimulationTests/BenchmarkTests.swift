@@ -180,6 +180,24 @@ import Testing
         #expect(offset.max < 250 && skew.max < 250)
     }
 
+    @Test func aConsoleClickIsMatchedToTheFirstBlinkOfThePauseAfterIt() {
+        func display(_ colon: Bool, _ unix: Double) -> String {
+            #"{"t":0,"device":"display","text":"0128","colon":\#(colon),"unix":\#(unix)}"#
+        }
+        let trace = [display(true, 100.5), display(false, 101.04), display(true, 101.3), display(false, 101.5), display(false, 104.2)]
+            .joined(separator: "\n")
+        // The second click's first blink comes after the third click: it answers the third.
+        let samples = ConsoleBenchmark.latencies([101.0, 103.0, 104.0], trace: trace)
+        #expect(samples.map { $0.rounded() } == [40, 200])
+    }
+
+    @Test func aClickOnTheConsoleIsTimedToARealStationsDisplay() throws {
+        let figure = ConsoleBenchmark(executable: GymtimerBinary.path, clicks: 3).run()
+        let samples = try #require(figure.statistics, "measured: \(figure.note ?? "")")
+        #expect(samples.count == 3, "every pause reached the display: \(figure.note ?? "")")
+        #expect(samples.median > 0 && samples.max < 1000)
+    }
+
     @Test func countdownBeginsAreTheRestLEDLightingFromTheFirstStartOn() {
         let trace = [
             #"{"device":"led","name":"rest","on":true,"unix":90.0}"#,
