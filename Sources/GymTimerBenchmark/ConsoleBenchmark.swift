@@ -7,13 +7,15 @@ import GymTimerFleetLink
 /// The coach's console's figure for `gymtimer bench`: how long a click takes to reach a
 /// station's display, measured end to end on real processes — `gymtimer console` (HTTP, its
 /// MQTT thread), a real Mosquitto on loopback and a headless station — from just before the
-/// HTTP request of a Pause to the station's first display write of the pause (its colon's first
-/// blink off; while a rest runs the colon is always lit). Logged in as a browser is: the PIN,
-/// the session cookie, the page's token and its `Origin`.
+/// HTTP request of a Reset to the station's display write of its idle screen (a running rest
+/// never shows it: its countdown starts one below). Each rest is started by a press on the
+/// station's own input between clicks. Logged in as a browser is: the PIN, the session cookie,
+/// the page's token and its `Origin`. (A Pause would not do: its first write is the colon's
+/// blink, a quarter second after the pause itself.)
 struct ConsoleBenchmark {
     /// The gymtimer binary run as the console and the station; nil: not measured.
     var executable: String?
-    /// How many pauses to time (each resumed before the next).
+    /// How many resets to time (a rest started on the station before each).
     var clicks: Int
 
     static let name = "console click→display, HTTP request → station display write"
@@ -69,24 +71,24 @@ struct ConsoleBenchmark {
         func act(_ verb: String, _ body: String) -> Int {
             (try? http.request("POST", "/api/\(verb)", body: body, type: "application/json", cookie: cookie, token: token))?.status ?? 0
         }
-        // The class: a rest on the station, 3 s from now (once the console has seen it online).
-        guard retry(10, { act("class", #"{"stations":["bench"],"lead":3}"#) == 200 ? true : nil }) != nil else {
+        // Once the console has seen the station online, its actions are accepted.
+        guard retry(10, { act("reset", #"{"stations":["bench"]}"#) == 200 ? true : nil }) != nil else {
             throw Problem(description: "the console never saw the station (see the logs)")
         }
-        Thread.sleep(forTimeInterval: 4)
+        Thread.sleep(forTimeInterval: 0.5)
         var clicked: [Double] = []
         for _ in 0..<clicks {
+            station.send("0 click start")
+            Thread.sleep(forTimeInterval: 1.2)
             let at = Date().timeIntervalSince1970
-            guard act("pause", #"{"stations":["bench"]}"#) == 200 else { continue }
+            guard act("reset", #"{"stations":["bench"]}"#) == 200 else { continue }
             clicked.append(at)
-            Thread.sleep(forTimeInterval: 0.8)
-            _ = act("resume", #"{"stations":["bench"]}"#)
-            Thread.sleep(forTimeInterval: 0.8)
+            Thread.sleep(forTimeInterval: 0.6)
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.3)
         let samples = Self.latencies(clicked, trace: (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "")
-        let note = (samples.count < clicks ? "\(clicks - samples.count) of \(clicks) pauses gave no display write. " : "")
-            + "\(clicks) Pause clicks (logged-in HTTP POSTs, as the page sends them) through `gymtimer console` and Mosquitto on loopback to a headless station running a rest, each timed from just before the request to the station's first blink of the paused display (the trace's `unix`); one machine, one wall clock"
+        let note = (samples.count < clicks ? "\(clicks - samples.count) of \(clicks) resets gave no display write. " : "")
+            + "\(clicks) Reset clicks (logged-in HTTP POSTs, as the page sends them) through `gymtimer console` and Mosquitto on loopback to a headless station running a rest, each timed from just before the request to the station's write of its idle screen (the trace's `unix`); one machine, one wall clock"
         return Self.figure(samples, note: note)
     }
 
@@ -100,17 +102,19 @@ struct ConsoleBenchmark {
         return nil
     }
 
-    /// Each click's latency: from the click to the first display write with the colon off at or
-    /// after it (a running rest keeps its colon lit; a paused one blinks it), in milliseconds.
+    /// Each click's latency: from the click to the first write of the idle screen (the trace's
+    /// first display write, before any rest ran) at or after it, in milliseconds.
     static func latencies(_ clicks: [Double], trace: String) -> [Double] {
-        let blinks: [Double] = trace.split(separator: "\n").compactMap { line in
+        let writes: [(unix: Double, text: String)] = trace.split(separator: "\n").compactMap { line in
             guard case .object(let fields)? = JSONValue.parse(Array(line.utf8)), fields["device"]?.string == "display",
-                  fields["colon"] == .bool(false), let unix = fields["unix"]?.number else { return nil }
-            return unix
+                  let text = fields["text"]?.string, let unix = fields["unix"]?.number else { return nil }
+            return (unix, text)
         }
+        guard let idle = writes.first?.text else { return [] }
+        let answers = writes.filter { $0.text == idle }.map(\.unix)
         return clicks.enumerated().compactMap { n, at in
-            guard let first = blinks.first(where: { $0 >= at }) else { return nil }
-            // A blink after the next click answers that one, not this.
+            guard let first = answers.first(where: { $0 >= at }) else { return nil }
+            // A write after the next click answers that one, not this.
             if n + 1 < clicks.count, first >= clicks[n + 1] { return nil }
             return (first - at) * 1000
         }
