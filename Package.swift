@@ -19,6 +19,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        // The coach's web console's HTTP server (GymTimerConsole): SwiftNIO underneath.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // What Hummingbird's API is written in (named here because the console imports them).
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -63,6 +70,19 @@ let package = Package(
                 "GymTimerDrivers", "GymTimerRuntime", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The coach's web console (`gymtimer console`): an HTTP server (Hummingbird) on one side,
+        // the fleet's MQTT client on a thread of its own on the other; the page, the PIN lock,
+        // today's scores read from the collector's database.
+        .target(
+            name: "GymTimerConsole",
+            dependencies: [
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The simulated twins, the in-memory MQTT broker among them (behind GymTimerMQTT's MQTTTransport).
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerMQTT"]),
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
@@ -96,7 +116,7 @@ let package = Package(
             dependencies: [
                 "GymTimerCore", "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
                 "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GymTimerConsole", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Linked by LLVM's lld (shipped with the Swift toolchain) with packed relative
             // relocations (DT_RELR, glibc 2.36+: Debian 12 and 13): the position-independent
@@ -149,6 +169,10 @@ let package = Package(
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers",
                 "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport",
             ]
+        ),
+        .testTarget(
+            name: "GymTimerConsoleTests",
+            dependencies: ["GymTimerConsole", "GymTimerFleet", "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers", "GymTimerMQTT"]
         ),
         .testTarget(
             name: "FuzzTests",

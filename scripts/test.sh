@@ -38,6 +38,12 @@ scripts/ha-test.sh .build/debug/gymtimer
 echo "== arm64: cross build, unit tests and scenarios under qemu-aarch64-static (scripts/test-arm64.sh)"
 scripts/test-arm64.sh
 
+# The coach's console in headless Chromium (selenium from .build-venv, made by install-deps.sh):
+# a real Mosquitto, the collector, two headless stations; its screenshot goes to .build (run it
+# with --screenshot docs/console.png to refresh the README's picture).
+echo "== the coach's console in a real browser (Tests/console/console_test.py)"
+.build-venv/bin/python Tests/console/console_test.py .build/debug/gymtimer --screenshot .build/console.png
+
 echo "== the interactive simulator in a real terminal (tmux)"
 python3 Tests/terminal/terminal_test.py .build/debug/gymtimer
 # The README's captures of a rest and an interval run: the runs must still reach every screen shown.

@@ -180,6 +180,26 @@ import Testing
         #expect(offset.max < 250 && skew.max < 250)
     }
 
+    @Test func aConsoleClickIsMatchedToTheFirstIdleScreenAfterIt() {
+        func display(_ text: String, _ unix: Double) -> String {
+            #"{"t":0,"device":"display","text":"\#(text)","colon":true,"unix":\#(unix)}"#
+        }
+        // The idle screen (the first write), a rest counting, reset; the second click's idle
+        // screen comes after the third click: it answers the third.
+        let trace = [display("0130", 100.0), display("0129", 100.5), display("0130", 101.04), display("0129", 102.0),
+                     display("0128", 103.5), display("0130", 104.2)].joined(separator: "\n")
+        let samples = ConsoleBenchmark.latencies([101.0, 103.0, 104.0], trace: trace)
+        #expect(samples.map { $0.rounded() } == [40, 200])
+        #expect(ConsoleBenchmark.latencies([1], trace: "").isEmpty)
+    }
+
+    @Test func aClickOnTheConsoleIsTimedToARealStationsDisplay() throws {
+        let figure = ConsoleBenchmark(executable: GymtimerBinary.path, clicks: 3).run()
+        let samples = try #require(figure.statistics, "measured: \(figure.note ?? "")")
+        #expect(samples.count == 3, "every reset reached the display: \(figure.note ?? "")")
+        #expect(samples.median > 0 && samples.max < 1000)
+    }
+
     @Test func countdownBeginsAreTheRestLEDLightingFromTheFirstStartOn() {
         let trace = [
             #"{"device":"led","name":"rest","on":true,"unix":90.0}"#,

@@ -1,0 +1,64 @@
+import Foundation
+import GymTimerConfig
+import GymTimerFleet
+import GymTimerFleetLink
+import GymTimerMQTT
+
+/// Every station the console has seen on the broker: its retained `status` and `state`, and
+/// the last error it answered a command with. Pure: the link thread feeds it messages, the
+/// HTTP side asks it for tiles.
+public struct ConsoleFloor: Sendable {
+    public let prefix: String
+    private(set) var status: [String: String] = [:]
+    private(set) var state: [String: JSONValue] = [:]
+    /// Each station's last refusal (its `error` event): when (its Unix time) and why.
+    private(set) var refusals: [String: (t: Double, reason: String)] = [:]
+    /// How long a refusal stays on its tile.
+    public static let refusalShown = 60.0
+    /// The most stations one console keeps: topics from anyone who can publish cannot grow it further.
+    public static let maximumStations = 256
+
+    public init(prefix: String) { self.prefix = prefix }
+
+    /// Takes in one message; says whether a tile changed. Topics that are no station's
+    /// `status` or `state` (or name no valid station) are ignored.
+    public mutating func apply(_ message: MQTTMessage) -> Bool {
+        guard let station = FleetTopics.station(in: message.topic, prefix: prefix),
+              FleetSettings.isValidStation(station) else { return false }
+        let known = status[station] != nil || state[station] != nil
+        if !known, Set(status.keys).union(state.keys).count >= Self.maximumStations { return false }
+        if message.topic == FleetTopics(prefix: prefix, station: station).status {
+            if message.payload.isEmpty { status[station] = nil } else { status[station] = String(message.text.prefix(16)) }
+            return true
+        }
+        if message.topic == FleetTopics(prefix: prefix, station: station).event {
+            // Only a station's refusals matter here (presses and phases show in its state).
+            guard known, case .object(let fields)? = JSONValue.parse(message.payload), fields["event"]?.string == "error",
+                  let t = fields["t"]?.number, t.isFinite else { return false }
+            refusals[station] = (t, fields["reason"]?.string ?? fields["kind"]?.string ?? "refused")
+            return true
+        }
+        if message.topic == FleetTopics(prefix: prefix, station: station).state {
+            if message.payload.isEmpty { state[station] = nil } else { state[station] = JSONValue.parse(message.payload) }
+            return true
+        }
+        return false
+    }
+
+    /// Every station as a tile, by name.
+    public func tiles(now: Double) -> [ConsoleTile] {
+        Set(status.keys).union(state.keys).sorted().map {
+            var tile = ConsoleTile.make(name: $0, status: status[$0], state: state[$0], now: now)
+            if let refusal = refusals[$0], abs(now - refusal.t) <= Self.refusalShown {
+                tile.refusal = FleetCell.text(refusal.reason, width: 120)
+            }
+            return tile
+        }
+    }
+
+    /// Every station seen.
+    public var names: Set<String> { Set(status.keys).union(state.keys) }
+
+    /// The stations seen online.
+    public var online: [String] { status.filter { $0.value == "online" }.keys.sorted() }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The PIN and the sessions behind one lock, for the HTTP side's concurrent requests.
+public final class ConsoleGate: @unchecked Sendable {
+    public let pin: ConsolePIN?
+    private let lock = NSLock()
+    private var sessions = ConsoleSessions()
+    private let now: @Sendable () -> Double
+
+    public init(pin: ConsolePIN?, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.pin = pin
+        self.now = now
+    }
+
+    /// A login with `guess`; `.wrongPIN` too when the console has no PIN (nothing unlocks it).
+    public func login(_ guess: String) -> ConsoleSessions.Login {
+        guard let pin else { return .wrongPIN }
+        lock.lock()
+        defer { lock.unlock() }
+        return sessions.login(guess, pin: pin, now: now())
+    }
+
+    public func session(_ id: String?) -> ConsoleSessions.Session? {
+        lock.lock()
+        defer { lock.unlock() }
+        return sessions.session(id, now: now())
+    }
+
+    public func logout(_ id: String?) {
+        lock.lock()
+        sessions.logout(id)
+        lock.unlock()
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import Glibc
+import GymTimerFleet
+import GymTimerMQTT
+
+/// The console's connection to the broker, on a thread of its own: the existing poll-driven
+/// MQTT client (`MQTTClient`), never run on the HTTP server's event loop. It keeps the floor
+/// (`ConsoleFloor`) from the stations' retained topics, publishes each change of the tiles to
+/// the pages (`ConsoleBroadcast`), and publishes the commands the HTTP side queues (`send`),
+/// woken at once through a pipe. A lost broker is tried again every 2 s.
+public final class ConsoleLink: @unchecked Sendable {
+    public let options: MQTTClient.Options
+    public let prefix: String
+    private let broadcast: ConsoleBroadcast
+    private let now: @Sendable () -> Double
+    private let log: @Sendable (String) -> Void
+
+    private let lock = NSLock()
+    private var floor: ConsoleFloor
+    private var outbox: [MQTTMessage] = []
+    private var connected = false
+    private var brokerProblem: String? = "connecting"
+    private var stopping = false
+    private var thread: Thread?
+    private let done = DispatchSemaphore(value: 0)
+    /// Written to wake the thread for a queued command; read end polled beside the socket.
+    private var wake: [Int32] = [-1, -1]
+
+    /// The most commands waiting for the broker; more are refused rather than queued.
+    public static let maximumQueued = 1024
+
+    public init(
+        options: MQTTClient.Options, prefix: String, broadcast: ConsoleBroadcast,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
+        var options = options
+        // A station's state is a few hundred bytes: nothing on these topics needs more.
+        options.maximumPacketSize = 64 * 1024
+        self.options = options
+        self.prefix = prefix
+        self.broadcast = broadcast
+        self.now = now
+        self.log = log
+        self.floor = ConsoleFloor(prefix: prefix)
+    }
+
+    /// Starts the thread. Throws when the MQTT client cannot even be made (libmosquitto missing).
+    public func start() throws(MQTTError) {
+        let client = try MQTTClient(options)
+        _ = pipe(&wake)
+        for fd in wake { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        publishTiles()
+        let owned = OwnedClient(client)
+        let thread = Thread { [self] in run(owned.client) }
+        thread.name = "console-mqtt"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the thread (disconnecting from the broker) and waits for it.
+    public func stop() {
+        lock.lock()
+        stopping = true
+        lock.unlock()
+        poke()
+        if thread != nil { done.wait() }
+    }
+
+    /// The tiles now, and whether the broker is connected.
+    public func snapshot() -> (tiles: [ConsoleTile], connected: Bool, problem: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (floor.tiles(now: now()), connected, brokerProblem)
+    }
+
+    /// Why a command was not queued.
+    public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+        case notConnected(String)
+        case unknownStations([String])
+        case noStations
+        case busy
+
+        public var description: String {
+            switch self {
+            case .notConnected(let why): "the console is not connected to the broker (\(why)): nothing was sent"
+            case .unknownStations(let names): "no such station on the broker: \(names.joined(separator: ", "))"
+            case .noStations: "choose at least one station"
+            case .busy: "too many commands waiting for the broker: try again"
+            }
+        }
+    }
+
+    /// Queues `commands` (each made at the moment they are queued, once the stations are
+    /// checked, so a start's `at` counts from then) for each of `stations`, in order, and
+    /// wakes the thread. Every station must have been seen on the broker; says which are offline.
+    public func send(_ commands: () -> [FleetCommand], to stations: [String]) -> Result<[String], Refusal> {
+        guard !stations.isEmpty else { return .failure(.noStations) }
+        lock.lock()
+        let known = floor.names
+        let unknown = stations.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            lock.unlock()
+            return .failure(.unknownStations(unknown))
+        }
+        guard connected else {
+            let why = brokerProblem ?? "disconnected"
+            lock.unlock()
+            return .failure(.notConnected(why))
+        }
+        let made = commands()
+        guard outbox.count + made.count * stations.count <= Self.maximumQueued else {
+            lock.unlock()
+            return .failure(.busy)
+        }
+        for command in made {
+            for station in stations {
+                outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: command.json, qos: 1))
+            }
+        }
+        let offline = stations.filter { !floor.online.contains($0) }
+        lock.unlock()
+        poke()
+        return .success(offline)
+    }
+
+    private func poke() {
+        var byte: UInt8 = 1
+        if wake[1] >= 0 { _ = write(wake[1], &byte, 1) }
+    }
+
+    // MARK: The thread
+
+    private func run(_ client: MQTTClient) {
+        defer {
+            client.disconnect()
+            done.signal()
+        }
+        var retryAt: Double? = nil
+        connect(client, retry: &retryAt)
+        var lastTiles = 0.0
+        while true {
+            lock.lock()
+            let stop = stopping
+            lock.unlock()
+            if stop { return }
+            if let due = retryAt, now() >= due {
+                retryAt = nil
+                reconnect(client, retry: &retryAt)
+            }
+            var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            let socket = client.socket
+            if socket >= 0 {
+                fds.append(pollfd(fd: socket, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
+            }
+            _ = poll(&fds, nfds_t(fds.count), 200)
+            if fds[0].revents != 0 {
+                var sink = [UInt8](repeating: 0, count: 64)
+                while read(wake[0], &sink, sink.count) > 0 {}
+            }
+            var events = client.takeEvents()
+            if fds.count > 1 {
+                if fds[1].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { events += client.readable() }
+            }
+            flush(client)
+            if client.socket >= 0 { events += client.writable() }
+            events += client.maintain()
+            events += client.takeEvents()
+            var changed = false
+            for event in events {
+                switch event {
+                case .connected:
+                    subscribe(client)
+                    setConnected(true, problem: nil)
+                    log("console: connected to \(options.broker)")
+                    changed = true
+                case .refused(let reason):
+                    setConnected(false, problem: "refused: \(reason)")
+                    log("console: \(options.broker) refused the connection: \(reason)")
+                    retryAt = now() + 5
+                    changed = true
+                case .disconnected(let reason):
+                    setConnected(false, problem: reason)
+                    log("console: lost \(options.broker): \(reason); trying again every 2 s")
+                    retryAt = now() + 2
+                    changed = true
+                case .message(let message):
+                    lock.lock()
+                    if floor.apply(message) { changed = true }
+                    lock.unlock()
+                case .delivered, .subscribed:
+                    break
+                }
+            }
+            // The tiles also go out every 10 s, so a page's "online" and clock stay fresh.
+            if changed || now() - lastTiles >= 10 {
+                publishTiles()
+                lastTiles = now()
+            }
+        }
+    }
+
+    private func connect(_ client: MQTTClient, retry: inout Double?) {
+        do {
+            try client.connect()
+        } catch {
+            setConnected(false, problem: "\(error)")
+            log("console: cannot connect to \(options.broker): \(error); trying again every 2 s")
+            retry = now() + 2
+        }
+    }
+
+    private func reconnect(_ client: MQTTClient, retry: inout Double?) {
+        do {
+            try client.reconnect()
+        } catch {
+            setConnected(false, problem: "\(error)")
+            retry = now() + 2
+        }
+    }
+
+    private func subscribe(_ client: MQTTClient) {
+        let every = FleetTopics.everyStation(prefix: prefix)
+        _ = try? client.subscribe(every.status, qos: 1)
+        _ = try? client.subscribe(every.state, qos: 1)
+        _ = try? client.subscribe("\(prefix)/+/event", qos: 0)
+    }
+
+    /// Publishes what is queued, while connected (a command waits for the broker otherwise).
+    private func flush(_ client: MQTTClient) {
+        lock.lock()
+        guard connected, !outbox.isEmpty else {
+            lock.unlock()
+            return
+        }
+        let messages = outbox
+        outbox.removeAll()
+        lock.unlock()
+        for message in messages {
+            do {
+                _ = try client.publish(message)
+            } catch {
+                log("console: could not publish to \(message.topic): \(error)")
+            }
+        }
+    }
+
+    private func setConnected(_ value: Bool, problem: String?) {
+        lock.lock()
+        connected = value
+        brokerProblem = problem
+        lock.unlock()
+    }
+
+    private func publishTiles() {
+        let (tiles, connected, problem) = snapshot()
+        let floor = ConsoleFloorEvent(now: now(), connected: connected, broker: options.broker, problem: problem, tiles: tiles)
+        broadcast.publish(event: "floor", data: floor.json)
+    }
+}
+
+/// The MQTT client handed to the link's thread, which is its only user from then on.
+private final class OwnedClient: @unchecked Sendable {
+    let client: MQTTClient
+    init(_ client: MQTTClient) { self.client = client }
+}

@@ -1,0 +1,217 @@
+/// The console's page: one HTML document (made per request, every value in it escaped), its
+/// stylesheet and its script, all served by the binary: nothing from the internet, so the page
+/// works on a gym's LAN with no way out. The script builds every tile with `textContent`,
+/// never markup, and counts each countdown down from the station's published deadline.
+public enum ConsolePage {
+    /// What the page says about the lock.
+    public enum Lock: Hashable, Sendable {
+        /// No `--pin-file`: the page only shows the floor.
+        case noPIN
+        case locked(message: String?)
+        /// Logged in: the page carries the session's anti-forgery token.
+        case unlocked(csrf: String)
+    }
+
+    public static func html(title: String, lock: Lock) -> String {
+        let csrf: String
+        var lockPanel: String
+        switch lock {
+        case .noPIN:
+            csrf = ""
+            lockPanel = #"<p class="note">Read-only: start the console with <code>--pin-file</code> to run classes from here.</p>"#
+        case .locked(let message):
+            csrf = ""
+            lockPanel = """
+                <form id="login" method="post" action="/login" autocomplete="off">
+                <label for="pin">Coach's PIN</label>
+                <input id="pin" name="pin" type="password" inputmode="numeric" maxlength="64" required>
+                <button type="submit">Unlock</button></form>
+                """
+            if let message {
+                lockPanel += #"<p id="login-error" class="error" role="alert">\#(ConsoleHTML.escape(message))</p>"#
+            }
+        case .unlocked(let token):
+            csrf = token
+            lockPanel = """
+                <form id="logout" method="post" action="/logout"><input type="hidden" name="csrf" value="\(ConsoleHTML.escape(token))">
+                <span class="unlocked">Unlocked</span> <button type="submit">Lock</button></form>
+                """
+        }
+        let classPanel = csrf.isEmpty ? "" : """
+            <section id="class" aria-label="Run a class">
+            <h2>Run a class</h2>
+            <fieldset id="stations"><legend>Stations</legend><p class="note">No station seen yet.</p></fieldset>
+            <div class="row">
+            <label>Program <input id="program" list="programs" maxlength="64" placeholder="AMRAP 12"></label>
+            <datalist id="programs"><option value="Tabata"><option value="EMOM 10"><option value="AMRAP 12"><option value="For Time"></datalist>
+            <label>Lead-in (s) <input id="lead" type="number" min="3" max="600" value="10"></label>
+            </div>
+            <div class="row buttons">
+            <button id="start" class="go" type="button">Start class</button>
+            <button id="pause" type="button">Pause</button>
+            <button id="resume" type="button">Resume</button>
+            <button id="reset" class="stop" type="button">Reset</button>
+            </div>
+            <p id="result" role="status"></p>
+            </section>
+            """
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="csrf" content="\(ConsoleHTML.escape(csrf))">
+            <title>\(ConsoleHTML.escape(title))</title>
+            <link rel="stylesheet" href="/console.css"></head>
+            <body>
+            <header><h1>\(ConsoleHTML.escape(title))</h1><span id="broker" class="offline">connecting…</span>\(lockPanel)</header>
+            <main>
+            <section id="floor" aria-label="Stations"></section>
+            \(classPanel)
+            <section id="scores" aria-label="Today's scores"><h2>Today's scores</h2><div id="boards"><p class="note">No scores yet.</p></div>
+            <h2>This week</h2><div id="chart"></div></section>
+            </main>
+            <script src="/console.js"></script>
+            </body></html>
+            """
+    }
+
+    public static let css = """
+        :root { color-scheme: dark; --bg: #111; --tile: #1d1f23; --fg: #eee; --dim: #999; --go: #2e7d32; --stop: #b71c1c; }
+        * { box-sizing: border-box; }
+        body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.4 system-ui, sans-serif; }
+        header { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .6rem 1rem; background: #000; }
+        h1 { font-size: 1.3rem; margin: 0; flex: 1 1 auto; }
+        h2 { font-size: 1.1rem; margin: 1rem 0 .5rem; }
+        main { padding: 0 1rem 2rem; }
+        form { display: flex; gap: .5rem; align-items: center; margin: 0; }
+        input, button { font: inherit; padding: .45rem .7rem; border-radius: .4rem; border: 1px solid #555; background: #222; color: var(--fg); }
+        button { cursor: pointer; min-height: 2.6rem; }
+        button.go { background: var(--go); border-color: var(--go); }
+        button.stop { background: var(--stop); border-color: var(--stop); }
+        .error { color: #ff8a80; font-weight: bold; margin: 0; }
+        .note { color: var(--dim); }
+        .unlocked { color: #a5d6a7; }
+        #broker.online { color: #a5d6a7; } #broker.offline { color: #ff8a80; }
+        #floor { display: grid; grid-template-columns: repeat(auto-fill, minmax(19rem, 1fr)); gap: 1rem; margin-top: 1rem; }
+        .tile { background: var(--tile); border-radius: .8rem; padding: .8rem 1rem; border-left: .5rem solid #2e7d32; }
+        .tile.offline { opacity: .55; border-left-color: #777; }
+        .tile .name { font-size: 1.3rem; font-weight: bold; display: flex; justify-content: space-between; gap: .5rem; }
+        .tile .status { font-size: .9rem; font-weight: normal; color: var(--dim); }
+        .tile .left { font: bold clamp(3rem, 7vw, 5.5rem)/1.1 ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; white-space: nowrap; overflow: hidden; }
+        .tile .what, .tile .counts { color: var(--dim); }
+        .tile .refusal { color: #ff8a80; font-size: .9rem; }
+        .tile .phase { color: #ffd54f; text-transform: uppercase; font-size: .95rem; }
+        fieldset { border: 1px solid #444; border-radius: .5rem; display: flex; flex-wrap: wrap; gap: .4rem 1rem; }
+        .row { display: flex; flex-wrap: wrap; gap: .6rem 1rem; margin: .6rem 0; align-items: center; }
+        #class, #scores { background: #181a1d; border-radius: .8rem; padding: .2rem 1rem .8rem; margin-top: 1rem; }
+        #boards { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 1rem; }
+        .board ol { margin: 0; padding-left: 1.6rem; font-size: 1.15rem; }
+        .board .kind { color: var(--dim); font-size: .9rem; }
+        #chart svg { width: 100%; max-width: 48rem; height: auto; }
+        @media (min-width: 1600px) { body { font-size: 20px; } }
+        """
+
+    public static let script = """
+        "use strict";
+        const csrf = document.querySelector('meta[name="csrf"]').content;
+        let offset = 0, tiles = [], chosen = new Set(), seen = new Set();
+        function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
+        function clock(seconds) {
+          const whole = Math.max(0, Math.ceil(seconds - 1e-6));
+          const h = Math.floor(whole / 3600), m = Math.floor(whole / 60) % 60, s = whole % 60;
+          const ss = String(s).padStart(2, "0");
+          return h > 0 ? h + ":" + String(m).padStart(2, "0") + ":" + ss : m + ":" + ss;
+        }
+        function left(t) {
+          if (!t.online) return "--:--";
+          if (t.deadline !== undefined && t.deadline !== null) return clock(t.deadline - (Date.now() / 1000 + offset));
+          if (t.remaining !== undefined && t.remaining !== null) return clock(t.remaining);
+          // What the 4-digit display showed: its digits as a time (0130 → 01:30), a label as is.
+          const shown = t.display || "--:--";
+          return /^[0-9]{4}$/.test(shown) ? shown.slice(0, 2) + ":" + shown.slice(2) : shown;
+        }
+        function renderFloor() {
+          const floor = document.getElementById("floor");
+          floor.replaceChildren();
+          if (tiles.length === 0) floor.append(el("p", "note", "No station has been seen on the broker yet."));
+          for (const t of tiles) {
+            const tile = el("article", "tile" + (t.online ? "" : " offline"));
+            tile.dataset.station = t.name;
+            const name = el("div", "name", t.name);
+            name.append(el("span", "status", t.online ? "online" : "offline"));
+            tile.append(name);
+            tile.append(el("div", "phase", t.phase));
+            tile.append(el("div", "left", left(t)));
+            tile.append(el("div", "what", t.mode + (t.program ? " · " + t.program : "")));
+            const counts = [];
+            if (t.round !== undefined && t.round !== null) counts.push("round " + t.round);
+            if (t.sets !== undefined && t.sets !== null) counts.push(t.sets + " sets");
+            tile.append(el("div", "counts", counts.join(" · ")));
+            if (t.refusal) tile.append(el("div", "refusal", "Refused: " + t.refusal));
+            floor.append(tile);
+          }
+          renderChoices();
+        }
+        function renderChoices() {
+          const box = document.getElementById("stations");
+          if (!box) return;
+          const names = tiles.map(t => t.name);
+          const shown = Array.from(box.querySelectorAll("input")).map(i => i.value);
+          if (names.join("\\n") === shown.join("\\n")) return;
+          names.forEach(n => { if (!seen.has(n)) { seen.add(n); chosen.add(n); } });
+          box.replaceChildren(el("legend", null, "Stations"));
+          for (const n of names) {
+            const label = el("label"); const box2 = el("input"); box2.type = "checkbox"; box2.value = n; box2.checked = chosen.has(n);
+            box2.addEventListener("change", () => { if (box2.checked) chosen.add(n); else chosen.delete(n); });
+            label.append(box2, document.createTextNode(" " + n)); box.append(label);
+          }
+        }
+        function tick() { document.querySelectorAll("#floor .tile").forEach((tile, i) => { const t = tiles[i]; if (t) tile.querySelector(".left").textContent = left(t); }); }
+        function renderScores(s) {
+          const boards = document.getElementById("boards");
+          boards.replaceChildren();
+          if (s.problem) { boards.append(el("p", "note", "Scores unavailable: " + s.problem)); return; }
+          if (!s.boards || s.boards.length === 0) boards.append(el("p", "note", "No AMRAP or For Time result yet today."));
+          for (const b of (s.boards || [])) {
+            const board = el("div", "board"); board.dataset.program = b.program;
+            const h = el("h3", null, b.program + " "); h.append(el("span", "kind", b.kind)); board.append(h);
+            const list = el("ol");
+            for (const e of b.entries) { const li = el("li", null, e.station + " — " + e.score); li.dataset.station = e.station; list.append(li); }
+            board.append(list); boards.append(board);
+          }
+          document.getElementById("chart").innerHTML = s.chart || "";
+        }
+        async function act(path, body) {
+          const result = document.getElementById("result");
+          result.className = ""; result.textContent = "Sending…";
+          try {
+            const response = await fetch(path, { method: "POST", credentials: "same-origin",
+              headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
+            const answer = await response.json().catch(() => ({ message: "HTTP " + response.status }));
+            result.className = response.ok ? "" : "error"; result.textContent = answer.message;
+          } catch (e) { result.className = "error"; result.textContent = "The console did not answer: " + e; }
+        }
+        function picked() { return tiles.map(t => t.name).filter(n => chosen.has(n)); }
+        if (csrf) {
+          document.getElementById("start").addEventListener("click", () => {
+            const program = document.getElementById("program").value.trim();
+            act("/api/class", { stations: picked(), program: program || null, lead: Number(document.getElementById("lead").value) });
+          });
+          for (const verb of ["pause", "resume", "reset"]) {
+            document.getElementById(verb).addEventListener("click", () => act("/api/" + verb, { stations: picked() }));
+          }
+        }
+        const events = new EventSource("/events");
+        events.addEventListener("floor", e => {
+          const f = JSON.parse(e.data);
+          offset = f.now - Date.now() / 1000; tiles = f.tiles;
+          const broker = document.getElementById("broker");
+          broker.textContent = f.connected ? "broker connected" : "broker: " + (f.problem || "disconnected");
+          broker.className = f.connected ? "online" : "offline";
+          renderFloor();
+        });
+        events.addEventListener("scores", e => renderScores(JSON.parse(e.data)));
+        events.onerror = () => { const b = document.getElementById("broker"); b.textContent = "console unreachable, retrying…"; b.className = "offline"; };
+        setInterval(tick, 200);
+        """
+}

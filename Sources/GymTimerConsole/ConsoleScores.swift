@@ -1,0 +1,110 @@
+import Foundation
+import GymTimerCore
+import GymTimerHistory
+
+/// Today's scores and the week's workouts, from the collector's database: what the page's
+/// leaderboard and chart show. Pure: `make` takes the rows and the day; the reading is
+/// `ConsoleScoresReader`'s.
+public struct ConsoleScores: Hashable, Sendable, Codable {
+    /// One program's results today, best first.
+    public struct Board: Hashable, Sendable, Codable {
+        public var program: String
+        /// `For Time` when any result is timed or capped, else `AMRAP` (rounds, most first).
+        public var kind: String
+        public var entries: [Entry]
+    }
+
+    /// One finished program on one station.
+    public struct Entry: Hashable, Sendable, Codable {
+        public var station: String
+        public var score: String
+        /// When it was finished (Unix seconds).
+        public var at: Double
+    }
+
+    /// Workouts per station on each of the last 7 days (oldest first).
+    public struct Week: Hashable, Sendable, Codable {
+        public var days: [String]
+        public var stations: [String]
+        /// `counts[station][day]`.
+        public var counts: [[Int]]
+    }
+
+    public var day: String
+    public var boards: [Board]
+    public var week: Week
+    /// The week as an SVG chart, every text in it escaped.
+    public var chart: String
+
+    /// A score as the history writes it (`8 rounds`, `12:34, 3 rounds`, `capped, 5 rounds`),
+    /// read back for ranking; nil for anything else.
+    struct Parsed: Hashable {
+        var rounds: Int
+        var seconds: Int?
+        var capped: Bool
+    }
+
+    static func parse(_ score: String) -> Parsed? {
+        let parts = score.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let last = parts.last, parts.count <= 2 else { return nil }
+        let words = last.split(separator: " ")
+        guard words.count == 2, words[1] == "round" || words[1] == "rounds", let rounds = Int(words[0]), rounds >= 0 else { return nil }
+        guard parts.count == 2 else { return Parsed(rounds: rounds, seconds: nil, capped: false) }
+        if parts[0] == "capped" { return Parsed(rounds: rounds, seconds: nil, capped: true) }
+        let clock = parts[0].split(separator: ":")
+        guard clock.count == 2, let minutes = Int(clock[0]), let seconds = Int(clock[1]), minutes >= 0, (0..<60).contains(seconds) else {
+            return nil
+        }
+        return Parsed(rounds: rounds, seconds: minutes * 60 + seconds, capped: false)
+    }
+
+    /// The boards of `day` from `workouts` (a collector's rows: program results with a score
+    /// and a station), and the chart of the 7 days that end on `day`.
+    public static func make(_ workouts: [StoredWorkout], day: LocalDay) -> ConsoleScores {
+        var byProgram: [String: [(Entry, Parsed)]] = [:]
+        for workout in workouts where workout.localDay == day && workout.kind == .program {
+            guard let score = workout.score, let parsed = parse(score), let program = workout.preset else { continue }
+            let entry = Entry(station: workout.station ?? "-", score: score, at: workout.completedAt.timeIntervalSince1970)
+            byProgram[program, default: []].append((entry, parsed))
+        }
+        let boards = byProgram.keys.sorted().map { program -> Board in
+            let rows = byProgram[program]!
+            let timed = rows.contains { $0.1.seconds != nil || $0.1.capped }
+            let ranked = rows.sorted { a, b in
+                // Timed finishes first (fastest first), then capped or untimed by rounds, then who finished first.
+                let (x, y) = (a.1, b.1)
+                switch (x.seconds, y.seconds) {
+                case (let p?, let q?) where p != q: return p < q
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: break
+                }
+                if x.rounds != y.rounds { return x.rounds > y.rounds }
+                return a.0.at < b.0.at
+            }
+            return Board(program: program, kind: timed ? "For Time" : "AMRAP", entries: ranked.map(\.0))
+        }
+        let week = Self.week(workouts, endingOn: day)
+        return ConsoleScores(day: day.description, boards: boards, week: week, chart: ConsoleChart.svg(week))
+    }
+
+    /// Workouts per station on each of the 7 days ending on `day`.
+    static func week(_ workouts: [StoredWorkout], endingOn day: LocalDay) -> Week {
+        let days = (0..<7).reversed().map { earlier(day, by: $0) }
+        let index = Dictionary(uniqueKeysWithValues: days.enumerated().map { ($1, $0) })
+        var counts: [String: [Int]] = [:]
+        for workout in workouts {
+            guard let column = index[workout.localDay] else { continue }
+            counts[workout.station ?? "-", default: Array(repeating: 0, count: 7)][column] += 1
+        }
+        let stations = counts.keys.sorted()
+        return Week(days: days.map(\.description), stations: stations, counts: stations.map { counts[$0]! })
+    }
+
+    /// The day `count` days before `day` (on the calendar, whatever the clocks did).
+    static func earlier(_ day: LocalDay, by count: Int) -> LocalDay {
+        let utc = TimeZone(identifier: "UTC")!
+        let noon = Date(timeIntervalSince1970: Double(day.dayNumber - count) * 86_400 + 43_200)
+        return LocalDay(noon, in: utc)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import GymTimerFleet
+import GymTimerFleetLink
+
+/// One station's tile on the console's page, as the page reads it (JSON over Server-Sent
+/// Events): what its retained `status` and `state` say, every text bounded and stripped of
+/// control characters (`FleetCell`); the page puts each one in as text, never as markup.
+/// The browser counts `deadline` down itself, so a state published once a phase keeps the
+/// tile's digits moving.
+public struct ConsoleTile: Hashable, Sendable, Codable {
+    public var name: String
+    public var online: Bool
+    public var mode: String
+    public var program: String?
+    public var phase: String
+    /// When the running countdown ends (Unix seconds); nil when none runs or the station is offline.
+    public var deadline: Double?
+    /// What is left of a paused countdown (seconds).
+    public var remaining: Double?
+    /// What the display showed when the state was published (a count-up, a label).
+    public var display: String?
+    public var round: Int?
+    public var sets: Int?
+    /// Why the station refused a command in the last minute (its `error` event), if it did.
+    public var refusal: String? = nil
+
+    /// The tile of station `name` from what the broker retained for it; `status` nil when only
+    /// its state was seen. A number that is no time a station counts (NaN, ±∞, beyond a day
+    /// from `now`) is left out rather than shown.
+    public static func make(name: String, status: String?, state: JSONValue?, now: Double) -> ConsoleTile {
+        var fields: [String: JSONValue] = [:]
+        if case .object(let object)? = state { fields = object }
+        let online = status == "online"
+        func text(_ key: String, width: Int) -> String? { fields[key]?.string.map { FleetCell.text($0, width: width) } }
+        func whole(_ key: String) -> Int? {
+            guard let value = fields[key]?.number, value.isFinite, abs(value) < 1_000_000 else { return nil }
+            return Int(value)
+        }
+        let deadline = fields["deadline"]?.number.flatMap { $0.isFinite && abs($0 - now) <= 86_400 ? $0 : nil }
+        let remaining = fields["remaining"]?.number.flatMap { $0.isFinite && $0 >= 0 && $0 <= 86_400 ? $0 : nil }
+        return ConsoleTile(
+            name: FleetCell.text(name, width: 32), online: online, mode: text("mode", width: 12) ?? "-",
+            program: text("program", width: 32), phase: text("phase", width: 16) ?? "-",
+            deadline: online ? deadline : nil, remaining: online ? remaining : nil, display: text("display", width: 8),
+            round: whole("round"), sets: whole("sets"))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import GymTimerFleet
+import GymTimerMQTT
+import Testing
+@testable import GymTimerConsole
+
+@Suite struct ConsoleFloorTests {
+    func message(_ topic: String, _ text: String) -> MQTTMessage { MQTTMessage(topic: topic, text: text, qos: 1, retain: true) }
+
+    @Test func aStationsRetainedTopicsBecomeItsTile() throws {
+        var floor = ConsoleFloor(prefix: "gymtimer")
+        let applied = [
+            floor.apply(message("gymtimer/rack-1/status", "online")),
+            floor.apply(message(
+                "gymtimer/rack-1/state",
+                #"{"mode":"program","phase":"running","program":"AMRAP 12","display":"11:59","deadline":1000.5,"remaining":null,"round":2,"sets":0,"rest_seconds":null,"t":990}"#)),
+            floor.apply(message("gymtimer/all/status", "online")),
+            floor.apply(message("other/rack-2/status", "online")),
+            floor.apply(message("gymtimer/rack-2/status", "offline")),
+        ]
+        #expect(applied == [true, true, false, false, true])
+        let tiles = floor.tiles(now: 990)
+        #expect(tiles.map(\.name) == ["rack-1", "rack-2"])
+        #expect(tiles[0] == ConsoleTile(
+            name: "rack-1", online: true, mode: "program", program: "AMRAP 12", phase: "running", deadline: 1000.5,
+            remaining: nil, display: "11:59", round: 2, sets: 0))
+        #expect(tiles[1] == ConsoleTile(
+            name: "rack-2", online: false, mode: "-", program: nil, phase: "-", deadline: nil, remaining: nil, display: nil,
+            round: nil, sets: nil))
+        // The page reads this JSON: the field names are the page's.
+        let json = ConsoleFloorEvent(now: 990, connected: true, broker: "mqtt://127.0.0.1:1883", problem: nil, tiles: [tiles[0]]).json
+        #expect(json.contains(#""deadline":1000.5"#))
+        #expect(json.contains(#""name":"rack-1""#))
+        #expect(json.contains(#""now":990"#))
+        #expect(json.contains(#""online":true"#))
+    }
+
+    @Test func aStationsRefusalShowsOnItsTileForAMinute() {
+        var floor = ConsoleFloor(prefix: "gymtimer")
+        // An event from a station never seen is no tile of its own.
+        let unknown = floor.apply(message("gymtimer/rack-9/event", #"{"t":1000,"event":"error","kind":"not-allowed","reason":"x"}"#))
+        _ = floor.apply(message("gymtimer/rack-1/status", "online"))
+        let press = floor.apply(message("gymtimer/rack-1/event", #"{"t":1000,"event":"pressed-start"}"#))
+        let refusal = floor.apply(message(
+            "gymtimer/rack-1/event", #"{"t":1000,"event":"error","kind":"not-allowed","reason":"\"select\" not allowed now: not idle"}"#))
+        #expect([unknown, press, refusal] == [false, false, true])
+        #expect(floor.tiles(now: 1030).first?.refusal == #""select" not allowed now: not idle"#)
+        #expect(floor.tiles(now: 1061).first?.refusal == nil)
+        #expect(floor.tiles(now: 1030).map(\.name) == ["rack-1"])
+    }
+
+    @Test func hostileStateIsBoundedAndStripped() {
+        let tile = ConsoleTile.make(
+            name: "rack-1", status: "online",
+            state: JSONValue.parse(Array(#"{"mode":"\u001b[2Jx","phase":"\#(String(repeating: "p", count: 500))","deadline":1e300,"round":1e300,"sets":-5}"#.utf8)),
+            now: 1000)
+        #expect(tile.mode == "?[2Jx")
+        #expect(tile.phase.count == 16 && tile.phase.hasSuffix("…"))
+        #expect(tile.deadline == nil)
+        #expect(tile.round == nil)
+        #expect(tile.sets == -5)
+    }
+
+    @Test func anOfflineStationShowsNoCountdown() {
+        let tile = ConsoleTile.make(name: "a", status: "offline", state: JSONValue.parse(Array(#"{"deadline":1005}"#.utf8)), now: 1000)
+        #expect(tile.deadline == nil)
+        #expect(!tile.online)
+    }
+
+    @Test func aClassIsOneProgramPickAndOneStartAtTheSameInstant() throws {
+        let body = Array(#"{"stations":["rack-1","rack-2"],"program":"AMRAP 12","lead":10}"#.utf8)
+        let action = try ConsoleAction.parse(.class, body: body).get()
+        #expect(action.commands(now: 1000) == [.select(mode: "program", name: "AMRAP 12"), .start(at: 1010)])
+        #expect(action.commands(now: 1000).map(\.json).last == #"{"do":"start","at":1010.000}"#)
+        let pause = try ConsoleAction.parse(.pause, body: Array(#"{"stations":["rack-1"]}"#.utf8)).get()
+        #expect(pause.commands(now: 5) == [.pause])
+        for bad in [#"{"stations":[]}"#, #"{"stations":["a","a"]}"#, #"{"stations":["a/b"]}"#, #"{"stations":["a"],"lead":1}"#, "nope",
+                    #"{"stations":["a"],"lead":1e400}"#] {
+            #expect(throws: ConsolePIN.Problem.self, "\(bad)") { try ConsoleAction.parse(.class, body: Array(bad.utf8)).get() }
+        }
+    }
+
+    @Test func theBroadcastGivesANewPageTheLatestOfEachKind() async {
+        let broadcast = ConsoleBroadcast(maximumListeners: 1)
+        #expect(broadcast.publish(event: "floor", data: "1"))
+        #expect(!broadcast.publish(event: "floor", data: "1"))
+        broadcast.publish(event: "scores", data: "{}")
+        broadcast.publish(event: "floor", data: "2")
+        guard let stream = broadcast.listen() else {
+            Issue.record("the first page is served")
+            return
+        }
+        #expect(broadcast.listen() == nil)
+        var iterator = stream.makeAsyncIterator()
+        #expect(await iterator.next() == "event: floor\ndata: 2\n\n")
+        #expect(await iterator.next() == "event: scores\ndata: {}\n\n")
+        broadcast.publish(event: "floor", data: "3")
+        #expect(await iterator.next() == "event: floor\ndata: 3\n\n")
+    }
+}

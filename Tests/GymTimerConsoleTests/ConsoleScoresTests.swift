@@ -1,0 +1,69 @@
+import Foundation
+import GymTimerDrivers
+import GymTimerHistory
+import Testing
+@testable import GymTimerConsole
+
+@Suite struct ConsoleScoresTests {
+    let today = LocalDay(year: 2026, month: 11, day: 24)
+
+    func program(_ id: String, _ name: String, _ score: String?, station: String?, day: LocalDay, at: Double = 1000) -> StoredWorkout {
+        StoredWorkout(
+            id: id, kind: .program, sets: 0, durationMilliseconds: 60_000, calories: 0, exercises: [], preset: name,
+            completedAt: Date(timeIntervalSince1970: at), localDay: day, score: score, station: station)
+    }
+
+    @Test func todaysResultsAreRankedPerProgram() {
+        let yesterday = LocalDay(year: 2026, month: 11, day: 23)
+        let rows = [
+            program("1", "AMRAP 12", "5 rounds", station: "rack-1", day: today),
+            program("2", "AMRAP 12", "8 rounds", station: "rack-2", day: today),
+            program("3", "AMRAP 12", "9 rounds", station: "rack-3", day: yesterday),
+            program("4", "For Time", "capped, 5 rounds", station: "rack-1", day: today),
+            program("5", "For Time", "12:34, 3 rounds", station: "rack-2", day: today),
+            program("6", "For Time", "9:58, 3 rounds", station: "rack-3", day: today),
+            program("7", "For Time", "garbage", station: "rack-4", day: today),
+            StoredWorkout(
+                id: "8", kind: .rest, sets: 3, durationMilliseconds: 1, calories: 0, exercises: [], preset: nil,
+                completedAt: Date(timeIntervalSince1970: 1), localDay: today, station: "rack-1"),
+        ]
+        let scores = ConsoleScores.make(rows, day: today)
+        #expect(scores.day == "2026-11-24")
+        #expect(scores.boards.map(\.program) == ["AMRAP 12", "For Time"])
+        #expect(scores.boards[0].kind == "AMRAP")
+        #expect(scores.boards[0].entries.map(\.station) == ["rack-2", "rack-1"])
+        #expect(scores.boards[1].kind == "For Time")
+        #expect(scores.boards[1].entries.map(\.score) == ["9:58, 3 rounds", "12:34, 3 rounds", "capped, 5 rounds"])
+        #expect(scores.week.days.first == "2026-11-18" && scores.week.days.last == "2026-11-24")
+        #expect(scores.week.stations == ["rack-1", "rack-2", "rack-3", "rack-4"])
+        #expect(scores.week.counts[0] == [0, 0, 0, 0, 0, 0, 3])
+        #expect(scores.week.counts[2] == [0, 0, 0, 0, 0, 1, 1])
+    }
+
+    @Test func scoresAreReadBack() {
+        #expect(ConsoleScores.parse("1 round") == .init(rounds: 1, seconds: nil, capped: false))
+        #expect(ConsoleScores.parse("12:34, 3 rounds") == .init(rounds: 3, seconds: 754, capped: false))
+        #expect(ConsoleScores.parse("capped, 5 rounds") == .init(rounds: 5, seconds: nil, capped: true))
+        #expect(ConsoleScores.parse("12:99, 3 rounds") == nil)
+        #expect(ConsoleScores.parse("x rounds") == nil)
+    }
+
+    @Test func theLeaderboardIsReadFromACollectorsDatabase() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("console-scores-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("gym.sqlite").path
+        let utc = TimeZone(identifier: "UTC")!
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let day = LocalDay(now, in: utc)
+        let store = HistoryStore.opening(path: path, faults: FaultLog(sink: { _ in }), timeZone: utc, now: { now })
+        _ = try store.store([program("a", "AMRAP 12", "7 rounds", station: "rack-1", day: day, at: now.timeIntervalSince1970)])
+        let reader = ConsoleScoresReader(path: path, broadcast: ConsoleBroadcast(), timeZone: utc)
+        let json = reader.read(now: now)
+        let decoded = try JSONDecoder().decode(ConsoleScores.self, from: Data(json.utf8))
+        #expect(decoded.boards == [.init(program: "AMRAP 12", kind: "AMRAP", entries: [.init(station: "rack-1", score: "7 rounds", at: now.timeIntervalSince1970)])])
+        #expect(decoded.chart.contains("rack-1"))
+        let missing = ConsoleScoresReader(path: directory.appendingPathComponent("none").path, broadcast: ConsoleBroadcast()).read()
+        #expect(missing.contains("problem"))
+    }
+}

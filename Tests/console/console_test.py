@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""The coach's console in a real browser (issue 26): headless Chromium driven by selenium
+against `gymtimer console`, a real Mosquitto, `gymtimer collect` and two headless stations.
+
+It enters a wrong PIN and is refused, logs in, starts a class (an AMRAP) on both stations from
+the page and checks from the stations' own traces that both started on the same instant; it
+sees the tiles count down, the page's actions refused without the page's token or from another
+origin, and the finished AMRAP on the leaderboard. It saves the page as docs/console.png.
+
+usage: console_test.py GYMTIMER [--screenshot PNG]
+Prints "N passed, M failed"; exits non-zero on any failure.
+"""
+import argparse
+import http.cookiejar
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+STATIONS = ["rack-1", "rack-2"]
+PROGRAM = "AMRAP 1"
+AMRAP_SECONDS = 20
+LEAD_IN_SECONDS = 3   # the program's own lead-in on the station
+CLASS_LEAD = 6        # the console's lead-in: at = now + this
+# Two stations given the same `at` start on the same instant of their clocks (one machine here):
+# what they trace differs only by how late each process's loop woke, which on a loaded 2-core
+# machine stays well under this.
+SAME_INSTANT = 0.25
+
+passed, failed = 0, 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+    return ok
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def until(seconds, predicate, step=0.2):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except Exception:  # noqa: BLE001 — the page or a file is not there yet
+            pass
+        time.sleep(step)
+    return None
+
+
+def trace(path):
+    """The station's trace lines (JSON objects), as far as written."""
+    lines = []
+    try:
+        with open(path) as f:
+            for line in f:
+                try:
+                    lines.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass
+    except FileNotFoundError:
+        pass
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("gymtimer")
+    parser.add_argument("--screenshot", default="docs/console.png")
+    args = parser.parse_args()
+    gymtimer = os.path.abspath(args.gymtimer)
+    work = tempfile.mkdtemp(prefix="console-test-")
+    processes = []
+
+    def start(name, argv, stdout=None):
+        out = open(os.path.join(work, f"{name}.out"), "w") if stdout is None else stdout
+        err = open(os.path.join(work, f"{name}.log"), "w")
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE if name in STATIONS else subprocess.DEVNULL,
+                                   stdout=out, stderr=err)
+        processes.append((name, process))
+        return process
+
+    mqtt, http_port = free_port(), free_port()
+    broker = f"mqtt://127.0.0.1:{mqtt}"
+    with open(os.path.join(work, "mosquitto.conf"), "w") as f:
+        f.write(f"listener {mqtt} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    mosquitto = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    driver = None
+    try:
+        start("mosquitto", [mosquitto, "-c", os.path.join(work, "mosquitto.conf")])
+        until(10, lambda: socket.create_connection(("127.0.0.1", mqtt), timeout=1).close() or True)
+        db = os.path.join(work, "gym.sqlite")
+        start("collect", [gymtimer, "collect", "--broker", broker, "--db", db])
+        for station in STATIONS:
+            config = os.path.join(work, f"{station}.toml")
+            with open(config, "w") as f:
+                f.write(f'[fleet]\nbroker = "{broker}"\nstation = "{station}"\n\n'
+                        f'[[programs]]\nname = "{PROGRAM}"\nlabel = "A 1"\nkind = "amrap"\n'
+                        f'lead_in_seconds = {LEAD_IN_SECONDS}\ntime_seconds = {AMRAP_SECONDS}\n')
+            start(station, [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, station)],
+                  stdout=open(os.path.join(work, f"{station}.jsonl"), "w"))
+        pin = os.path.join(work, "pin")
+        with open(pin, "w") as f:
+            f.write("4821\n")
+        os.chmod(pin, 0o600)
+        start("console", [gymtimer, "console", "--broker", broker, "--listen", f"127.0.0.1:{http_port}",
+                          "--db", db, "--pin-file", pin])
+        base = f"http://127.0.0.1:{http_port}"
+        check("the console serves its page",
+              until(30, lambda: urllib.request.urlopen(base + "/", timeout=2).status == 200) is not None)
+
+        options = Options()
+        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1500"]:
+            options.add_argument(flag)
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver.get(base + "/")
+
+        def tiles():
+            """Each tile's texts, read in one script call (the page redraws tiles as states arrive)."""
+            return driver.execute_script("""
+                const out = {};
+                for (const t of document.querySelectorAll('#floor .tile')) {
+                  const text = c => (t.querySelector(c) || {}).textContent || '';
+                  out[t.dataset.station] = {online: !t.classList.contains('offline'), left: text('.left'),
+                    what: text('.what'), phase: text('.phase'), counts: text('.counts'), refusal: text('.refusal')};
+                }
+                return out;""")
+
+        def both_online():
+            found = tiles()
+            return all(s in found and found[s]["online"] for s in STATIONS)
+        check("a tile per station, both online", until(60, both_online) is not None,
+              f"tiles: {list(tiles())}")
+
+        # A wrong PIN is refused, with a message, and unlocks nothing.
+        driver.find_element(By.ID, "pin").send_keys("0000")
+        driver.find_element(By.CSS_SELECTOR, "#login button").click()
+        refused = until(10, lambda: driver.find_element(By.ID, "login-error").text)
+        check("a wrong PIN is refused with a clear message", refused == "Wrong PIN: the console stays locked.", repr(refused))
+        check("a wrong PIN shows no class controls", not driver.find_elements(By.ID, "start"))
+        check("the locked page carries no token",
+              driver.find_element(By.CSS_SELECTOR, 'meta[name="csrf"]').get_attribute("content") == "")
+
+        driver.find_element(By.ID, "pin").send_keys("4821")
+        driver.find_element(By.CSS_SELECTOR, "#login button").click()
+        check("the right PIN unlocks the class controls", until(10, lambda: driver.find_element(By.ID, "start")) is not None)
+        cookie = driver.get_cookie("gymtimer_console") or {}
+        check("the session cookie is HttpOnly and SameSite=Strict",
+              cookie.get("httpOnly") is True and cookie.get("sameSite") == "Strict", repr(cookie))
+
+        # Actions refused without the page's token, or from another site, even with the cookie.
+        def post(path, body, headers):
+            request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                             headers={"Content-Type": "application/json",
+                                                      "Cookie": f"gymtimer_console={cookie.get('value', '')}", **headers})
+            try:
+                return urllib.request.urlopen(request, timeout=5).status
+            except urllib.error.HTTPError as error:
+                return error.code
+        token = driver.find_element(By.CSS_SELECTOR, 'meta[name="csrf"]').get_attribute("content")
+        check("an action without the page's token is refused",
+              post("/api/reset", {"stations": STATIONS}, {"Origin": base}) == 403)
+        check("an action from another origin is refused",
+              post("/api/reset", {"stations": STATIONS}, {"Origin": "http://evil.example", "X-CSRF-Token": token}) == 403)
+        check("an action without the session is refused",
+              post("/api/reset", {"stations": STATIONS}, {"Origin": base, "X-CSRF-Token": token, "Cookie": ""}) == 401)
+
+        # The class: both stations (checked by default), the program, a lead-in, one click.
+        program = driver.find_element(By.ID, "program")
+        program.clear()
+        program.send_keys(PROGRAM)
+        lead = driver.find_element(By.ID, "lead")
+        lead.clear()
+        lead.send_keys(str(CLASS_LEAD))
+        clicked = time.time()
+        driver.find_element(By.ID, "start").click()
+        said = until(10, lambda: driver.find_element(By.ID, "result").text if "starts" in driver.find_element(By.ID, "result").text else None)
+        check("the page confirms the class", said == f"Class ({PROGRAM}) starts in {CLASS_LEAD} s on {', '.join(STATIONS)}", repr(said))
+
+        # The tiles count down: the program's phase, and fewer seconds a moment later.
+        def left(station):
+            text = tiles()[station]["left"]
+            m = re.fullmatch(r"(\d+):(\d\d)", text)
+            return int(m.group(1)) * 60 + int(m.group(2)) if m else None
+
+        def counting():
+            found = tiles()
+            return all(found[s]["what"].endswith(PROGRAM) and left(s) for s in STATIONS)
+        check("both tiles show the program counting", until(CLASS_LEAD + 20, counting) is not None,
+              repr(tiles()))
+        first = {s: left(s) for s in STATIONS}
+        time.sleep(2.5)
+        later = {s: left(s) for s in STATIONS}
+        check("the tiles count down in the browser", all(first[s] and later[s] is not None and later[s] < first[s] for s in STATIONS),
+              f"{first} then {later}")
+
+        # The same instant, from the stations' own traces: the first display change after the click.
+        def starts():
+            found = {}
+            for s in STATIONS:
+                moved = [line["unix"] for line in trace(os.path.join(work, f"{s}.jsonl"))
+                         if line.get("device") == "display" and line.get("unix", 0) > clicked + 1]
+                if not moved:
+                    return None
+                found[s] = moved[0]
+            return found
+        began = until(30, starts)
+        check("both stations started (their traces)", began is not None)
+        if began:
+            spread = max(began.values()) - min(began.values())
+            check(f"both started on the same instant (within {SAME_INSTANT} s: {spread:.3f} s)", spread <= SAME_INSTANT)
+            check("at the class's instant, not before", min(began.values()) >= clicked + CLASS_LEAD - 1.0,
+                  f"{began} vs click {clicked}")
+
+        # The members count their rounds at the wall (start adds a round in an AMRAP): two on
+        # rack-1, one on rack-2, once the program's own lead-in is over.
+        if began:
+            time.sleep(max(0, min(began.values()) + LEAD_IN_SECONDS + 1.5 - time.time()))
+            for station, lines in [("rack-1", "0 click start\n1.5 click start\n"), ("rack-2", "0 click start\n")]:
+                stdin = dict(processes)[station].stdin
+                stdin.write(lines.encode())
+                stdin.flush()
+
+        # The AMRAP runs out; the collector stores both results; the leaderboard shows them.
+        def board():
+            rows = driver.find_elements(By.CSS_SELECTOR, f'#boards .board[data-program="{PROGRAM}"] li')
+            names = sorted(r.get_attribute("data-station") for r in rows)
+            return rows if names == STATIONS else None
+        rows = until(CLASS_LEAD + LEAD_IN_SECONDS + AMRAP_SECONDS + 40, board)
+        check("the finished AMRAP is on today's leaderboard", rows is not None,
+              repr(driver.find_element(By.ID, "boards").text))
+        ranked = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#boards .board li')).map(li => li.textContent)")
+        check("ranked by rounds, most first", ranked == ["rack-1 — 2 rounds", "rack-2 — 1 round"], repr(ranked))
+        check("the week's chart is drawn", until(10, lambda: driver.find_elements(By.CSS_SELECTOR, "#chart svg rect")) is not None)
+
+        # Reset, a second class, pause and resume, from the page's buttons.
+        def result():
+            return driver.find_element(By.ID, "result").text
+
+        def press(button, says):
+            driver.find_element(By.ID, button).click()
+            return until(10, lambda: result() if result().startswith(says) else None)
+        check("reset from the page", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
+        check("the tiles leave the finished program",
+              until(15, lambda: all("finish" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
+        lead.clear()
+        lead.send_keys("3")
+        check("a second class", press("start", f"Class ({PROGRAM}) starts in 3 s") is not None, repr(result()))
+        check("both tiles count again", until(20, lambda: all(left(s) and left(s) > 10 for s in STATIONS)) is not None, repr(tiles()))
+        check("pause from the page", press("pause", "Paused rack-1, rack-2") is not None, repr(result()))
+        paused = until(10, lambda: tiles() if all("paus" in tiles()[s]["phase"].lower() for s in STATIONS) else None)
+        check("both tiles say paused", paused is not None, repr(tiles()))
+        if paused:
+            time.sleep(1.5)
+            check("a paused tile does not count", {s: tiles()[s]["left"] for s in STATIONS} == {s: paused[s]["left"] for s in STATIONS},
+                  f"{paused} then {tiles()}")
+        check("resume from the page", press("resume", "Resumed rack-1, rack-2") is not None, repr(result()))
+        check("both tiles run again",
+              until(10, lambda: all("paus" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
+
+        if args.screenshot:
+            os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
+            driver.save_screenshot(args.screenshot)
+            print(f"screenshot: {args.screenshot}")
+
+        # A class on stations that are running is refused by them, and each tile says why.
+        check("a class while they run is sent", press("start", f"Class ({PROGRAM}) starts in 3 s") is not None, repr(result()))
+        refused = until(15, lambda: tiles() if all(tiles()[s]["refusal"].startswith("Refused: ") for s in STATIONS) else None)
+        check("each station's refusal shows on its tile", refused is not None, repr(tiles()))
+        if refused:
+            print(f"     ({refused['rack-1']['refusal']})")
+
+        # A page left open (its event stream never ends by itself) does not hold the console up.
+        console = dict(processes)["console"]
+        console.send_signal(signal.SIGTERM)
+        try:
+            code = console.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            code = None
+        check("the console stops on SIGTERM with a page open", code == 0, f"exit {code}")
+    finally:
+        if driver is not None:
+            driver.quit()
+        for name, process in reversed(processes):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for name, process in reversed(processes):
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                check(f"{name} stops on SIGTERM", False)
+        if failed:
+            for name in ["console", "collect"] + STATIONS:
+                path = os.path.join(work, f"{name}.log")
+                if os.path.exists(path):
+                    print(f"--- {name}.log (tail)")
+                    print("".join(open(path).readlines()[-15:]))
+            print(f"(work files kept in {work})")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
