@@ -1,23 +1,33 @@
 import Foundation
 import GymTimerConfig
+import GymTimerCore
 import GymTimerFleet
 import GymTimerFleetLink
 
 /// An action the page asks for (the JSON body of `POST /api/…`), checked: which stations, and
-/// for a class its program and lead-in. Pure: `commands(now:)` says what goes on the wire.
+/// for a class its program and lead-in, for a message its text and length, for brightness its
+/// percentage. Pure: `commands(now:)` says what goes on the wire.
 public struct ConsoleAction: Hashable, Sendable {
-    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, pause, resume, reset }
+    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, pause, resume, reset, message, lock, unlock, brightness }
 
     public var verb: Verb
     public var stations: [String]
     public var program: String?
     public var lead: Double
+    /// A message's text and how long it shows (`message`).
+    public var text: String?
+    public var seconds: Int
+    /// The displays' brightness (`brightness`).
+    public var percent: Int?
 
     /// The body as the page sends it.
     struct Body: Decodable {
         var stations: [String]?
         var program: String?
         var lead: Double?
+        var text: String?
+        var seconds: Double?
+        var percent: Double?
     }
 
     /// The lead-in's bounds: long enough for the command to reach every station, short enough
@@ -46,7 +56,37 @@ public struct ConsoleAction: Hashable, Sendable {
         guard verb != .class || (lead.isFinite && leads.contains(lead)) else {
             return .failure(.init(description: "the lead-in must be \(Int(leads.lowerBound)) to \(Int(leads.upperBound)) seconds"))
         }
-        return .success(ConsoleAction(verb: verb, stations: stations, program: verb == .class ? program : nil, lead: lead))
+        var action = ConsoleAction(verb: verb, stations: stations, program: verb == .class ? program : nil, lead: lead)
+        switch verb {
+        case .message:
+            // The station checks the text again (FloorMessage): this is the page's early, clear answer.
+            guard let text = decoded.text else { return .failure(.init(description: "write the message to show")) }
+            if let problem = FloorMessage.problem(with: text) { return .failure(.init(description: "the message: \(problem)")) }
+            let seconds = decoded.seconds ?? Double(FleetCommand.defaultMessageSeconds)
+            guard seconds.isFinite, seconds.rounded() == seconds, FloorMessage.seconds.contains(Int(exactly: seconds) ?? 0) else {
+                return .failure(.init(description: "a message shows for 1 to 60 seconds"))
+            }
+            action.text = text
+            action.seconds = Int(seconds)
+        case .brightness:
+            guard let percent = decoded.percent, percent.isFinite, percent.rounded() == percent, (0...100).contains(percent) else {
+                return .failure(.init(description: "the brightness is a whole percentage, 0 to 100"))
+            }
+            action.percent = Int(percent)
+        default:
+            break
+        }
+        return .success(action)
+    }
+
+    public init(verb: Verb, stations: [String], program: String? = nil, lead: Double = 10, text: String? = nil, seconds: Int = 10, percent: Int? = nil) {
+        self.verb = verb
+        self.stations = stations
+        self.program = program
+        self.lead = lead
+        self.text = text
+        self.seconds = seconds
+        self.percent = percent
     }
 
     /// The commands each station gets, in order: for a class, the program picked (when named)
@@ -60,6 +100,10 @@ public struct ConsoleAction: Hashable, Sendable {
         case .pause: return [.pause]
         case .resume: return [.resume]
         case .reset: return [.reset]
+        case .message: return text.map { [.message(text: $0, seconds: seconds)] } ?? []
+        case .lock: return [.lock]
+        case .unlock: return [.unlock]
+        case .brightness: return percent.map { [.brightness(percent: $0)] } ?? []
         }
     }
 
@@ -72,6 +116,10 @@ public struct ConsoleAction: Hashable, Sendable {
         case .pause: text = "Paused \(stations.joined(separator: ", "))"
         case .resume: text = "Resumed \(stations.joined(separator: ", "))"
         case .reset: text = "Reset \(stations.joined(separator: ", "))"
+        case .message: text = "Showing \(self.text ?? "") for \(seconds) s on \(stations.joined(separator: ", "))"
+        case .lock: text = "Buttons locked on \(stations.joined(separator: ", "))"
+        case .unlock: text = "Buttons unlocked on \(stations.joined(separator: ", "))"
+        case .brightness: text = "Brightness \(percent ?? 0) % on \(stations.joined(separator: ", "))"
         }
         if !offline.isEmpty { text += "; offline, will not get it: \(offline.joined(separator: ", "))" }
         return text

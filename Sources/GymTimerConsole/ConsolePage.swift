@@ -52,6 +52,17 @@ public enum ConsolePage {
             <button id="resume" type="button">Resume</button>
             <button id="reset" class="stop" type="button">Reset</button>
             </div>
+            <div class="row">
+            <label>Message <input id="message" maxlength="64" placeholder="HYdrAtE"></label>
+            <label>for (s) <input id="seconds" type="number" min="1" max="60" value="10"></label>
+            <button id="say" type="button">Show on displays</button>
+            </div>
+            <div class="row buttons">
+            <button id="lock" type="button">Lock wall buttons</button>
+            <button id="unlock" type="button">Unlock</button>
+            <label>Brightness (%) <input id="percent" type="number" min="0" max="100" value="80"></label>
+            <button id="brightness" type="button">Set</button>
+            </div>
             <p id="result" role="status"></p>
             </section>
             """
@@ -147,6 +158,7 @@ public enum ConsolePage {
             if (t.round !== undefined && t.round !== null) counts.push("round " + t.round);
             if (t.sets !== undefined && t.sets !== null) counts.push(t.sets + " sets");
             tile.append(el("div", "counts", counts.join(" · ")));
+            if (t.locked) tile.append(el("div", "locked", "buttons locked"));
             if (t.refusal) tile.append(el("div", "refusal", "Refused: " + t.refusal));
             floor.append(tile);
           }
@@ -197,9 +209,13 @@ public enum ConsolePage {
             const program = document.getElementById("program").value.trim();
             act("/api/class", { stations: picked(), program: program || null, lead: Number(document.getElementById("lead").value) });
           });
-          for (const verb of ["pause", "resume", "reset"]) {
+          for (const verb of ["pause", "resume", "reset", "lock", "unlock"]) {
             document.getElementById(verb).addEventListener("click", () => act("/api/" + verb, { stations: picked() }));
           }
+          document.getElementById("say").addEventListener("click", () => act("/api/message",
+            { stations: picked(), text: document.getElementById("message").value, seconds: Number(document.getElementById("seconds").value) }));
+          document.getElementById("brightness").addEventListener("click", () => act("/api/brightness",
+            { stations: picked(), percent: Number(document.getElementById("percent").value) }));
         }
         const events = new EventSource("/events");
         events.addEventListener("floor", e => {

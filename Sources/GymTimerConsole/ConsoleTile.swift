@@ -23,6 +23,8 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
     public var sets: Int?
     /// Why the station refused a command in the last minute (its `error` event), if it did.
     public var refusal: String? = nil
+    /// Whether a coach has locked the station's wall buttons.
+    public var locked: Bool = false
 
     /// The tile of station `name` from what the broker retained for it; `status` nil when only
     /// its state was seen. A number that is no time a station counts (NaN, ±∞, beyond a day
@@ -42,6 +44,6 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
             name: FleetCell.text(name, width: 32), online: online, mode: text("mode", width: 12) ?? "-",
             program: text("program", width: 32), phase: text("phase", width: 16) ?? "-",
             deadline: online ? deadline : nil, remaining: online ? remaining : nil, display: text("display", width: 8),
-            round: whole("round"), sets: whole("sets"))
+            round: whole("round"), sets: whole("sets"), locked: fields["locked"] == .bool(true))
     }
 }

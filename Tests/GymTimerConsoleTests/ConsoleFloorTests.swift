@@ -80,6 +80,27 @@ import Testing
         }
     }
 
+    @Test func aMessageTheLockAndBrightnessAreCheckedAndBecomeTheirCommands() throws {
+        func parse(_ verb: ConsoleAction.Verb, _ body: String) -> Result<ConsoleAction, ConsolePIN.Problem> {
+            ConsoleAction.parse(verb, body: Array(body.utf8))
+        }
+        let say = try parse(.message, #"{"stations":["rack-1"],"text":"HYdrAtE","seconds":5}"#).get()
+        #expect(say.commands(now: 0) == [.message(text: "HYdrAtE", seconds: 5)])
+        #expect(try parse(.message, #"{"stations":["rack-1"],"text":"GO"}"#).get().commands(now: 0) == [.message(text: "GO", seconds: 10)])
+        #expect(try parse(.lock, #"{"stations":["rack-1"]}"#).get().commands(now: 0) == [.lock])
+        #expect(try parse(.unlock, #"{"stations":["rack-1"]}"#).get().commands(now: 0) == [.unlock])
+        #expect(try parse(.brightness, #"{"stations":["rack-1"],"percent":30}"#).get().commands(now: 0) == [.brightness(percent: 30)])
+        for bad in [#"{"stations":["a"]}"#, #"{"stations":["a"],"text":"KILL"}"#, #"{"stations":["a"],"text":"GO","seconds":61}"#,
+                    #"{"stations":["a"],"text":"GO","seconds":1e300}"#, #"{"stations":["a"],"text":"<script>"}"#] {
+            #expect(throws: ConsolePIN.Problem.self, "\(bad)") { try parse(.message, bad).get() }
+        }
+        for bad in [#"{"stations":["a"]}"#, #"{"stations":["a"],"percent":101}"#, #"{"stations":["a"],"percent":2.5}"#] {
+            #expect(throws: ConsolePIN.Problem.self, "\(bad)") { try parse(.brightness, bad).get() }
+        }
+        let tile = ConsoleTile.make(name: "rack-1", status: "online", state: JSONValue.parse(Array(#"{"locked":true}"#.utf8)), now: 0)
+        #expect(tile.locked)
+    }
+
     @Test func theBroadcastGivesANewPageTheLatestOfEachKind() async {
         let broadcast = ConsoleBroadcast(maximumListeners: 1)
         #expect(broadcast.publish(event: "floor", data: "1"))

@@ -148,7 +148,8 @@ def main():
                 for (const t of document.querySelectorAll('#floor .tile')) {
                   const text = c => (t.querySelector(c) || {}).textContent || '';
                   out[t.dataset.station] = {online: !t.classList.contains('offline'), left: text('.left'),
-                    what: text('.what'), phase: text('.phase'), counts: text('.counts'), refusal: text('.refusal')};
+                    what: text('.what'), phase: text('.phase'), counts: text('.counts'), refusal: text('.refusal'),
+                    locked: !!t.querySelector('.locked')};
                 }
                 return out;""")
 
@@ -284,6 +285,29 @@ def main():
         check("resume from the page", press("resume", "Resumed rack-1, rack-2") is not None, repr(result()))
         check("both tiles run again",
               until(10, lambda: all("paus" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
+
+        # A message to the floor: it reaches both stations' displays (their traces), and the
+        # wall buttons are locked and unlocked from the page (the tiles say so).
+        message = driver.find_element(By.ID, "message")
+        message.clear()
+        message.send_keys("GO GO")
+        said_at = time.time()
+        check("a message from the page", press("say", "Showing GO GO for 10 s on rack-1, rack-2") is not None, repr(result()))
+
+        def shown_message():
+            seen = {}
+            for s in STATIONS:
+                texts = [line["text"] for line in trace(os.path.join(work, f"{s}.jsonl"))
+                         if line.get("device") == "display" and line.get("unix", 0) >= said_at - 1]
+                if "Go G" in texts:  # the decoded segments: O is drawn as o
+                    seen[s] = texts
+            return seen if len(seen) == len(STATIONS) else None
+        check("the message scrolls on both stations' displays (their traces)", until(15, shown_message) is not None)
+        check("lock from the page", press("lock", "Buttons locked on rack-1, rack-2") is not None, repr(result()))
+        check("both tiles say their buttons are locked",
+              until(10, lambda: all(tiles()[s].get("locked") for s in STATIONS)) is not None, repr(tiles()))
+        check("unlock from the page", press("unlock", "Buttons unlocked on rack-1, rack-2") is not None, repr(result()))
+        check("both tiles lose the lock", until(10, lambda: not any(tiles()[s].get("locked") for s in STATIONS)) is not None, repr(tiles()))
 
         if args.screenshot:
             os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
