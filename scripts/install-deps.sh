@@ -3,12 +3,19 @@
 # Used by scripts/kiosk.sh, and by scripts/test.sh with --tests (adds what only the tests use:
 # tmux, the terminal the interactive simulator is tested in, mosquitto, the real MQTT broker the fleet
 # tests start on loopback, openssl for their TLS certificate, faketime for the clock-step tests,
-# and the tools that build libgpiod 2.2);
-# safe to run again.
+# and the tools that build libgpiod 2.2); with --vm-arm64 (optional, alone or after --tests)
+# what scripts/vm-arm64-install-test.sh boots Debian 13 arm64 with (qemu-system-aarch64,
+# debootstrap; it installs them itself when missing); safe to run again.
 set -euo pipefail
 needed=(libgpiod-dev libasound2-dev libsqlite3-dev libmosquitto-dev pkg-config python3 espeak-ng)
 # gcc, make and xz-utils build libgpiod 2.2 from source for the trixie build (build-libgpiod2.sh).
-if [ "${1:-}" = --tests ]; then needed+=(tmux mosquitto openssl gcc make xz-utils faketime); fi
+for flag in "$@"; do
+  case "$flag" in
+    --tests) needed+=(tmux mosquitto openssl gcc make xz-utils faketime) ;;
+    --vm-arm64) needed+=(qemu-system-arm debootstrap e2fsprogs kmod cpio debian-archive-keyring) ;;
+    *) echo "usage: $0 [--tests] [--vm-arm64]" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
