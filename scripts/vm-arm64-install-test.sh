@@ -90,5 +90,6 @@ if grep -aq "ARM64 INSTALLTEST: PASS" "$LOG" && ! grep -aq "ARM64TEST FAIL" "$LO
   echo "arm64 install test: PASS ($(grep -ac 'ARM64TEST PASS' "$LOG") checks)"
   exit 0
 fi
+grep -aq "ARM64TEST" "$LOG" || { echo "--- the console's last lines:"; sed 's/\x1b[[?0-9;]*[a-zA-Z]//g; s/\r$//' "$LOG" | tail -30; }
 echo "arm64 install test: FAIL (console: $LOG)"
 exit 1
