@@ -73,7 +73,7 @@ done
 install -m644 Tests/vm/systemd/vmtest-devices.service Tests/vm/arm64/vmtest-arm64.service "$R/etc/systemd/system/"
 for u in vmtest-devices.service vmtest-arm64.service; do ln -s "../$u" "$R/etc/systemd/system/multi-user.target.wants/$u"; done
 rm -f "$WORK/payload.ext4"
-mkfs.ext4 -q -L payload -d "$P" "$WORK/payload.ext4" 256M || fail "making the payload disk"
+mkfs.ext4 -q -L payload -d "$P" "$WORK/payload.ext4" 256M >/dev/null || fail "making the payload disk"
 rm -rf "$P"
 cp --sparse=always "$WORK/rootfs.ext4" "$WORK/disk.ext4" || fail "copying the root filesystem"
 
@@ -82,7 +82,7 @@ t1=$(date +%s)
 VM_WORK=$WORK VM_LOG=$LOG Tests/vm/arm64/run.sh "$WORK/disk.ext4" "$WORK/payload.ext4"; rc=$?
 [ $rc = 124 ] && echo "arm64 install test: qemu timed out after ${VM_TIMEOUT:-1800} s"
 # The test's own lines (its unit writes to the console through the journal), without prefixes.
-sed 's/\x1b[[?0-9;]*[a-zA-Z]//g; s/\r$//' "$LOG" | grep -a -E '\] (python3|devices\.sh|sh)\[[0-9]+\]: ' \
+sed 's/\x1b\][^\x07]*\x07//g; s/\x1b\[!p//g; s/\x1b[[?0-9;]*[a-zA-Z]//g; s/\r$//' "$LOG" | grep -a -E '\] (python3|devices\.sh|sh)\[[0-9]+\]: ' \
   | sed -E 's/^\[ *[0-9.]+\] [a-z0-9.]+\[[0-9]+\]: //'
 rm -f "$WORK/disk.ext4"
 echo "arm64 install test: VM ran $(( $(date +%s) - t1 )) s, $(( $(date +%s) - t0 )) s in all; console: $LOG"

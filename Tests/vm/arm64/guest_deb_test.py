@@ -110,7 +110,7 @@ def run():
     held = time.monotonic() - since
     dog = [line for line in sh("journalctl", "-b", "--no-pager", "-o", "cat")[1].splitlines() if "Watchdog timeout" in line]
     check(alarm and active() and held > watchdog_s and prop("MainPID") == pid and prop("NRestarts") == "0" and not dog,
-          f"the watchdog holds: still active after {held:.0f} s > WatchdogSec={watchdog_s} s, NRestarts=0",
+          f"the watchdog holds: still active after {held:.0f} s > WatchdogSec={watchdog_s:g} s, NRestarts=0",
           f"pid {pid} -> {prop('MainPID')}, NRestarts={prop('NRestarts')}, alarm LED {g.value('alarm')}, "
           f"watchdog timeouts in the journal: {len(dog)}")
 
@@ -120,16 +120,16 @@ def run():
     g.set_pull(g.LINE["dismiss"], "pull-down")
     time.sleep(2.6)
     g.set_pull(g.LINE["dismiss"], "pull-up")
-    recorded = g.wait_for(lambda: "rest" in sh("gymtimer", "history")[1].lower(), 15)
-    history = sh("gymtimer", "history")[1].strip()
-    check(recorded and os.path.exists(HISTORY), f"the rest is recorded in {HISTORY}", history[:200])
+    rows = lambda: [line.strip() for line in sh("gymtimer", "history")[1].splitlines() if " rest " in line]
+    recorded = g.wait_for(lambda: bool(rows()), 15)
+    check(recorded and os.path.exists(HISTORY), f"the rest is recorded in {HISTORY}", f"gymtimer history: {rows()[-1:]}")
 
     # 6. apt remove keeps the owner's config (edited, as owners do) and the history.
     with open(CONFIG, "a") as f:
         f.write("# edited by the gym owner before removing the package\n")
     config_sum, history_sum = sha256(CONFIG), sha256(HISTORY)
     rc, out = sh("apt-get", "remove", "-y", "gymtimer", timeout=600)
-    print(tail(out, 8), flush=True)
+    print(tail("\n".join(line for line in out.splitlines() if "Reading database" not in line), 8), flush=True)
     status = sh("dpkg-query", "-W", "-f=${db:Status-Abbrev}", "gymtimer")[1].strip()
     gone = not os.path.exists("/usr/bin/gymtimer") and prop("ActiveState") == "inactive"
     kept = (os.path.exists(CONFIG) and sha256(CONFIG) == config_sum
