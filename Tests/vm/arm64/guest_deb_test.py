@@ -136,7 +136,7 @@ def run():
             and os.path.exists(HISTORY) and sha256(HISTORY) == history_sum)
     lit = [n for n in ("ready", "rest", "alarm") if g.value(n) != 0]
     check(rc == 0 and status == "rc" and gone and not lit,
-          "apt remove gymtimer: stopped and removed, config files kept",
+          "apt remove gymtimer: the service stopped, the binary removed (dpkg status rc)",
           f"exit {rc}, dpkg status '{status}', /usr/bin/gymtimer {'gone' if gone else 'still there or running'}, lit LEDs {lit}")
     check(kept, f"apt remove keeps {CONFIG} (with the owner's edit) and the history in {STATE}",
           f"{sorted(os.listdir(STATE)) if os.path.isdir(STATE) else 'no ' + STATE}")
