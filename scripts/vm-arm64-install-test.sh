@@ -15,7 +15,7 @@
 # scripts/build-arm64.sh first when that is missing. Root, an x86-64 Debian host and network to
 # deb.debian.org; installs qemu-system-arm and debootstrap if missing. Not part of
 # scripts/test.sh: the first run takes about 40 minutes on a busy 2-core machine (kernel modules,
-# root filesystem, debootstrap's second stage under emulation: 35 of them), later ones about 6
+# root filesystem, debootstrap's second stage under emulation: 35 of them), later ones 4 to 6
 # (everything is cached in .build-arm64/vm). The VM's console goes to .build-arm64/vm/console-install.log.
 # Exits 0 iff every check passed.
 set -uo pipefail
