@@ -34,22 +34,9 @@ struct ConsoleBenchmark {
 
     private func measure() throws -> BenchmarkFigure {
         guard let executable else { throw Problem(description: "no gymtimer binary given") }
-        let broker = try LocalBroker()
-        var template = Array((NSTemporaryDirectory() + "gymtimer-console-bench-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw Problem(description: "cannot make a temporary directory") }
-        let directory = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let config = directory + "/station.toml"
-        try "[fleet]\nbroker = \"mqtt://127.0.0.1:\(broker.port)\"\nstation = \"bench\"\n"
-            .write(toFile: config, atomically: true, encoding: .utf8)
-        let trace = directory + "/trace.jsonl"
-        let station = try RunningProcess(
-            executable, ["simulate", "--headless", "--config", config, "--data-dir", directory + "/data"],
-            stdout: trace, stderr: directory + "/station.log", pipeInput: true)
-        defer {
-            station.send("0 end")
-            if station.wait(upTo: 5) == nil { station.signal(SIGKILL); station.wait() }
-        }
+        let bench = try BenchStation(executable: executable, purpose: "console")
+        defer { bench.stop() }
+        let (broker, directory, trace, station) = (bench.broker, bench.directory, bench.trace, bench.process)
         let pin = "bench-\(getpid())"
         try (pin + "\n").write(toFile: directory + "/pin", atomically: true, encoding: .utf8)
         let port = try LocalBroker.freePort()
