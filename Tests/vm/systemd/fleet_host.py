@@ -29,7 +29,10 @@ BROKER = f"mqtt://127.0.0.1:{PORT}"
 DB = f"{WORK}/collect.sqlite"
 SIGNALS = f"{WORK}/signals"
 failures = 0
-stopping = False
+
+
+class Stopped(Exception):
+    """SIGTERM from vm-test.sh: the VM has ended before these checks did."""
 
 
 def say(text):
@@ -45,7 +48,7 @@ def check(ok, text):
 
 def wait_for(predicate, seconds, step=0.5):
     end = time.monotonic() + seconds
-    while time.monotonic() < end and not stopping:
+    while time.monotonic() < end:
         if predicate():
             return True
         time.sleep(step)
@@ -125,11 +128,13 @@ def workout_arrives(phase, expected):
 
 
 def main():
-    global stopping
     for phase in (1, 2):  # run.sh writes these afresh; an old run's must not answer for this one
         if os.path.exists(f"{LOG_PREFIX}-{phase}.log"):
             os.remove(f"{LOG_PREFIX}-{phase}.log")
-    signal.signal(signal.SIGTERM, lambda *_: globals().__setitem__("stopping", True))
+    def stop(*_):
+        raise Stopped()
+
+    signal.signal(signal.SIGTERM, stop)
     serve_signals()
     mosquitto = broker()
     collect = subprocess.Popen([BIN, "collect", "--broker", BROKER, "--db", DB],
@@ -159,6 +164,8 @@ def main():
             check(wait_for(lambda: status() == "online", 120, 1), f"after the reboot the service is online again ({status()})")
             workout_arrives(2, 2)
             signal_guest("phase2-done")
+    except Stopped:
+        check(False, "the VM ended before the host's checks did")
     finally:
         for proc in (collect, mosquitto):
             proc.terminate()
@@ -166,8 +173,8 @@ def main():
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
-    print(f"FLEETHOST: {'PASS' if failures == 0 and not stopping else f'FAIL ({failures} failures)'}", flush=True)
-    return 0 if failures == 0 and not stopping else 1
+    print(f"FLEETHOST: {'PASS' if failures == 0 else f'FAIL ({failures} failures)'}", flush=True)
+    return 0 if failures == 0 else 1
 
 
 if __name__ == "__main__":
