@@ -170,7 +170,7 @@ if [ "$1" = configure ] || [ "$1" = abort-upgrade ] || [ "$1" = abort-deconfigur
     # The network rule from the config's [fleet] (none without one); a config whose broker does
     # not resolve leaves the kiosk alone, saying so, rather than failing the install.
     mkdir -p /etc/systemd/system/gymtimer.service.d
-    /usr/bin/gymtimer unit-network --config /etc/gymtimer/config.toml \
+    gymtimer unit-network --config /etc/gymtimer/config.toml \
         --write /etc/systemd/system/gymtimer.service.d/fleet-network.conf || true
     deb-systemd-helper unmask gymtimer-config.path >/dev/null || true
     if deb-systemd-helper --quiet was-enabled gymtimer-config.path; then
