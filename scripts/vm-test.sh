@@ -117,6 +117,7 @@ print(*[x.getsockname()[1] for x in s])')
       echo "install test: FAIL (building the $1 VM)"; exit 1
     fi
     echo "== install test: booting Debian $2 with systemd (qemu TCG), installing, rebooting"
+    rm -f ".build/vm/install-console-$1-"[12].log   # an old run's lines must not answer for this one
     python3 Tests/vm/systemd/fleet_host.py "$3" ".build/vm/fleet-$1" ".build/vm/install-console-$1" \
       "$fport" "$hport" "vm-$1" > ".build/vm/fleet-host-$1.log" 2>&1 &
     fleethost=$!

@@ -11,6 +11,8 @@ with the real tools and checks what reaches it:
   5. after the VM's reboot (phase 2) -> online again, and its second workout makes exactly two rows.
 Guest -> host: "FLEETTEST <step>" lines on the VM's console (the log run.sh writes);
 host -> guest: files served over HTTP on 127.0.0.1:HTTP_PORT (10.0.2.2:HTTP_PORT in the VM).
+vm-test.sh removes an earlier run's console logs before it starts this and run.sh, so that an
+old run's lines cannot answer for this one.
 Prints "fleet host: ok|FAIL ..." per check and "FLEETHOST: PASS|FAIL"; exit status 0 iff PASS.
 Usage: fleet_host.py GYMTIMER WORKDIR CONSOLE_LOG_PREFIX BROKER_PORT HTTP_PORT STATION"""
 import http.server
@@ -128,9 +130,6 @@ def workout_arrives(phase, expected):
 
 
 def main():
-    for phase in (1, 2):  # run.sh writes these afresh; an old run's must not answer for this one
-        if os.path.exists(f"{LOG_PREFIX}-{phase}.log"):
-            os.remove(f"{LOG_PREFIX}-{phase}.log")
     def stop(*_):
         raise Stopped()
 
