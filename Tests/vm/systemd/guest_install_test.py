@@ -5,7 +5,11 @@ Installs GymTimer the way a gym owner does, with deploy/install.sh, and checks t
 makes: Type=notify ready, watchdog-supervised, sandboxed but reaching the GPIO, I2C and sound
 devices, one log line per fault, clean stop, install again keeping the config, enabled at boot,
 the binary built for the other Debian release (installed and working, or refused in one line
-saying why: other.expect says which), and uninstall. Two boots, phase 1 ending in a reboot; prints "INSTALLTEST PHASE n: PASS|FAIL"."""
+saying why: other.expect says which), and uninstall. With fleet.env, the station also gets a
+[fleet] whose broker is on the CI host (fleet_host.py drives and checks it from there): the
+network drop-in, online, a start at the host's instant on the LEDs, workouts collected, no
+sandbox denial, before and after the reboot. Two boots, phase 1 ending in a reboot; prints
+"INSTALLTEST PHASE n: PASS|FAIL"."""
 import os
 import re
 import subprocess
