@@ -152,7 +152,13 @@ def fleet_phase1():
     allow = [line for line in rule.splitlines() if line.startswith("IPAddressAllow=") and line != "IPAddressAllow="]
     g.check(allow == ["IPAddressAllow=localhost 10.0.2.2 10.0.2.3"],
             f"the drop-in allows the broker, localhost and the name server only: {allow}")
+    # The config watch (gymtimer-config.path) saw the edits above: its rewrite and restart of the
+    # kiosk run behind install.sh's, and must be over before the host drives the station.
+    g.check(g.wait_for(lambda: sh("systemctl", "is-active", "gymtimer-config.service")[1].strip() != "activating"
+                       and "gymtimer" not in sh("systemctl", "list-jobs", "--no-legend")[1], 90),
+            "the config watch rewrote the drop-in and restarted the kiosk (no job left)")
     if os.path.exists(OLD_UNIT):
+        sh("systemctl", "stop", "gymtimer-config.path")  # it would write the drop-in again
         os.remove(DROPIN)
         sh("systemctl", "daemon-reload")
         sh("systemctl", "restart", "gymtimer.service")
