@@ -167,6 +167,8 @@ def main():
             check(wait_for(lambda: status() == "online", 120, 1), f"after the reboot the service is online again ({status()})")
             workout_arrives(2, 2)
             signal_guest("phase2-done")
+            # Served until the guest has read it: this process's end takes the server with it.
+            check(wait_for(lambda: console_has(2, "done"), 120), "the guest read the host's last word")
     except Stopped:
         check(False, "the VM ended before the host's checks did")
     finally:

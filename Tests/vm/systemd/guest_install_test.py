@@ -210,6 +210,7 @@ def fleet_phase2():
     finish_workout()
     print("FLEETTEST workout-done 2", flush=True)
     g.check(host_says(http_port, "phase2-done", 300) is not None, "the host holds both workouts, each once")
+    print("FLEETTEST done", flush=True)
     no_sandbox_denial(None, at_boot=True)
 
 
