@@ -20,6 +20,11 @@ repo="$(dirname "$here")"
 prefix=/usr/local
 unit=/etc/systemd/system/gymtimer.service
 udev=/etc/udev/rules.d/60-gymtimer.rules
+# The network rule (gymtimer unit-network): a drop-in opening the service's network to its
+# [fleet] broker only, rewritten by gymtimer-config.service whenever the config changes.
+dropin=/etc/systemd/system/gymtimer.service.d/fleet-network.conf
+watch_path=/etc/systemd/system/gymtimer-config.path
+watch_service=/etc/systemd/system/gymtimer-config.service
 config=/etc/gymtimer/config.toml
 aptlog=/var/log/gymtimer-install-apt.log
 
@@ -50,8 +55,8 @@ install_package() {
   [ "$arch" = "$here_arch" ] || die "$1 is for $arch, this system is $here_arch: use gymtimer_*_$here_arch.deb"
   echo "Installing GymTimer from $(basename "$deb")"
   if [ -f "$unit" ] || [ -e "$prefix/bin/gymtimer" ]; then
-    systemctl disable --now gymtimer.service >/dev/null 2>&1 || true
-    rm -f "$unit" "$udev" "$prefix/bin/gymtimer" "$prefix/share/doc/gymtimer/README.md"
+    systemctl disable --now gymtimer-config.path gymtimer.service >/dev/null 2>&1 || true
+    rm -f "$unit" "$udev" "$watch_path" "$watch_service" "$dropin" "$prefix/bin/gymtimer" "$prefix/share/doc/gymtimer/README.md"
     systemctl daemon-reload 2>/dev/null || true
     say "removed the install made without a package (kept $config and /var/lib/gymtimer)"
   fi
@@ -83,8 +88,10 @@ esac
 
 if [ "${1:-}" = "--uninstall" ]; then
   echo "Removing GymTimer"
+  systemctl disable --now gymtimer-config.path 2>/dev/null || true
   systemctl disable --now gymtimer.service 2>/dev/null && say "stopped and disabled the service" || true
-  rm -f "$unit" "$udev" "$prefix/bin/gymtimer" && say "removed $unit, $udev, $prefix/bin/gymtimer"
+  rm -f "$unit" "$udev" "$watch_path" "$watch_service" "$dropin" "$prefix/bin/gymtimer" && say "removed $unit, $udev, $prefix/bin/gymtimer"
+  rmdir "$(dirname "$dropin")" 2>/dev/null || true
   systemctl daemon-reload
   say "kept $config and /var/lib/gymtimer (your history); delete them by hand if you want"
   exit 0
@@ -165,10 +172,20 @@ else
 fi
 "$prefix/bin/gymtimer" check-config "$config" || die "fix $config, then run this again"
 
-# 7. The service.
+# 7. The service; with a [fleet], its network opened to the broker only (no [fleet]: none).
 install -m 0644 "$here/gymtimer.service" "$unit"
+install -m 0644 "$here/gymtimer-config.path" "$watch_path"
+install -m 0644 "$here/gymtimer-config.service" "$watch_service"
+install -d -m 0755 "$(dirname "$dropin")"
+if rule=$("$prefix/bin/gymtimer" unit-network --config "$config" --write "$dropin" 2>&1); then
+  say "network: ${rule#"$dropin": }"
+else
+  # The kiosk still runs, alone; a fixed config (or name) is picked up by gymtimer-config.path.
+  say "warning: ${rule#gymtimer: }"
+fi
 systemctl daemon-reload
 systemctl enable gymtimer.service >/dev/null
+systemctl enable --now gymtimer-config.path >/dev/null
 systemctl restart gymtimer.service
 say "service enabled and started"
 

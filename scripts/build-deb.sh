@@ -10,7 +10,8 @@
 #
 # What the package holds and does (docs/ARCHITECTURE.md, "Packaging"):
 #   /usr/bin/gymtimer, /usr/lib/systemd/system/gymtimer.service (deploy/gymtimer.service with
-#   /usr/bin paths), /usr/lib/udev/rules.d/60-gymtimer.rules, /etc/gymtimer/config.toml (a
+#   /usr/bin paths) and gymtimer-config.{path,service} (the network rule rewritten from the
+#   config's [fleet] when it changes; postinst writes it first), /usr/lib/udev/rules.d/60-gymtimer.rules, /etc/gymtimer/config.toml (a
 #   conffile: dpkg keeps the owner's edits on upgrade and asks before replacing them);
 #   postinst makes the `gymtimer` system user in the device groups, enables and starts the
 #   service; remove stops it and keeps the config and /var/lib/gymtimer (the history);
@@ -72,12 +73,17 @@ if [[ $(file -b "$binary") == *"not stripped"* ]]; then
   [ "$arch" = "$(dpkg --print-architecture)" ] || die "$binary is not stripped: strip it with a strip for $arch first"
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkgroot/usr/bin/gymtimer"
 fi
-# The unit as install.sh installs it, with the package's paths.
-sed -e 's|/usr/local/bin/gymtimer|/usr/bin/gymtimer|g' -e 's|/usr/local/share/doc/|/usr/share/doc/|g' \
-    -e '1s|.*|# GymTimer kiosk, from the gymtimer package (override with systemctl edit gymtimer).|' \
-    deploy/gymtimer.service > "$pkgroot/usr/lib/systemd/system/gymtimer.service"
-chmod 0644 "$pkgroot/usr/lib/systemd/system/gymtimer.service"
-grep -q /usr/local "$pkgroot/usr/lib/systemd/system/gymtimer.service" && die "deploy/gymtimer.service names /usr/local paths the package does not have"
+# The units as install.sh installs them, with the package's paths: the kiosk, and the watch on
+# its config that rewrites its network rule (gymtimer unit-network) and restarts it.
+for u in gymtimer.service gymtimer-config.path gymtimer-config.service; do
+  sed -e 's|/usr/local/bin/gymtimer|/usr/bin/gymtimer|g' -e 's|/usr/local/share/doc/|/usr/share/doc/|g' \
+      -e 's|^# Installed to /etc/systemd/system by deploy/install.sh.*|# From the gymtimer package.|' \
+      deploy/$u > "$pkgroot/usr/lib/systemd/system/$u"
+  chmod 0644 "$pkgroot/usr/lib/systemd/system/$u"
+  grep -q /usr/local "$pkgroot/usr/lib/systemd/system/$u" && die "deploy/$u names /usr/local paths the package does not have"
+done
+sed -i '1s|.*|# GymTimer kiosk, from the gymtimer package (override with systemctl edit gymtimer).|' \
+    "$pkgroot/usr/lib/systemd/system/gymtimer.service"
 # Raspberry Pi OS gives these groups their devices already; plain Debian does not.
 cat > "$pkgroot/usr/lib/udev/rules.d/60-gymtimer.rules" <<'RULES'
 SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
@@ -161,9 +167,21 @@ if [ "$1" = configure ] || [ "$1" = abort-upgrade ] || [ "$1" = abort-deconfigur
     else
         deb-systemd-helper update-state gymtimer.service >/dev/null || true
     fi
+    # The network rule from the config's [fleet] (none without one); a config whose broker does
+    # not resolve leaves the kiosk alone, saying so, rather than failing the install.
+    mkdir -p /etc/systemd/system/gymtimer.service.d
+    gymtimer unit-network --config /etc/gymtimer/config.toml \
+        --write /etc/systemd/system/gymtimer.service.d/fleet-network.conf || true
+    deb-systemd-helper unmask gymtimer-config.path >/dev/null || true
+    if deb-systemd-helper --quiet was-enabled gymtimer-config.path; then
+        deb-systemd-helper enable gymtimer-config.path >/dev/null || true
+    else
+        deb-systemd-helper update-state gymtimer-config.path >/dev/null || true
+    fi
     if [ -d /run/systemd/system ]; then
         systemctl --system daemon-reload >/dev/null || true
         deb-systemd-invoke restart gymtimer.service >/dev/null || true
+        deb-systemd-invoke start gymtimer-config.path >/dev/null || true
     fi
 fi
 exit 0
@@ -173,7 +191,7 @@ cat > "$pkgroot/DEBIAN/prerm" <<'EOF'
 # gymtimer prerm: stop the service before its binary goes (remove, or an upgrade's unpack).
 set -e
 if [ -z "$DPKG_ROOT" ] && [ "$1" = remove ] && [ -d /run/systemd/system ]; then
-    deb-systemd-invoke stop gymtimer.service >/dev/null || true
+    deb-systemd-invoke stop gymtimer-config.path gymtimer.service >/dev/null || true
 fi
 exit 0
 EOF
@@ -186,13 +204,18 @@ set -e
 if [ -d /run/systemd/system ] && [ "$1" = remove ]; then
     systemctl --system daemon-reload >/dev/null || true
 fi
+if [ "$1" = remove ] || [ "$1" = purge ]; then
+    # The network rule unit-network wrote: made from the config, not the owner's.
+    rm -f /etc/systemd/system/gymtimer.service.d/fleet-network.conf
+    rmdir /etc/systemd/system/gymtimer.service.d 2>/dev/null || true
+fi
 if [ "$1" = remove ] && command -v deb-systemd-helper >/dev/null; then
-    deb-systemd-helper mask gymtimer.service >/dev/null || true
+    deb-systemd-helper mask gymtimer.service gymtimer-config.path >/dev/null || true
 fi
 if [ "$1" = purge ]; then
     if command -v deb-systemd-helper >/dev/null; then
-        deb-systemd-helper purge gymtimer.service >/dev/null || true
-        deb-systemd-helper unmask gymtimer.service >/dev/null || true
+        deb-systemd-helper purge gymtimer.service gymtimer-config.path >/dev/null || true
+        deb-systemd-helper unmask gymtimer.service gymtimer-config.path >/dev/null || true
     fi
     rm -rf /etc/gymtimer /var/lib/gymtimer /var/cache/gymtimer
 fi

@@ -53,8 +53,21 @@ echo "== the README's command blocks, run as a newcomer would (scripts/check-rea
 python3 scripts/check-readme.py .build/debug/gymtimer
 
 echo "== systemd unit hardening (exposure must stay at 2.0 or lower)"
+# Both variants: the plain unit (no [fleet]: no network) and the unit with the drop-in that
+# `gymtimer unit-network` writes for a [fleet] (its network opened to the broker only), read
+# from a root folder laid out as install.sh lays it out.
 if command -v systemd-analyze >/dev/null; then
-  systemd-analyze security --offline=true --threshold=20 deploy/gymtimer.service | tail -1
+  unitroot=$(mktemp -d); dropins=$unitroot/etc/systemd/system/gymtimer.service.d
+  mkdir -p "$dropins"; cp deploy/gymtimer.service "$unitroot/etc/systemd/system/"
+  printf '[fleet]\nbroker = "mqtt://192.168.1.10:1883"\nstation = "rack-1"\n' > "$unitroot/fleet.toml"
+  .build/debug/gymtimer unit-network --config "$unitroot/fleet.toml" --write "$unitroot/fleet-network.conf" >/dev/null
+  for variant in "no [fleet]" "with a [fleet]"; do
+    [ "$variant" = "no [fleet]" ] || cp "$unitroot/fleet-network.conf" "$dropins/"
+    report=$(systemd-analyze security --offline=true --root="$unitroot" --threshold=20 gymtimer.service) \
+      || { echo "$report" | grep -v '^✓'; echo "gymtimer.service $variant: exposure above 2.0"; exit 1; }
+    echo "$variant: $(echo "$report" | tail -1)"
+  done
+  rm -rf "$unitroot"
 else
   echo "unit hardening: skipped (no systemd-analyze on this machine)"
 fi

@@ -6,7 +6,11 @@
 #                                libgpiod 2.2 from Debian 13's source (.build-gpiod2/debug)
 #   scripts/vm-test.sh install   deploy/install.sh on Debian 12 and on Debian 13 booted with
 #                                systemd, checking the service it makes, across a reboot, and
-#                                the other release's binary (Tests/vm/systemd/)
+#                                the other release's binary (Tests/vm/systemd/); then with a
+#                                [fleet] whose broker and `gymtimer collect` run on this host
+#                                (Tests/vm/systemd/fleet_host.py; VM_FLEET_OLD_UNIT=1: without
+#                                the network drop-in, which must fail; VM_RELEASES=bookworm:
+#                                Debian 12 only)
 # Prints "vm tests: skipped (reason)" and exits 0 when this machine cannot run them (not root,
 # not x86-64 Debian, apt unreachable); exits non-zero on a real failure. The kernel, gpio-sim
 # module, initramfs and Debian root filesystem are cached in .build/vm.
@@ -23,7 +27,7 @@ command -v apt-get >/dev/null || skip "needs apt (Debian)"
 
 KPKG=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
 KVER=${KPKG#linux-image-}
-base=(qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio xz-utils gcc make kmod python3 debootstrap e2fsprogs iproute2)
+base=(qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio xz-utils gcc make kmod python3 debootstrap e2fsprogs iproute2 mosquitto)
 pkgs=("${base[@]}")
 [ -n "$KPKG" ] && pkgs+=("linux-headers-$KVER")
 missing=()
@@ -84,24 +88,46 @@ else
   echo "== install test: the release binaries, built as install.sh builds them on a Pi"
   bookworm=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
   [ -x "$bookworm" ] || { echo "install test: FAIL (deploy/install.sh --build-only)"; exit 1; }
-  # For trixie: against libgpiod 2.2 from trixie's source (static: it needs no libgpiod.so).
-  prefix=$(scripts/build-libgpiod2.sh) || { echo "install test: FAIL (building libgpiod 2.2)"; exit 1; }
-  trixie=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig GYMTIMER_BUILD_DIR=.build-gpiod2 deploy/install.sh --build-only \
-           | sed -n 's/^  built //p')
-  [ -x "$trixie" ] || { echo "install test: FAIL (deploy/install.sh --build-only against libgpiod 2.2)"; exit 1; }
-  rc=0
   # Each release installs its own binary, then is offered the other's: bookworm runs the
   # static-libgpiod-2 one; trixie has no libgpiod.so.2, so install.sh must refuse bookworm's.
-  for setup in "bookworm 12 $bookworm $trixie works" "trixie 13 $trixie $bookworm refused"; do
+  # VM_RELEASES=bookworm (a developer's quicker run) boots Debian 12 only, offered its own binary.
+  if [ "${VM_RELEASES:-bookworm trixie}" = bookworm ]; then
+    setups=("bookworm 12 $bookworm $bookworm works")
+  else
+    # For trixie: against libgpiod 2.2 from trixie's source (static: it needs no libgpiod.so).
+    prefix=$(scripts/build-libgpiod2.sh) || { echo "install test: FAIL (building libgpiod 2.2)"; exit 1; }
+    trixie=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig GYMTIMER_BUILD_DIR=.build-gpiod2 deploy/install.sh --build-only \
+             | sed -n 's/^  built //p')
+    [ -x "$trixie" ] || { echo "install test: FAIL (deploy/install.sh --build-only against libgpiod 2.2)"; exit 1; }
+    setups=("bookworm 12 $bookworm $trixie works" "trixie 13 $trixie $bookworm refused")
+  fi
+  rc=0
+  for setup in "${setups[@]}"; do
     set -- $setup
     t0=$(date +%s)
     echo "== install test: Debian $2 ($1) root filesystem (debootstrap, cached in .build/vm)"
-    if ! Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
+    # The fleet step's host side: a broker, `gymtimer collect` and the guest's signals on free
+    # ports of 127.0.0.1 (10.0.2.2 in the VM); the station is named after the release.
+    read -r fport hport < <(python3 -c 'import socket
+s=[socket.socket() for _ in range(2)]
+[x.bind(("127.0.0.1", 0)) for x in s]
+print(*[x.getsockname()[1] for x in s])')
+    if ! VM_FLEET="$fport $hport vm-$1" Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
       ls -d .build/vm/debian-"$1"-* >/dev/null 2>&1 || skip "debootstrap could not download Debian $1"
       echo "install test: FAIL (building the $1 VM)"; exit 1
     fi
     echo "== install test: booting Debian $2 with systemd (qemu TCG), installing, rebooting"
+    rm -f ".build/vm/install-console-$1-"[12].log   # an old run's lines must not answer for this one
+    python3 Tests/vm/systemd/fleet_host.py "$3" ".build/vm/fleet-$1" ".build/vm/install-console-$1" \
+      "$fport" "$hport" "vm-$1" > ".build/vm/fleet-host-$1.log" 2>&1 &
+    fleethost=$!
     Tests/vm/systemd/run.sh "$1"; one=$?
+    # The host's checks end with the guest's phase 2; if the VM stopped early, they stop too.
+    for _ in $(seq 30); do kill -0 $fleethost 2>/dev/null || break; sleep 1; done
+    kill $fleethost 2>/dev/null
+    wait $fleethost; hostrc=$?
+    sed 's/^/  /' ".build/vm/fleet-host-$1.log"
+    [ $hostrc = 0 ] || one=1
     echo "vm tests (install, Debian $2 $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s"
     [ $one = 0 ] || rc=1
   done

@@ -6,6 +6,7 @@
 #   - this checkout as a clone would be, at /root/gymtimer, with BINARY (a release build for
 #     that release) beside it as gymtimer, OTHER (one built for the other release) as
 #     gymtimer-other and what install.sh must do with it (works | refused) in other.expect,
+#     the fleet step's ports and station name in fleet.env when VM_FLEET is set,
 #     the simulated devices' unit and the test unit;
 #   - a disk image of it (disk-RELEASE.ext4) and an initramfs that mounts it and starts its
 #     systemd. The kernel is Debian 12's for both (the one gpio-sim is built for).
@@ -53,6 +54,10 @@ cp -a "$ROOT/Tests/vm/guest_test.py" "$ROOT/Tests/vm/simulated-devices.sh" "$HER
 install -m755 "$BINARY" "$T/gymtimer"
 install -m755 "$OTHER" "$T/gymtimer-other"
 echo "$EXPECT" > "$T/other.expect"
+# The fleet step (guest_install_test.py with fleet_host.py on this host): VM_FLEET is
+# "BROKER_PORT HTTP_PORT STATION"; VM_FLEET_OLD_UNIT=1 runs it without the network drop-in.
+[ -z "${VM_FLEET:-}" ] || echo "$VM_FLEET" > "$T/fleet.env"
+[ "${VM_FLEET_OLD_UNIT:-}" != 1 ] || touch "$T/fleet-old-unit"
 for u in vmtest-devices.service vmtest.service; do
   install -m644 "$HERE/$u" "$R/etc/systemd/system/$u"
   ln -sf "../$u" "$R/etc/systemd/system/multi-user.target.wants/$u"

@@ -5,12 +5,17 @@ Installs GymTimer the way a gym owner does, with deploy/install.sh, and checks t
 makes: Type=notify ready, watchdog-supervised, sandboxed but reaching the GPIO, I2C and sound
 devices, one log line per fault, clean stop, install again keeping the config, enabled at boot,
 the binary built for the other Debian release (installed and working, or refused in one line
-saying why: other.expect says which), and uninstall. Two boots, phase 1 ending in a reboot; prints "INSTALLTEST PHASE n: PASS|FAIL"."""
+saying why: other.expect says which), and uninstall. With fleet.env, the station also gets a
+[fleet] whose broker is on the CI host (fleet_host.py drives and checks it from there): the
+network drop-in, online, a start at the host's instant on the LEDs, workouts collected, no
+sandbox denial, before and after the reboot. Two boots, phase 1 ending in a reboot; prints
+"INSTALLTEST PHASE n: PASS|FAIL"."""
 import os
 import re
 import subprocess
 import sys
 import time
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))  # /root/gymtimer, as cloned
@@ -23,6 +28,11 @@ OTHER = f"{REPO}/gymtimer-other"  # built for the other Debian release
 CONFIG = "/etc/gymtimer/config.toml"
 STATE = "/var/lib/gymtimer"
 PHASE_FILE = "/var/lib/gymtimer-vmtest/phase"
+# The fleet step: "BROKER_PORT HTTP_PORT STATION" of the host's side (fleet_host.py), absent
+# when no host takes part; fleet-old-unit present: run it without the network drop-in (must fail).
+FLEET_ENV = f"{REPO}/fleet.env"
+OLD_UNIT = f"{REPO}/fleet-old-unit"
+DROPIN = "/etc/systemd/system/gymtimer.service.d/fleet-network.conf"
 
 
 def sh(*args, timeout=300):
@@ -65,6 +75,143 @@ def exposure():
     _, out = sh("systemd-analyze", "security", "--no-pager", "gymtimer.service")
     m = re.search(r"Overall exposure level for gymtimer\.service: (\d+\.\d+)", out)
     return float(m.group(1)) if m else None
+
+
+def fleet_env():
+    if not os.path.exists(FLEET_ENV):
+        print("guest: fleet step: skipped (no host broker: fleet.env)", flush=True)
+        return None
+    port, http_port, station = open(FLEET_ENV).read().split()
+    return int(port), int(http_port), station
+
+
+def host_says(http_port, name, seconds):
+    """What the host's fleet_host.py tells this step (a file it serves), or None in time."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(f"http://10.0.2.2:{http_port}/{name}", timeout=5) as r:
+                return r.read().decode().strip()
+        except OSError:
+            time.sleep(1)
+    return None
+
+
+def guest_status(port, station):
+    """The station's status column in `gymtimer fleet status`, asked from inside the VM."""
+    _, out = sh("/usr/local/bin/gymtimer", "fleet", "status", "--broker", f"mqtt://gym-server:{port}", "--wait", "1", timeout=30)
+    return next((line.split()[1] for line in out.splitlines() if line.split()[:1] == [station]), None)
+
+
+def finish_workout():
+    """The rest running to its alarm, dismissed, then the workout ended (dismiss held 2 s)."""
+    g.check(g.wait_for(lambda: g.value("alarm") == 1, 20), "alarm LED lit after the 5 s rest")
+    g.press(g.LINE["dismiss"])
+    g.check(g.wait_for(lambda: g.value("alarm") == 0, 5), "dismiss ends the alarm")
+    g.set_pull(g.LINE["dismiss"], "pull-down")
+    time.sleep(2.6)
+    g.set_pull(g.LINE["dismiss"], "pull-up")
+    time.sleep(1)
+
+
+def no_sandbox_denial(since, at_boot=False):
+    """Nothing of the service or its network rule was refused by the sandbox since `since`
+    (None: this boot). A denied address or family reads "Operation not permitted" or "Address
+    family not supported"; no network at all "Network is unreachable", which at boot the station
+    may say before DHCP answered: then only what follows its first connection counts."""
+    window = ["-b"] if since is None else ["--since", f"@{int(since)}"]
+    units = sh("journalctl", *window, "-u", "gymtimer.service", "-u", "gymtimer-config.service",
+               "-o", "cat", "--no-pager")[1].splitlines()
+    if at_boot:
+        first = next((i for i, line in enumerate(units) if "connected to" in line), len(units))
+        units = units[first:]
+    kernel = [line for line in sh("journalctl", *window, "-k", "-o", "cat", "--no-pager")[1].splitlines()
+              if "audit" in line and "gymtimer" in line]
+    bad = [line for line in units if re.search(
+        r"Permission denied|Network is unreachable|Address family not supported|Operation not permitted", line)]
+    g.check(not bad and not kernel, f"no sandbox denial in the journal (units: {bad[:3]}, audit: {kernel[:3]})")
+
+
+def fleet_phase1():
+    """9. The station installed with a [fleet] whose broker is on the CI host: the drop-in opens
+    the service's network to it, and the host drives it (fleet_host.py)."""
+    env = fleet_env()
+    if not env:
+        return
+    port, http_port, station = env
+    since = time.time()
+    with open("/etc/hosts", "a") as f:
+        f.write("10.0.2.2 gym-server\n")  # a broker by name, as mqtt://gym-server.local would be
+    g.config(CONFIG, STATE, audio=True)
+    with open(CONFIG, "a") as f:
+        f.write(f'[fleet]\nbroker = "mqtt://gym-server:{port}"\nstation = "{station}"\nhome_assistant = false\n')
+    out = install()
+    g.check("network: " in out and "mqtt://gym-server" in out and "10.0.2.2" in out,
+            "install.sh wrote the network rule for the broker")
+    rule = open(DROPIN).read() if os.path.exists(DROPIN) else ""
+    allow = [line for line in rule.splitlines() if line.startswith("IPAddressAllow=") and line != "IPAddressAllow="]
+    g.check(allow == ["IPAddressAllow=localhost 10.0.2.2 10.0.2.3"],
+            f"the drop-in allows the broker, localhost and the name server only: {allow}")
+    # The config watch (gymtimer-config.path) saw the edits above: its rewrite and restart of the
+    # kiosk run behind install.sh's, and must be over before the host drives the station.
+    g.check(g.wait_for(lambda: sh("systemctl", "is-active", "gymtimer-config.service")[1].strip() != "activating"
+                       and "gymtimer" not in sh("systemctl", "list-jobs", "--no-legend")[1], 90),
+            "the config watch rewrote the drop-in and restarted the kiosk (no job left)")
+    if os.path.exists(OLD_UNIT):
+        sh("systemctl", "stop", "gymtimer-config.path")  # it would write the drop-in again
+        os.remove(DROPIN)
+        sh("systemctl", "daemon-reload")
+        sh("systemctl", "restart", "gymtimer.service")
+        print("guest: fleet step on the OLD unit: the network drop-in removed (this run must fail)", flush=True)
+    g.check(g.wait_for(active, 60), f"the service with a [fleet] is running ({prop('ActiveState')})")
+    score = exposure()
+    g.check(score is not None and score <= 2.0, f"systemd-analyze security gymtimer.service with the drop-in: {score} (≤ 2.0)")
+    g.check(g.wait_for(lambda: g.value("ready") == 1, 15), "ready LED lit")
+    online = g.check(g.wait_for(lambda: guest_status(port, station) == "online", 90),
+                     f"fleet status in the VM: {station} {guest_status(port, station)}")
+    print("FLEETTEST installed", flush=True)
+    if not online:  # nothing further can pass: say what the journal holds, and end the step
+        no_sandbox_denial(since)
+        return
+    # The host's `fleet start --in 3` must light the rest LED at the instant it names, on this
+    # clock (the station's): a start on receipt would be about 3 s early.
+    lit = None
+    end = time.monotonic() + 90
+    while time.monotonic() < end and g.value("rest") != 1:
+        time.sleep(0.02)
+    if g.value("rest") == 1:
+        lit = time.time()
+    at = host_says(http_port, "start-at", 30)
+    try:
+        late = lit - float(at)
+    except (TypeError, ValueError):
+        late = None
+    g.check(late is not None and -0.3 <= late <= 1.5,
+            f"fleet start --in 3 from the host lit the rest LED at its instant ({at}): {late if late is None else round(late, 3)} s late")
+    finish_workout()
+    print("FLEETTEST workout-done 1", flush=True)
+    g.check(host_says(http_port, "phase1-done", 300) is not None, "the host saw the workout once and the station back after its broker's restart")
+    g.check(guest_status(port, station) == "online", "online after the broker's restart, seen from the VM too")
+    no_sandbox_denial(since)
+
+
+def fleet_phase2():
+    """10. After the reboot: online again, and a workout reaches the host once, nothing lost."""
+    env = fleet_env()
+    if not env:
+        return
+    port, http_port, station = env
+    print("FLEETTEST up", flush=True)
+    g.check(g.wait_for(lambda: guest_status(port, station) == "online", 120),
+            f"after the reboot the station is online again: {guest_status(port, station)}")
+    g.check(g.wait_for(lambda: g.value("ready") == 1, 15), "ready LED lit")
+    g.press(g.LINE["start"])
+    g.check(g.wait_for(lambda: g.value("rest") == 1, 5), "start press -> rest LED lit")
+    finish_workout()
+    print("FLEETTEST workout-done 2", flush=True)
+    g.check(host_says(http_port, "phase2-done", 300) is not None, "the host holds both workouts, each once")
+    print("FLEETTEST done", flush=True)
+    no_sandbox_denial(None, at_boot=True)
 
 
 def phase1():
@@ -171,6 +318,7 @@ def phase1():
     # The watchdog's own kill is expected; nothing else may time out, be killed or complain.
     bad = [line for line in lines if re.search(r"timed out|SIGKILL|Failed with result '(?!watchdog)|Could not|Failed to", line)]
     g.check(not bad, f"no stop timeouts, kills or runtime complaints in the journal: {bad}")
+    fleet_phase1()
 
 
 def phase2():
@@ -181,6 +329,7 @@ def phase2():
     boot = sh("journalctl", "-b", "-u", "gymtimer.service", "-o", "cat", "--no-pager")[1].splitlines()
     failed = [line for line in boot if re.search(r"Failed|denied|Permission", line)]
     g.check(not failed, f"it started first time at boot: the udev rules and device order held {failed}")
+    fleet_phase2()
     other_release_binary()
     rc, out = sh("bash", INSTALL, "--uninstall")
     print("\n".join("    | " + line for line in out.splitlines()), flush=True)
