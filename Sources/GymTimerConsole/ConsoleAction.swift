@@ -8,7 +8,7 @@ import GymTimerFleetLink
 /// for a class its program and lead-in, for a message its text and length, for brightness its
 /// percentage. Pure: `commands(now:)` says what goes on the wire.
 public struct ConsoleAction: Hashable, Sendable {
-    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, pause, resume, reset, message, lock, unlock, brightness }
+    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, pause, resume, reset, message, lock, unlock, brightness, `repeat`, stopRepeating = "stop-repeating" }
 
     public var verb: Verb
     public var stations: [String]
@@ -19,6 +19,9 @@ public struct ConsoleAction: Hashable, Sendable {
     public var seconds: Int
     /// The displays' brightness (`brightness`).
     public var percent: Int?
+    /// A repeating class: every so many minutes, until this Unix time (`repeat`).
+    public var everyMinutes: Int?
+    public var until: Double?
 
     /// The body as the page sends it.
     struct Body: Decodable {
@@ -28,6 +31,8 @@ public struct ConsoleAction: Hashable, Sendable {
         var text: String?
         var seconds: Double?
         var percent: Double?
+        var every: Double?
+        var until: Double?
     }
 
     /// The lead-in's bounds: long enough for the command to reach every station, short enough
@@ -40,7 +45,7 @@ public struct ConsoleAction: Hashable, Sendable {
             return .failure(.init(description: "the request is not the JSON the page sends"))
         }
         let stations = decoded.stations ?? []
-        guard !stations.isEmpty else { return .failure(.init(description: "choose at least one station")) }
+        guard !stations.isEmpty || verb == .stopRepeating else { return .failure(.init(description: "choose at least one station")) }
         guard stations.count <= ConsoleFloor.maximumStations, Set(stations).count == stations.count else {
             return .failure(.init(description: "each station once, at most \(ConsoleFloor.maximumStations)"))
         }
@@ -53,10 +58,11 @@ public struct ConsoleAction: Hashable, Sendable {
             return .failure(.init(description: "a program's name is at most 64 bytes on one line"))
         }
         let lead = decoded.lead ?? 10
-        guard verb != .class || (lead.isFinite && leads.contains(lead)) else {
+        guard (verb != .class && verb != .repeat) || (lead.isFinite && leads.contains(lead)) else {
             return .failure(.init(description: "the lead-in must be \(Int(leads.lowerBound)) to \(Int(leads.upperBound)) seconds"))
         }
-        var action = ConsoleAction(verb: verb, stations: stations, program: verb == .class ? program : nil, lead: lead)
+        var action = ConsoleAction(
+            verb: verb, stations: stations, program: verb == .class || verb == .repeat ? program : nil, lead: lead)
         switch verb {
         case .message:
             // The station checks the text again (FloorMessage): this is the page's early, clear answer.
@@ -73,6 +79,14 @@ public struct ConsoleAction: Hashable, Sendable {
                 return .failure(.init(description: "the brightness is a whole percentage, 0 to 100"))
             }
             action.percent = Int(percent)
+        case .repeat:
+            guard let every = decoded.every, every.isFinite, every.rounded() == every,
+                  ConsoleSchedule.minutes.contains(Int(exactly: every) ?? 0) else {
+                return .failure(.init(description: "repeat every \(ConsoleSchedule.minutes.lowerBound) to \(ConsoleSchedule.minutes.upperBound) minutes"))
+            }
+            guard let until = decoded.until, until.isFinite else { return .failure(.init(description: "say until when it repeats")) }
+            action.everyMinutes = Int(every)
+            action.until = until
         default:
             break
         }
@@ -104,7 +118,25 @@ public struct ConsoleAction: Hashable, Sendable {
         case .lock: return [.lock]
         case .unlock: return [.unlock]
         case .brightness: return percent.map { [.brightness(percent: $0)] } ?? []
+        case .repeat: return schedule(now: now).map { $0.commands(at: $0.next) } ?? []
+        case .stopRepeating: return []
         }
+    }
+
+    /// The repeating class (`repeat`) asked for at `now`: its first start `lead` from now, then
+    /// every `everyMinutes`, until `until`; nil when `until` is before the first start or more
+    /// than a day ahead.
+    public func schedule(now: Double) -> ConsoleSchedule? {
+        guard verb == .repeat, let everyMinutes, let until, until >= now + lead, until <= now + ConsoleSchedule.horizon else { return nil }
+        return ConsoleSchedule(
+            stations: stations, program: program, first: now + lead, every: Double(everyMinutes) * 60, until: until, lead: lead)
+    }
+
+    /// `unix` as the console machine's local HH:MM.
+    static func clock(_ unix: Double) -> String {
+        let date = Date(timeIntervalSince1970: unix)
+        let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
     /// What the page says once the commands are queued.
@@ -120,6 +152,10 @@ public struct ConsoleAction: Hashable, Sendable {
         case .lock: text = "Buttons locked on \(stations.joined(separator: ", "))"
         case .unlock: text = "Buttons unlocked on \(stations.joined(separator: ", "))"
         case .brightness: text = "Brightness \(percent ?? 0) % on \(stations.joined(separator: ", "))"
+        case .repeat:
+            text = "Class\(program.map { " (\($0))" } ?? "") starts in \(Int(lead.rounded())) s on \(stations.joined(separator: ", ")), "
+                + "then every \(everyMinutes ?? 0) min until \(Self.clock(until ?? now))"
+        case .stopRepeating: text = "Repeating classes stopped"
         }
         if !offline.isEmpty { text += "; offline, will not get it: \(offline.joined(separator: ", "))" }
         return text

@@ -18,6 +18,8 @@ public final class ConsoleLink: @unchecked Sendable {
     private let lock = NSLock()
     private var floor: ConsoleFloor
     private var outbox: [MQTTMessage] = []
+    /// Classes that repeat: their starts are queued by the thread as they fall due.
+    private var schedules: [ConsoleSchedule] = []
     private var connected = false
     private var brokerProblem: String? = "connecting"
     private var stopping = false
@@ -124,6 +126,46 @@ public final class ConsoleLink: @unchecked Sendable {
         return .success(offline)
     }
 
+    /// Repeats a class (`ConsoleSchedule`): its first start is checked and queued like a class
+    /// started by hand (the stations must be known, the broker connected); later ones are queued
+    /// by the thread as they fall due. Says which stations are offline.
+    public func repeatClass(_ schedule: ConsoleSchedule) -> Result<[String], Refusal> {
+        var schedule = schedule
+        let first = schedule.due(now: schedule.next - schedule.lead)
+        let result = send({ first.flatMap(schedule.commands(at:)) }, to: schedule.stations)
+        if case .success = result, !schedule.isOver {
+            lock.lock()
+            schedules.append(schedule)
+            lock.unlock()
+        }
+        return result
+    }
+
+    /// Ends every repeating class (a start already sent stays sent); how many there were.
+    public func stopRepeating() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let count = schedules.count
+        schedules.removeAll()
+        return count
+    }
+
+    /// Queues the starts of repeating classes that fall due at `now` (called by the thread).
+    private func queueRepeats(now: Double) {
+        lock.lock()
+        for index in schedules.indices {
+            for at in schedules[index].due(now: now) {
+                for command in schedules[index].commands(at: at) {
+                    for station in schedules[index].stations where outbox.count < Self.maximumQueued {
+                        outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: command.json, qos: 1))
+                    }
+                }
+            }
+        }
+        schedules.removeAll { $0.isOver }
+        lock.unlock()
+    }
+
     private func poke() {
         var byte: UInt8 = 1
         if wake[1] >= 0 { _ = write(wake[1], &byte, 1) }
@@ -148,6 +190,7 @@ public final class ConsoleLink: @unchecked Sendable {
                 retryAt = nil
                 reconnect(client, retry: &retryAt)
             }
+            queueRepeats(now: now())
             var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
             let socket = client.socket
             if socket >= 0 {

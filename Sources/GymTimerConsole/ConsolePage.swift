@@ -53,6 +53,12 @@ public enum ConsolePage {
             <button id="reset" class="stop" type="button">Reset</button>
             </div>
             <div class="row">
+            <label>Repeat every (min) <input id="every" type="number" min="1" max="240" value="15"></label>
+            <label>until <input id="until" type="time" value="21:00"></label>
+            <button id="repeat" type="button">Start repeating</button>
+            <button id="stop-repeating" type="button">Stop repeating</button>
+            </div>
+            <div class="row">
             <label>Message <input id="message" maxlength="64" placeholder="HYdrAtE"></label>
             <label>for (s) <input id="seconds" type="number" min="1" max="60" value="10"></label>
             <button id="say" type="button">Show on displays</button>
@@ -212,6 +218,15 @@ public enum ConsolePage {
           for (const verb of ["pause", "resume", "reset", "lock", "unlock"]) {
             document.getElementById(verb).addEventListener("click", () => act("/api/" + verb, { stations: picked() }));
           }
+          document.getElementById("repeat").addEventListener("click", () => {
+            const [h, m] = document.getElementById("until").value.split(":").map(Number);
+            const until = new Date(); until.setHours(h, m, 0, 0);
+            if (until.getTime() < Date.now()) until.setDate(until.getDate() + 1);
+            const program = document.getElementById("program").value.trim();
+            act("/api/repeat", { stations: picked(), program: program || null, lead: Number(document.getElementById("lead").value),
+              every: Number(document.getElementById("every").value), until: until.getTime() / 1000 });
+          });
+          document.getElementById("stop-repeating").addEventListener("click", () => act("/api/stop-repeating", { stations: picked() }));
           document.getElementById("say").addEventListener("click", () => act("/api/message",
             { stations: picked(), text: document.getElementById("message").value, seconds: Number(document.getElementById("seconds").value) }));
           document.getElementById("brightness").addEventListener("click", () => act("/api/brightness",

@@ -137,11 +137,23 @@ public struct ConsoleServer: Sendable {
                 case .success(let parsed): action = parsed
                 case .failure(let problem): return Self.json(.badRequest, message: "\(problem)")
                 }
-                var sentAt = 0.0
-                let result = link.send({
-                    sentAt = now()
-                    return action.commands(now: sentAt)
-                }, to: action.stations)
+                var sentAt = now()
+                let result: Result<[String], ConsoleLink.Refusal>
+                switch action.verb {
+                case .repeat:
+                    guard let schedule = action.schedule(now: sentAt) else {
+                        return Self.json(.badRequest, message: "the repeats must end after the first start and within a day")
+                    }
+                    result = link.repeatClass(schedule)
+                case .stopRepeating:
+                    result = .success([])
+                    if link.stopRepeating() == 0 { return Self.json(.ok, message: "No class was repeating") }
+                default:
+                    result = link.send({
+                        sentAt = now()
+                        return action.commands(now: sentAt)
+                    }, to: action.stations)
+                }
                 switch result {
                 case .success(let offline): return Self.json(.ok, message: action.confirmation(at: sentAt, offline: offline))
                 case .failure(let refusal): return Self.json(.conflict, message: "\(refusal)")

@@ -321,6 +321,15 @@ def main():
         if refused:
             print(f"     ({refused['rack-1']['refusal']})")
 
+        # A class that repeats: the page's Start repeating is confirmed with its period and end,
+        # and Stop repeating ends it (the stations, busy, refuse its first start as above).
+        driver.execute_script("""const t = new Date(Date.now() + 2 * 3600 * 1000);
+            document.getElementById('until').value = String(t.getHours()).padStart(2, '0') + ':' + String(t.getMinutes()).padStart(2, '0');""")
+        check("a repeating class from the page", press("repeat", f"Class ({PROGRAM}) starts in 3 s on rack-1, rack-2, then every 15 min until")
+              is not None, repr(result()))
+        check("stop repeating from the page", press("stop-repeating", "Repeating classes stopped") is not None, repr(result()))
+        check("nothing repeats after that", press("stop-repeating", "No class was repeating") is not None, repr(result()))
+
         # A page left open (its event stream never ends by itself) does not hold the console up.
         console = dict(processes)["console"]
         console.send_signal(signal.SIGTERM)
