@@ -56,7 +56,7 @@ skip_tests=(
   HeadlessStationTests HeadlessResumeTests BrokerSecurityTests KillRestartTests CLIFaultTests
   HostileScriptTests StorageFaultTests StartupProbeTests aStationOnARealBrokerIsTimedAndItsWakeUpsCounted
   aClickOnTheConsoleIsTimedToARealStationsDisplay
-  CollectorRaceTests StationCommandTests FleetNamesAndFilesTests ClockStepTests RecordClockMarkTests
+  CollectorRaceTests StationCommandTests FleetNamesAndFilesTests ClockStepTests RecordClockMarkTests UnitNetworkCommandTests
   # qemu-user emulates posix_spawn's vfork with a fork, so an exec that fails is exit 127,
   # not the spawn error the test expects from the kernel.
   aMissingProgramIsASpawnErrorNamingIt
