@@ -128,11 +128,7 @@ import Testing
     }
 
     func resting(_ seconds: Int, startedBefore: Duration) -> Kiosk {
-        var settings = KioskSettings()
-        settings.rest.defaultSeconds = seconds
-        var kiosk = Kiosk(settings: settings)
-        _ = kiosk.handle(.pressed(.start), at: Self.savedAt - startedBefore)
-        return kiosk
+        restingKiosk(seconds, startedBefore: startedBefore, savedAt: Self.savedAt)
     }
 
     func restRemaining(_ kiosk: Kiosk, at now: Moment) -> Duration? {

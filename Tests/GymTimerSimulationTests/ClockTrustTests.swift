@@ -54,11 +54,7 @@ import Testing
     }
 
     func resting(_ seconds: Int, startedBefore: Duration) -> Kiosk {
-        var settings = KioskSettings()
-        settings.rest.defaultSeconds = seconds
-        var kiosk = Kiosk(settings: settings)
-        _ = kiosk.handle(.pressed(.start), at: Self.savedAt - startedBefore)
-        return kiosk
+        restingKiosk(seconds, startedBefore: startedBefore, savedAt: Self.savedAt)
     }
 
     /// A rest saved 10 s in, the wall clock stepped 10 h while the loop ran and then 5 s went by
