@@ -9,7 +9,7 @@ struct Fleet: ParsableCommand {
         abstract: "See every station of the gym, start them all at one instant, pause, resume, reset or set them up, show them a message, lock their buttons.",
         subcommands: [
             FleetStatus.self, FleetStart.self, FleetPause.self, FleetResume.self, FleetReset.self, FleetSelect.self,
-            FleetSet.self, FleetMessage.self, FleetLock.self, FleetUnlock.self, FleetBrightness.self,
+            FleetSet.self, FleetMessage.self, FleetLock.self, FleetUnlock.self, FleetBrightness.self, FleetSleep.self,
         ])
 }
 
