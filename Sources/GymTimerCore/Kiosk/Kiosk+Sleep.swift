@@ -36,9 +36,12 @@ extension Kiosk {
         guard var state = sleepState, event.isHand else { return nil }
         switch event {
         case .held(let button) where state.wakingPress == button:
+            state.usedAt = now
+            sleepState = state
             return []
         case .released(let button) where state.wakingPress == button:
             state.wakingPress = nil
+            state.usedAt = now
             sleepState = state
             return []
         default:
