@@ -6,17 +6,17 @@ import GymTimerCore
 /// is trusted. An untrusted clock (a Pi without a clock battery before NTP synchronises) never
 /// puts the display to sleep: a timer dark at noon because it believes it is 23:00 is worse
 /// than one lit at night.
-public struct SleepClock: Sendable {
+public struct SleepClock {
     /// Seconds since the Unix epoch, now.
-    public var unixNow: @Sendable () -> Double
+    public var unixNow: () -> Double
     /// The local zone's offset from UTC (seconds east) at a Unix instant.
-    public var utcOffset: @Sendable (Int64) -> Int
+    public var utcOffset: (Int64) -> Int
     /// Whether the wall clock is known to be right (synchronised).
-    public var trusted: @Sendable () -> Bool
+    public var trusted: () -> Bool
 
     public init(
-        unixNow: @escaping @Sendable () -> Double, utcOffset: @escaping @Sendable (Int64) -> Int,
-        trusted: @escaping @Sendable () -> Bool
+        unixNow: @escaping () -> Double, utcOffset: @escaping (Int64) -> Int,
+        trusted: @escaping () -> Bool
     ) {
         self.unixNow = unixNow
         self.utcOffset = utcOffset
