@@ -38,12 +38,17 @@ import Testing
         driver.run(to: at(22.5 + awake))
         #expect(driver.display(at: at(22.5 + awake)) == .blank)
         #expect(driver.machine.isAsleep)
-        // The knob wakes it too, and does not turn the rest.
-        driver.send(.turned(3), at: at(1000))
+        // The knob wakes it too, and the rest of that spin (detent after detent) does not turn the rest.
+        driver.send(.turned(1), at: at(1000))
         #expect(driver.display(at: at(1000)) == .time(seconds: 90))
-        // The window's end lights it for good.
-        driver.run(to: at(1000 + awake))
-        #expect(driver.display(at: at(1000 + awake)) == .blank)
+        for step in 1...4 { #expect(driver.send(.turned(1), at: at(1000 + 0.2 * Double(step))) == []) }
+        #expect(driver.machine.mode == idle.mode, "the waking spin changed nothing")
+        // A turn after a pause acts: 15 s more.
+        #expect(driver.send(.turned(1), at: at(1003)).contains(.display(.time(seconds: 105))))
+        driver.send(.turned(-1), at: at(1003.5))
+        // Untouched, dark again; the window's end lights it for good.
+        driver.run(to: at(1003.5 + awake))
+        #expect(driver.display(at: at(1003.5 + awake)) == .blank)
         #expect(driver.send(.command(.wake), at: at(2000)).contains(.display(.time(seconds: 90))))
         #expect(driver.machine.nextDeadline(after: at(2000)) == nil, "lit by day, nothing to wait for")
     }

@@ -6,6 +6,8 @@
 extension Kiosk {
     /// How long the display stays lit after the last touch or the end of a run, at night.
     public static let awakeAfterUse: Duration = .seconds(300)
+    /// A pause in the knob's turning longer than this ends the spin that woke the display.
+    public static let wakingSpinPause: Duration = .seconds(1)
 
     /// The sleep window a coach set, or nil.
     public var sleepWindow: SleepWindow? { sleepState?.window }
@@ -44,11 +46,21 @@ extension Kiosk {
             state.usedAt = now
             sleepState = state
             return []
+        case .turned where !state.dark && state.wakingTurnAt.map({ now - $0 <= Self.wakingSpinPause }) == true:
+            state.wakingTurnAt = now
+            state.usedAt = now
+            sleepState = state
+            return []
         default:
             break
         }
+        if state.wakingTurnAt != nil {
+            state.wakingTurnAt = nil
+            sleepState = state
+        }
         guard state.dark else { return nil }
         if case .pressed(let button) = event { state.wakingPress = button }
+        if case .turned = event { state.wakingTurnAt = now }
         state.usedAt = now
         state.dark = false
         sleepState = state

@@ -13,6 +13,9 @@ public struct KioskSleep: Hashable, Sendable, Codable {
     public var dark = false
     /// A press that woke the dark display: its hold and release are swallowed with it.
     public var wakingPress: ControlButton?
+    /// When the knob last turned in a spin that woke the dark display: the rest of that spin is
+    /// swallowed too (each detent is an event of its own).
+    public var wakingTurnAt: Moment?
 
     public init(window: SleepWindow? = nil) { self.window = window }
 }
