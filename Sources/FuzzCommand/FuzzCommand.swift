@@ -24,6 +24,12 @@ enum FuzzCommand {
                 // What the coach's tools publish for it reads back as the same command.
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a message does not survive its JSON")
             case .brightness(let percent): precondition((0...100).contains(percent), "accepted a brightness out of range")
+            case .sleep(let window):
+                if let window {
+                    precondition((0..<1440).contains(window.from) && (0..<1440).contains(window.until) && window.from != window.until,
+                        "accepted a bad sleep window")
+                }
+                precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a sleep window does not survive its JSON")
             case .dismiss, .pause, .resume, .reset, .lock, .unlock: break
             }
         case .failure(let error):

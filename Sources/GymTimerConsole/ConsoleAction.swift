@@ -8,7 +8,7 @@ import GymTimerFleetLink
 /// for a class its program and lead-in, for a message its text and length, for brightness its
 /// percentage. Pure: `commands(now:)` says what goes on the wire.
 public struct ConsoleAction: Hashable, Sendable {
-    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, pause, resume, reset, message, lock, unlock, brightness, `repeat`, stopRepeating = "stop-repeating" }
+    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, pause, resume, reset, message, lock, unlock, brightness, sleep, `repeat`, stopRepeating = "stop-repeating" }
 
     public var verb: Verb
     public var stations: [String]
@@ -19,6 +19,8 @@ public struct ConsoleAction: Hashable, Sendable {
     public var seconds: Int
     /// The displays' brightness (`brightness`).
     public var percent: Int?
+    /// The displays' sleep window (`sleep`); nil with `sleep`: none.
+    public var sleepWindow: SleepWindow?
     /// A repeating class: every so many minutes, until this Unix time (`repeat`).
     public var everyMinutes: Int?
     public var until: Double?
@@ -33,6 +35,10 @@ public struct ConsoleAction: Hashable, Sendable {
         var percent: Double?
         var every: Double?
         var until: Double?
+        /// A sleep window's times (`HH:MM`), or `sleepOff`.
+        var sleepFrom: String?
+        var sleepUntil: String?
+        var sleepOff: Bool?
     }
 
     /// The lead-in's bounds: long enough for the command to reach every station, short enough
@@ -79,6 +85,15 @@ public struct ConsoleAction: Hashable, Sendable {
                 return .failure(.init(description: "the brightness is a whole percentage, 0 to 100"))
             }
             action.percent = Int(percent)
+        case .sleep:
+            if decoded.sleepOff == true { break }
+            guard let from = decoded.sleepFrom, let until = decoded.sleepUntil else {
+                return .failure(.init(description: "give the sleep window's two times, or turn it off"))
+            }
+            switch SleepWindow.parse(from: from, until: until) {
+            case .success(let window): action.sleepWindow = window
+            case .failure(let refusal): return .failure(.init(description: "the sleep window: \(refusal.reason)"))
+            }
         case .repeat:
             guard let every = decoded.every, every.isFinite, every.rounded() == every,
                   ConsoleSchedule.minutes.contains(Int(exactly: every) ?? 0) else {
@@ -118,6 +133,7 @@ public struct ConsoleAction: Hashable, Sendable {
         case .lock: return [.lock]
         case .unlock: return [.unlock]
         case .brightness: return percent.map { [.brightness(percent: $0)] } ?? []
+        case .sleep: return [.sleep(sleepWindow)]
         case .repeat: return schedule(now: now).map { $0.commands(at: $0.next) } ?? []
         case .stopRepeating: return []
         }
@@ -152,6 +168,8 @@ public struct ConsoleAction: Hashable, Sendable {
         case .lock: text = "Buttons locked on \(stations.joined(separator: ", "))"
         case .unlock: text = "Buttons unlocked on \(stations.joined(separator: ", "))"
         case .brightness: text = "Brightness \(percent ?? 0) % on \(stations.joined(separator: ", "))"
+        case .sleep:
+            text = (sleepWindow.map { "Displays sleep \($0) (station time)" } ?? "No sleep window") + " on \(stations.joined(separator: ", "))"
         case .repeat:
             text = "Class\(program.map { " (\($0))" } ?? "") starts in \(Int(lead.rounded())) s on \(stations.joined(separator: ", ")), "
                 + "then every \(everyMinutes ?? 0) min until \(Self.clock(until ?? now))"

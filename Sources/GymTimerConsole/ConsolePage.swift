@@ -69,6 +69,12 @@ public enum ConsolePage {
             <label>Brightness (%) <input id="percent" type="number" min="0" max="100" value="80"></label>
             <button id="brightness" type="button">Set</button>
             </div>
+            <div class="row buttons">
+            <label>Sleep from <input id="sleep-from" type="time" value="22:00"></label>
+            <label>until <input id="sleep-until" type="time" value="06:00"></label>
+            <button id="sleep" type="button">Set sleep window</button>
+            <button id="sleep-off" type="button">No sleep</button>
+            </div>
             <p id="result" role="status"></p>
             </section>
             """
@@ -117,6 +123,8 @@ public enum ConsolePage {
         .tile .left { font: bold clamp(3rem, 7vw, 5.5rem)/1.1 ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; white-space: nowrap; overflow: hidden; }
         .tile .what, .tile .counts { color: var(--dim); }
         .tile .refusal { color: #ff8a80; font-size: .9rem; }
+        .tile .sleep { color: var(--dim); font-size: .9rem; }
+        .tile .asleep { color: #90caf9; }
         .tile .phase { color: #ffd54f; text-transform: uppercase; font-size: .95rem; }
         fieldset { border: 1px solid #444; border-radius: .5rem; display: flex; flex-wrap: wrap; gap: .4rem 1rem; }
         .row { display: flex; flex-wrap: wrap; gap: .6rem 1rem; margin: .6rem 0; align-items: center; }
@@ -165,6 +173,7 @@ public enum ConsolePage {
             if (t.sets !== undefined && t.sets !== null) counts.push(t.sets + " sets");
             tile.append(el("div", "counts", counts.join(" · ")));
             if (t.locked) tile.append(el("div", "locked", "buttons locked"));
+            if (t.sleep) tile.append(el("div", "sleep" + (t.asleep ? " asleep" : ""), (t.asleep ? "asleep · " : "sleeps ") + t.sleep));
             if (t.refusal) tile.append(el("div", "refusal", "Refused: " + t.refusal));
             floor.append(tile);
           }
@@ -231,6 +240,9 @@ public enum ConsolePage {
             { stations: picked(), text: document.getElementById("message").value, seconds: Number(document.getElementById("seconds").value) }));
           document.getElementById("brightness").addEventListener("click", () => act("/api/brightness",
             { stations: picked(), percent: Number(document.getElementById("percent").value) }));
+          document.getElementById("sleep").addEventListener("click", () => act("/api/sleep", { stations: picked(),
+            sleepFrom: document.getElementById("sleep-from").value, sleepUntil: document.getElementById("sleep-until").value }));
+          document.getElementById("sleep-off").addEventListener("click", () => act("/api/sleep", { stations: picked(), sleepOff: true }));
         }
         const events = new EventSource("/events");
         events.addEventListener("floor", e => {

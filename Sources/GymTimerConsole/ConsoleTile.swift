@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerCore
 import GymTimerFleet
 import GymTimerFleetLink
 
@@ -25,6 +26,9 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
     public var refusal: String? = nil
     /// Whether a coach has locked the station's wall buttons.
     public var locked: Bool = false
+    /// The station's sleep window as `HH:MM–HH:MM` (nil: none), and whether its display sleeps now.
+    public var sleep: String? = nil
+    public var asleep: Bool = false
 
     /// The tile of station `name` from what the broker retained for it; `status` nil when only
     /// its state was seen. A number that is no time a station counts (NaN, ±∞, beyond a day
@@ -44,6 +48,14 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
             name: FleetCell.text(name, width: 32), online: online, mode: text("mode", width: 12) ?? "-",
             program: text("program", width: 32), phase: text("phase", width: 16) ?? "-",
             deadline: online ? deadline : nil, remaining: online ? remaining : nil, display: text("display", width: 8),
-            round: whole("round"), sets: whole("sets"), locked: fields["locked"] == .bool(true))
+            round: whole("round"), sets: whole("sets"), locked: fields["locked"] == .bool(true),
+            sleep: sleepWindow(fields["sleep"]), asleep: online && fields["asleep"] == .bool(true))
+    }
+
+    /// A state's `sleep` object as `HH:MM–HH:MM`, only when both are times (nothing else is shown).
+    static func sleepWindow(_ value: JSONValue?) -> String? {
+        guard case .object(let window)? = value, let from = window["from"]?.string, let until = window["until"]?.string,
+              case .success(let checked) = SleepWindow.parse(from: from, until: until) else { return nil }
+        return checked.description
     }
 }

@@ -14,6 +14,9 @@ extension FleetCommand {
         case .lock: return #"{"do":"lock"}"#
         case .brightness(let percent): return #"{"do":"brightness","percent":"# + String(percent) + "}"
         case .unlock: return #"{"do":"unlock"}"#
+        case .sleep(nil): return #"{"do":"sleep","off":true}"#
+        case .sleep(let window?):
+            return #"{"do":"sleep","from":""# + window.fromText + #"","until":""# + window.untilText + #""}"#
         case .message(let text, let seconds):
             return #"{"do":"message","text":"# + Self.quoted(text) + #","seconds":"# + String(seconds) + "}"
         case .setRest(let seconds): return #"{"do":"set","rest_seconds":"# + String(seconds) + "}"

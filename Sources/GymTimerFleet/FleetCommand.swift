@@ -1,3 +1,5 @@
+import GymTimerCore
+
 /// A command from the fleet (fleet.md, "What a station obeys"), parsed and checked for shape.
 /// Whether it is allowed *now* is the kiosk's business; this only says what was asked.
 public enum FleetCommand: Hashable, Sendable {
@@ -17,6 +19,8 @@ public enum FleetCommand: Hashable, Sendable {
     case lock, unlock
     /// The display's brightness, 0…100 %.
     case brightness(percent: Int)
+    /// The hours the display sleeps (`SleepWindow`), or nil: never (`{"do":"sleep","off":true}`).
+    case sleep(SleepWindow?)
 
     /// How long a message shows when the command does not say.
     public static let defaultMessageSeconds = 10
@@ -73,6 +77,25 @@ public enum FleetCommand: Hashable, Sendable {
                 return .failure(.wrongType(field: "percent", expected: "a whole percentage, 0 to 100"))
             }
             return .success(.brightness(percent: Int(value)))  // whole and within 0…100: exact
+        case "sleep":
+            if let extra = only(["do", "from", "until", "off"]) { return .failure(extra) }
+            if let off = object["off"] {
+                guard off == .bool(true) else { return .failure(.wrongType(field: "off", expected: "true")) }
+                if let extra = only(["do", "off"]) { return .failure(extra) }
+                return .success(.sleep(nil))
+            }
+            guard let rawFrom = object["from"] else { return .failure(.missing("from")) }
+            guard let rawUntil = object["until"] else { return .failure(.missing("until")) }
+            guard let from = rawFrom.string, SleepWindow.minutes(from) != nil else {
+                return .failure(.wrongType(field: "from", expected: "a time HH:MM, 00:00 to 23:59"))
+            }
+            guard let until = rawUntil.string, SleepWindow.minutes(until) != nil else {
+                return .failure(.wrongType(field: "until", expected: "a time HH:MM, 00:00 to 23:59"))
+            }
+            switch SleepWindow.parse(from: from, until: until) {
+            case .success(let window): return .success(.sleep(window))
+            case .failure: return .failure(.wrongType(field: "until", expected: "a time other than from"))
+            }
         case "message":
             if let extra = only(["do", "text", "seconds"]) { return .failure(extra) }
             guard let raw = object["text"] else { return .failure(.missing("text")) }

@@ -20,9 +20,15 @@ public struct FleetStateReport: Hashable, Sendable {
     public var locked: Bool
     /// The brightness a coach set (percent), nil: the config's.
     public var brightness: Int?
+    /// The sleep window a coach set, and whether the display sleeps now; in the JSON only
+    /// once a window was set, so a station that never had one reports as before.
+    public var sleepWindow: SleepWindow?
+    public var asleep: Bool
 
     /// The report of `kiosk`.
     public init(_ kiosk: Kiosk) {
+        sleepWindow = kiosk.sleepWindow
+        asleep = kiosk.isAsleep
         locked = kiosk.lockedSince != nil
         brightness = kiosk.brightness
         program = nil
@@ -96,7 +102,14 @@ public struct FleetStateReport: Hashable, Sendable {
             + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),"
             + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
             + "\"round\":\(round.map(String.init) ?? "null"),\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
-            + "\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\"t\":\(number(t))}"
+            + "\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)\"t\":\(number(t))}"
+    }
+
+    /// `"sleep":{"from":"22:00","until":"06:00"},"asleep":false,` while a window is set, else
+    /// nothing (a cleared window wakes the display).
+    private var sleepFields: String {
+        guard let window = sleepWindow else { return "" }
+        return "\"sleep\":{\"from\":\"\(window.fromText)\",\"until\":\"\(window.untilText)\"},\"asleep\":\(asleep),"
     }
 
     /// `text` as a JSON string.

@@ -315,6 +315,7 @@ public final class FleetStation: TimedDriver {
         case .lock: send(.lockButtons(true), "lock")
         case .unlock: send(.lockButtons(false), "unlock")
         case .brightness(let percent): send(.setBrightness(percent: percent), "brightness")
+        case .sleep(let window): send(.setSleepWindow(window), "sleep")
         case .message(let text, let seconds): send(.showMessage(text: text, seconds: seconds), "message")
         case .select(let mode, let name):
             guard let kiosk = lastKiosk else {

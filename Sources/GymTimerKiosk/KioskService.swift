@@ -56,7 +56,8 @@ public enum KioskService {
         let runtime = data.runtime(
             settings: configuration.kiosk, clock: clock, origin: origin,
             devices: hardware.devices(sources: [signals, data.clockSteps] + fleet.sources, sound: sound),
-            history: fleet.history(data.history), timing: timing, extraDrivers: extra + fleet.drivers)
+            history: fleet.history(data.history), timing: timing, extraDrivers: extra + fleet.drivers,
+            sleepClock: .system())
         fleet.attach(runtime)
         log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(data.stored == nil ? "" : ", resumed")")
         runtime.start()

@@ -29,6 +29,8 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// boundary still wakes for that boundary (at once) instead of skipping the second.
     private var handledAt: Moment = .origin
     private let faults: FaultLog
+    /// The wall clock and zone the kiosk's sleep window is read in; nil: the display never sleeps.
+    private let sleepClock: SleepClock?
 
     /// `origin` is the clock instant that is `Moment.origin`; a kiosk rebuilt after a restart
     /// passes the same one, so stored moments keep their meaning. `extraDrivers` are woken at
@@ -38,13 +40,16 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// `KioskStore`); waiting records are retried every `KioskStore.retryInterval`. `held` are
     /// presses a previous controller accepted: one whose button is still down is taken up, so
     /// its hold is not lost to the restart. `clockSteps` (among the waiter's sources too) wakes
-    /// the loop when the wall clock steps while the store holds a run for the clock.
+    /// the loop when the wall clock steps while the store holds a run for the clock, or while
+    /// a sleep window is set. With `sleepClock`, the loop tells the kiosk when the local clock
+    /// enters and leaves its sleep window (`KioskCommand.sleep` / `.wake`, at the edges).
     public init(
         kiosk: Kiosk, clock: C, origin: C.Instant, devices: KioskDevices,
         history: any WorkoutHistory, timing: InputTiming = InputTiming(), faults: FaultLog,
         extraDrivers: [any TimedDriver] = [], store: (any RunningStateStore)? = nil, held: [String: HeldPress] = [:],
-        clockSteps: ClockStepSource? = nil
+        clockSteps: ClockStepSource? = nil, sleepClock: SleepClock? = nil
     ) {
+        self.sleepClock = sleepClock
         self.store = store
         self.clockSteps = clockSteps
         self.faults = faults
@@ -84,6 +89,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         let at = now
         handledAt = at
         apply(kiosk.start(at: at), at: at)
+        checkNight(at: at)
         save()
     }
 
@@ -98,6 +104,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         candidates += timedDrivers.map(\.nextDeadline)
         if let store, store.hasPending { candidates.append((lastRetry ?? at) + store.retryInterval) }
         if let store, store.awaitsClock { candidates.append((lastClockCheck ?? at) + Self.clockRecheck) }
+        candidates.append(sleepClock?.nextCheck(kiosk.sleepWindow, at: at))
         return candidates.compactMap { $0 }.min()
     }
 
@@ -114,10 +121,11 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         // The core's deadline is fixed before waiting, as of the last moment it handled:
         // asked again after waking (or after a wake-up that ran long), it would already name
         // the next one.
+        checkNight(at: now)
         let kioskDue = kiosk.nextDeadline(after: handledAt)
         var deadline = nextDeadline
         if let limit { deadline = deadline.map { min($0, limit) } ?? limit }
-        clockSteps?.listening = store?.awaitsClock ?? false
+        clockSteps?.listening = (store?.awaitsClock ?? false) || kiosk.sleepWindow != nil
         let timeout = deadline.map { clock.now.duration(to: origin.advanced(by: $0.sinceOrigin)) }
         let edges = try devices.waiter.wait(timeout: timeout.map { max($0, .zero) })
         wakeups += 1
@@ -176,6 +184,17 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         }
         retryPending(at: now)
         checkClock(at: now)
+        checkNight(at: now)
+    }
+
+    /// Tells the kiosk whether its sleep window is in effect now, when that changed (the
+    /// window's edge came, a window was set or cleared, the wall clock stepped or became trusted).
+    private func checkNight(at now: Moment) {
+        guard let sleepClock else { return }
+        let night = sleepClock.isNight(kiosk.sleepWindow)
+        guard night != kiosk.isNight else { return }
+        handledAt = max(handledAt, now)
+        apply(kiosk.handle(.command(night ? .sleep : .wake), at: now), at: now)
     }
 
     /// How often a held run's clock is read again while it waits: a synchronisation that slews

@@ -66,11 +66,11 @@ public final class KioskDataDirectory {
     /// trusted (`ClockTrust`). The other arguments are `KioskRuntime`'s.
     public func runtime<C: Clock>(
         settings: KioskSettings, clock: C, origin: C.Instant, devices: KioskDevices, history: any WorkoutHistory,
-        timing: InputTiming = InputTiming(), extraDrivers: [any TimedDriver] = []
+        timing: InputTiming = InputTiming(), extraDrivers: [any TimedDriver] = [], sleepClock: SleepClock? = nil
     ) -> KioskRuntime<C> where C.Duration == Duration {
         KioskRuntime(
             kiosk: store.restore(stored, settings: settings, at: Moment(origin.duration(to: clock.now))), clock: clock, origin: origin, devices: devices,
             history: history, timing: timing, faults: faults, extraDrivers: extraDrivers, store: store,
-            held: stored?.held ?? [:], clockSteps: clockSteps)
+            held: stored?.held ?? [:], clockSteps: clockSteps, sleepClock: sleepClock)
     }
 }

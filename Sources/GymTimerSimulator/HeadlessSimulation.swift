@@ -72,7 +72,7 @@ public final class HeadlessSimulation {
     public func run() throws(HALError) {
         let runtime = data.runtime(
             settings: settings, clock: clock, origin: origin, devices: devices.kioskDevices(inputs: inputs),
-            history: fleet.history(data.history), extraDrivers: fleet.drivers)
+            history: fleet.history(data.history), extraDrivers: fleet.drivers, sleepClock: .system())
         if data.stored != nil { log("headless: resumed from \(data.path)") }
         fleet.attach(runtime)
         runtime.start()

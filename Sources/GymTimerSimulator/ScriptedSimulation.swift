@@ -39,6 +39,8 @@ public final class ScriptedSimulation {
     private let timeline: Timeline
     /// The station's network, when the configuration has a `[fleet]`.
     private let fleet: ScriptedFleet?
+    /// The virtual wall clock and zone (UTC) a sleep window is read in.
+    private let sleepClock: SleepClock
     /// What the data directory held when the run began.
     private var initial: StoredKiosk<StoredWorkout>?
 
@@ -106,6 +108,9 @@ public final class ScriptedSimulation {
         self.trace = trace
         devices.report(to: trace)
         let epoch = Self.virtualEpoch.timeIntervalSince1970
+        // The sleep window is read on the virtual wall clock, in UTC (as the history is), trusted.
+        sleepClock = SleepClock(
+            unixNow: { epoch + Double(timeline.moment(at: clock.now).nanoseconds) / 1e9 }, utcOffset: { _ in 0 }, trusted: { true })
         let historyPath = self.dataDirectory + "/history.sqlite"
         self.fleet = fleet.flatMap {
             ScriptedFleet(
@@ -187,7 +192,7 @@ public final class ScriptedSimulation {
         let runtime = KioskRuntime(
             kiosk: kioskStore.restore(stored, settings: settings), clock: clock, origin: origin,
             devices: devices.kioskDevices(inputs: inputs), history: station?.history(history) ?? history, faults: faults,
-            extraDrivers: station?.drivers ?? [], store: kioskStore, held: stored?.held ?? [:])
+            extraDrivers: station?.drivers ?? [], store: kioskStore, held: stored?.held ?? [:], sleepClock: sleepClock)
         station?.attach(runtime)
         runtime.start()
         station?.observe(runtime)

@@ -103,14 +103,15 @@ public final class TerminalSimulation {
         if let storage {
             runtime = storage.runtime(
                 settings: settings, clock: clock, origin: kioskOrigin, devices: devices.kioskDevices(inputs: inputs),
-                history: fleet.history(HistoryFanOut([storage.history, history])), extraDrivers: fleet.drivers)
+                history: fleet.history(HistoryFanOut([storage.history, history])), extraDrivers: fleet.drivers,
+                sleepClock: .system())
             events.note(storage.stored == nil ? "keeping history and state in \(dataDirectory ?? "")"
                 : "resumed from \(dataDirectory ?? "")", at: now)
         } else {
             runtime = KioskRuntime(
                 kiosk: Kiosk(settings: settings), clock: clock, origin: origin,
                 devices: devices.kioskDevices(inputs: inputs), history: fleet.history(history), faults: faults,
-                extraDrivers: fleet.drivers)
+                extraDrivers: fleet.drivers, sleepClock: .system())
         }
         fleet.attach(runtime)
         inputs.sources = fleet.sources + (stopSignals.map { [$0] } ?? []) + (storage.map { [$0.clockSteps] } ?? [])

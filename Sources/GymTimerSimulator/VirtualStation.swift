@@ -46,7 +46,8 @@ public final class VirtualStation {
         runtime = KioskRuntime(
             kiosk: Kiosk(settings: configuration.kiosk), clock: clock, origin: .init(offset: .zero),
             devices: devices.kioskDevices(inputs: inputs), history: fleet.history(history), faults: FaultLog(sink: log),
-            extraDrivers: fleet.drivers + extraDrivers)
+            extraDrivers: fleet.drivers + extraDrivers,
+            sleepClock: SleepClock(unixNow: { epoch + Double(clock.now.offset.nanoseconds) / 1e9 }, utcOffset: { _ in 0 }, trusted: { true }))
         fleet.attach(runtime)
         runtime.start()
         fleet.observe(runtime)

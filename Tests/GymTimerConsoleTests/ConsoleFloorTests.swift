@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerFleet
 import GymTimerMQTT
+import GymTimerCore
 import Testing
 @testable import GymTimerConsole
 
@@ -99,6 +100,25 @@ import Testing
         }
         let tile = ConsoleTile.make(name: "rack-1", status: "online", state: JSONValue.parse(Array(#"{"locked":true}"#.utf8)), now: 0)
         #expect(tile.locked)
+    }
+
+    @Test func aSleepWindowIsCheckedBecomesItsCommandAndShowsOnTheTile() throws {
+        func parse(_ body: String) -> Result<ConsoleAction, ConsolePIN.Problem> { ConsoleAction.parse(.sleep, body: Array(body.utf8)) }
+        let night = try SleepWindow.parse(from: "22:00", until: "06:00").get()
+        let set = try parse(#"{"stations":["rack-1"],"sleepFrom":"22:00","sleepUntil":"06:00"}"#).get()
+        #expect(set.commands(now: 0) == [.sleep(night)])
+        #expect(set.confirmation(at: 0, offline: []) == "Displays sleep 22:00–06:00 (station time) on rack-1")
+        #expect(try parse(#"{"stations":["rack-1"],"sleepOff":true}"#).get().commands(now: 0) == [.sleep(nil)])
+        for bad in [#"{"stations":["a"]}"#, #"{"stations":["a"],"sleepFrom":"22:00"}"#, #"{"stations":["a"],"sleepFrom":"25:00","sleepUntil":"06:00"}"#,
+                    #"{"stations":["a"],"sleepFrom":"06:00","sleepUntil":"06:00"}"#, #"{"stations":["a"],"sleepFrom":"<b>","sleepUntil":"06:00"}"#] {
+            #expect(throws: ConsolePIN.Problem.self, "\(bad)") { try parse(bad).get() }
+        }
+        let state = #"{"sleep":{"from":"22:00","until":"06:00"},"asleep":true}"#
+        let tile = ConsoleTile.make(name: "rack-1", status: "online", state: JSONValue.parse(Array(state.utf8)), now: 0)
+        #expect(tile.sleep == "22:00–06:00" && tile.asleep)
+        let hostile = #"{"sleep":{"from":"<script>","until":"06:00"},"asleep":true}"#
+        let offline = ConsoleTile.make(name: "rack-1", status: "offline", state: JSONValue.parse(Array(hostile.utf8)), now: 0)
+        #expect(offline.sleep == nil && !offline.asleep, "only a checked window is shown; an offline station is not said asleep")
     }
 
     @Test func theBroadcastGivesANewPageTheLatestOfEachKind() async {

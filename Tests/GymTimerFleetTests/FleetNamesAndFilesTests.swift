@@ -181,6 +181,23 @@ import Testing
         #expect(sent.map(\.topic) == ["gymtimer/rack-1/cmd"] && sent.allSatisfy { !$0.retain && $0.text.hasPrefix("{\"do\":\"start\",\"at\":") })
     }
 
+    @Test func fleetSleepSendsTheWindowOrOffAndRefusesBadTimesBeforeSending() throws {
+        let (broker, watcher) = try brokerWithRack1()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        for bad in [["--from", "25:00", "--until", "06:00"], ["--from", "22:00", "--until", "22:00"], ["--from", "22:00"],
+                    ["--off", "--from", "22:00"], []] {
+            let (status, _, err) = try run(["fleet", "sleep", "--broker", url] + bad)
+            #expect(status == 2 && err.contains("sleep"), "\(bad): \(err)" as Comment)
+        }
+        #expect(commands(watcher).isEmpty, "no command reached any station")
+        let (set, _, setErr) = try run(["fleet", "sleep", "--broker", url, "--stations", "rack-1", "--from", "22:00", "--until", "06:00"])
+        #expect(set == 0, "\(setErr)")
+        #expect(commands(watcher).map(\.text) == [#"{"do":"sleep","from":"22:00","until":"06:00"}"#])
+        let (off, _, offErr) = try run(["fleet", "sleep", "--broker", url, "--stations", "rack-1", "--off"])
+        #expect(off == 0, "\(offErr)")
+        #expect(commands(watcher).map(\.text) == [#"{"do":"sleep","off":true}"#])
+    }
+
     @Test func fleetStatusOnHostileRetainedStateNeitherCrashesNorPrintsEscapes() throws {
         let broker = try LocalBroker()
         let evil = try MQTTClient(.init(clientID: "evil", host: "127.0.0.1", port: broker.port))

@@ -149,7 +149,7 @@ def main():
                   const text = c => (t.querySelector(c) || {}).textContent || '';
                   out[t.dataset.station] = {online: !t.classList.contains('offline'), left: text('.left'),
                     what: text('.what'), phase: text('.phase'), counts: text('.counts'), refusal: text('.refusal'),
-                    locked: !!t.querySelector('.locked')};
+                    locked: !!t.querySelector('.locked'), sleep: text('.sleep')};
                 }
                 return out;""")
 
@@ -329,6 +329,17 @@ def main():
               is not None, repr(result()))
         check("stop repeating from the page", press("stop-repeating", "Repeating classes stopped") is not None, repr(result()))
         check("nothing repeats after that", press("stop-repeating", "No class was repeating") is not None, repr(result()))
+
+        # A sleep window from the page reaches the stations, whose retained states carry it back
+        # to the tiles (the tile reads it from the state alone); turned off again, so the
+        # stations stay lit whatever the machine's clock says.
+        driver.execute_script("document.getElementById('sleep-from').value = '22:00'; document.getElementById('sleep-until').value = '06:00';")
+        check("a sleep window from the page", press("sleep", "Displays sleep 22:00–06:00 (station time) on rack-1, rack-2") is not None,
+              repr(result()))
+        check("both stations' states carry the window to their tiles",
+              until(10, lambda: all("22:00–06:00" in tiles()[s]["sleep"] for s in STATIONS)) is not None, repr(tiles()))
+        check("no sleep from the page", press("sleep-off", "No sleep window on rack-1, rack-2") is not None, repr(result()))
+        check("the tiles lose the window", until(10, lambda: not any(tiles()[s]["sleep"] for s in STATIONS)) is not None, repr(tiles()))
 
         # A page left open (its event stream never ends by itself) does not hold the console up.
         console = dict(processes)["console"]

@@ -47,6 +47,12 @@ extension Kiosk {
             }
             brightness = percent
             outcome = .success([.brightness(percent: percent)])
+        case .setSleepWindow(let window):
+            setSleepWindow(window)
+            outcome = .success([])
+        case .sleep, .wake:
+            setNight(command == .sleep)
+            outcome = .success([])
         }
         switch outcome {
         case .success(let more): return effects + more

@@ -41,10 +41,12 @@ extension Kiosk {
         return .success(overlaid([], at: now))
     }
 
-    /// What a coach set that a restart keeps whatever became of the mode: the lock, the brightness.
+    /// What a coach set that a restart keeps whatever became of the mode: the lock, the
+    /// brightness, the sleep window.
     mutating func keepFloorSettings(of stored: KioskProgress) {
         lockedSince = stored.lockedSince
         brightness = stored.brightness.flatMap { (0...100).contains($0) ? $0 : nil }
+        keepSleepWindow(stored.sleepWindow)
     }
 
     /// Locks (or unlocks) the wall's buttons and knob; the coach's commands still work.

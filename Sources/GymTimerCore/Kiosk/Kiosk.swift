@@ -41,6 +41,8 @@ public struct Kiosk: Hashable, Sendable, Codable {
     public internal(set) var message: FloorMessage?
     /// The display's brightness a coach set (percent), or nil: the config's.
     public internal(set) var brightness: Int?
+    /// The sleep window and whether the display sleeps now (`Kiosk+Sleep`), or nil: never set.
+    public internal(set) var sleepState: KioskSleep?
 
     public init(settings: KioskSettings) {
         self.settings = settings
@@ -78,13 +80,16 @@ public struct Kiosk: Hashable, Sendable, Codable {
             default: return !outputs.contains(effect)
             }
         }
-        return outputs + extra + (brightness.map { [.brightness(percent: $0)] } ?? [])
+        let shown = isAsleep ? outputs.filter { !$0.isShown } + Self.darkOutputs : outputs
+        return shown + extra + (brightness.map { [.brightness(percent: $0)] } ?? [])
     }
 
     /// Reacts to one event at `now`, returning the effects to carry out in order.
     public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
-        if lockedSince != nil, event.isHand { return lockedOut(event, at: now) }
-        return overlaid(react(to: event, at: now), at: now, frameDue: event == .deadline)
+        if let woken = wakeOnly(event, at: now) { return woken }
+        let wasIdle = isIdle
+        if lockedSince != nil, event.isHand { return shaded(lockedOut(event, at: now), after: event, wasIdle: wasIdle, at: now) }
+        return shaded(overlaid(react(to: event, at: now), at: now, frameDue: event == .deadline), after: event, wasIdle: wasIdle, at: now)
     }
 
     /// What the mode (or the menu, or a command) does with `event`, before any message is laid
@@ -114,9 +119,8 @@ public struct Kiosk: Hashable, Sendable, Codable {
 
     /// When the kiosk must next be woken with `.deadline`, or nil to wait for input alone.
     public func nextDeadline(after now: Moment) -> Moment? {
-        guard let message else { return modeDeadline(after: now) }
-        let change = message.nextChange(after: now)
-        return modeDeadline(after: now).map { min($0, change) } ?? change
+        let candidates = [modeDeadline(after: now), message?.nextChange(after: now), sleepDeadline(after: now)]
+        return candidates.compactMap { $0 }.min()
     }
 
     /// When the mode (or the menu) must next be woken.

@@ -24,6 +24,11 @@ public enum KioskCommand: Hashable, Sendable {
     case lockButtons(Bool)
     /// The display's brightness, 0…100 % (0: as dark as the chip goes, not off).
     case setBrightness(percent: Int)
+    /// The hours the display sleeps (dark while idle and untouched, see `Kiosk+Sleep`), or nil: never.
+    case setSleepWindow(SleepWindow?)
+    /// The runtime's word that the local clock entered the sleep window (`sleep`) or left it
+    /// (`wake`): the kiosk keeps no wall clock, so the runtime says so at the window's edges.
+    case sleep, wake
 }
 
 /// Why a `KioskCommand` was not obeyed, in words for the `error` event.

@@ -21,6 +21,8 @@ public struct KioskProgress: Hashable, Sendable, Codable {
     public var lockedSince: Moment?
     /// The display's brightness a coach set (`Kiosk.brightness`), kept across restarts.
     public var brightness: Int?
+    /// The sleep window a coach set (`Kiosk.sleepWindow`), kept across restarts.
+    public var sleepWindow: SleepWindow?
 
     /// One mode's progress.
     public struct Mode: Hashable, Sendable, Codable {
@@ -124,6 +126,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         startPressedAt = kiosk.startPressedAt
         lockedSince = kiosk.lockedSince
         brightness = kiosk.brightness
+        sleepWindow = kiosk.sleepWindow
     }
 
     public init(from decoder: any Decoder) throws {
@@ -135,6 +138,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         startPressedAt = try container.decodeIfPresent(Moment.self, forKey: .startPressedAt)
         lockedSince = try? container.decodeIfPresent(Moment.self, forKey: .lockedSince)
         brightness = (try? container.decodeIfPresent(Int.self, forKey: .brightness)).flatMap { (0...100).contains($0) ? $0 : nil }
+        sleepWindow = (try? container.decodeIfPresent(SleepWindow.self, forKey: .sleepWindow)) ?? nil
     }
 
     /// This progress for a new timeline (the simulator's next run after a clean end): itself
@@ -145,6 +149,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         var idle = KioskProgress(mode: mode)
         idle.lockedSince = lockedSince
         idle.brightness = brightness
+        idle.sleepWindow = sleepWindow
         return idle
     }
 }

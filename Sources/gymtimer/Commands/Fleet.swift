@@ -6,10 +6,10 @@ import GymTimerFleetLink
 /// `gymtimer fleet`: the gym's view of its stations and the coach's commands (fleet.md).
 struct Fleet: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "See every station of the gym, start them all at one instant, pause, resume, reset or set them up, show them a message, lock their buttons.",
+        abstract: "See every station of the gym, start them all at one instant, pause, resume, reset or set them up, show them a message, lock their buttons, set their brightness and sleep window.",
         subcommands: [
             FleetStatus.self, FleetStart.self, FleetPause.self, FleetResume.self, FleetReset.self, FleetSelect.self,
-            FleetSet.self, FleetMessage.self, FleetLock.self, FleetUnlock.self, FleetBrightness.self,
+            FleetSet.self, FleetMessage.self, FleetLock.self, FleetUnlock.self, FleetBrightness.self, FleetSleep.self,
         ])
 }
 

@@ -58,3 +58,34 @@ struct FleetBrightness: CoachCommand {
 
     func command() -> FleetCommand { .brightness(percent: percent) }
 }
+
+/// `gymtimer fleet sleep`: the hours the stations' displays go dark while idle and untouched
+/// (a touch only wakes them for a few minutes); `--off` ends it. Kept across restarts.
+struct FleetSleep: CoachCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sleep",
+        abstract: "Set the hours the stations' displays sleep (dark while idle; a touch wakes them), or --off (kept across restarts).")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+
+    @Option(name: .long, help: "When the displays go dark, HH:MM in the station's local time (e.g. 22:00).")
+    var from: String?
+    @Option(name: .long, help: "When they light again, HH:MM (e.g. 06:00; before --from crosses midnight).")
+    var until: String?
+    @Flag(name: .long, help: "No sleep window: the displays stay lit.")
+    var off = false
+
+    func validate() throws {
+        if off {
+            guard from == nil, until == nil else { throw CLIError.usage("sleep: --off takes no --from or --until") }
+            return
+        }
+        guard let from, let until else { throw CLIError.usage("sleep: give --from and --until (HH:MM), or --off") }
+        if case .failure(let refusal) = SleepWindow.parse(from: from, until: until) { throw CLIError.usage("sleep: \(refusal.reason)") }
+    }
+
+    func command() -> FleetCommand {
+        guard !off, let from, let until, case .success(let window) = SleepWindow.parse(from: from, until: until) else { return .sleep(nil) }
+        return .sleep(window)
+    }
+}
