@@ -30,7 +30,7 @@ public final class HistoryStore: WorkoutHistory {
     private var connection: DatabaseQueue?
     private let busyTimeout: Duration
     /// Whether each write is synced to the disk (see `opening`).
-    private let durable: Bool
+    let durable: Bool
     private let faults: FaultLog
     private let timeZone: TimeZone
     private let now: () -> Date

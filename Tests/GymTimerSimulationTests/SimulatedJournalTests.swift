@@ -1,7 +1,7 @@
 import Foundation
 import GymTimerCore
 import GymTimerDrivers
-import GymTimerHistory
+@testable import GymTimerHistory
 import GymTimerRuntime
 import Testing
 @testable import GymTimerBenchmark
@@ -25,6 +25,9 @@ import Testing
         #expect(memory.writes < 20 * Self.script.steps.count)
         #expect(memory.asides == 0)
         #expect(lines > 1000)
+        // The run's own temporary history is not synced either (SQLite synced every record).
+        // (`HistoryStoreTests.aHistoryOpenedNotDurableSkipsSQLitesSyncs` checks what that means.)
+        #expect(!simulation.store.durable)
     }
 
     @Test func theTraceWithTheJournalInMemoryIsTheTraceWithTheFile() throws {
@@ -38,6 +41,7 @@ import Testing
         #expect(simulation.journalMemory == nil, "a data directory of the user's keeps the real journal")
         try simulation.run()
         #expect(FileManager.default.fileExists(atPath: simulation.statePath))
+        #expect(simulation.store.durable, "a data directory of the user's is synced as the kiosk's")
         #expect(inMemory.count > 1000)
         #expect(inMemory == onFile)
         #expect(simulation.history.records.count > 5)
