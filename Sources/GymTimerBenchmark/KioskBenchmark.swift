@@ -25,6 +25,8 @@ public final class KioskBenchmark {
         /// The gymtimer binary for the start-up figure (nil: not measured).
         public var executable: String?
         public var quick = false
+        /// Only these figures' measurements (nil: all of them), for profiling one path.
+        public var only: Set<Measurement>?
 
         public init(executable: String? = nil) { self.executable = executable }
 
@@ -45,6 +47,12 @@ public final class KioskBenchmark {
         }
     }
 
+    /// A measurement `gymtimer bench --only` can select; each gives one or more figures
+    /// (`timing`: deadline and display-tick accuracy with the idle cost, measured together).
+    public enum Measurement: String, CaseIterable, Hashable, Sendable {
+        case latency, timing, startup, throughput, fleet, console, drill
+    }
+
     /// The debouncer's settle time: a press counts this long after its last edge.
     static let settle = InputTiming().settle
     /// Time between the starts of successive presses, and how long each is held.
@@ -60,37 +68,57 @@ public final class KioskBenchmark {
         self.progress = progress
     }
 
-    /// Runs every measurement in turn. A measurement that fails is reported as not measured.
+    /// Runs every measurement in turn (those in `options.only`, when set). A measurement that
+    /// fails is reported as not measured.
     public func run() -> BenchmarkReport {
         var figures: [BenchmarkFigure] = []
-        progress("press-to-output latency: \(options.presses) presses")
-        figures += pressLatency()
-        progress("deadline and display-tick accuracy: \(options.rests) rests of 1 s")
-        let rests = deadlineAccuracy()
-        progress("idle cost: \(options.idleSeconds) s idle, \(options.countdownSeconds) s counting down")
-        let (idle, countdown) = idleCost()
-        figures += [rests.deadline, tickAccuracy(rests.ticks + countdown.ticks)] + idle.figures + countdown.figures
-        progress("start-up: \(options.startupRuns) spawns")
-        let startup = self.startup()
-        progress("virtual-time throughput: \(options.throughputRuns) × \(options.simulatedDays) simulated day(s)")
-        let throughput = self.throughput()
-        let own = ResourceUsage.process().peakResidentBytes
-        figures.append(startup.time)
-        figures.append(startup.memory)
-        figures.append(BenchmarkFigure(
-            name: "peak RSS, this bench process", unit: .megabytes,
-            statistics: BenchmarkStatistics([Double(own) / 1_048_576]),
-            note: "the benchmark's own process after all runs (it keeps every sample and ran a simulated day); for information, the target applies to the kiosk process above"))
-        figures.append(throughput)
-        progress("fleet: \(options.fleetCommands) commands through Mosquitto, \(options.fleetIdleSeconds) s of an idle station")
-        figures += FleetBenchmark(
-            executable: options.executable, commands: options.fleetCommands, idleSeconds: options.fleetIdleSeconds,
-            starts: options.quick ? 3 : 10).run()
-        let consoleClicks = options.quick ? 3 : 15
-        progress("console: \(consoleClicks) Reset clicks through gymtimer console to a headless station")
-        figures.append(ConsoleBenchmark(executable: options.executable, clicks: consoleClicks).run())
-        progress("fleet: \(options.fleetRecords) records through a broker killed while the collector is away")
-        figures.append(RecordLossDrill(records: options.fleetRecords).run())
+        func wanted(_ measurement: Measurement) -> Bool { options.only?.contains(measurement) ?? true }
+        if wanted(.latency) {
+            progress("press-to-output latency: \(options.presses) presses")
+            figures += pressLatency()
+        }
+        if wanted(.timing) {
+            progress("deadline and display-tick accuracy: \(options.rests) rests of 1 s")
+            let rests = deadlineAccuracy()
+            progress("idle cost: \(options.idleSeconds) s idle, \(options.countdownSeconds) s counting down")
+            let (idle, countdown) = idleCost()
+            figures += [rests.deadline, tickAccuracy(rests.ticks + countdown.ticks)] + idle.figures + countdown.figures
+        }
+        var startup: (time: BenchmarkFigure, memory: BenchmarkFigure)?
+        if wanted(.startup) {
+            progress("start-up: \(options.startupRuns) spawns")
+            startup = self.startup()
+        }
+        var throughput: BenchmarkFigure?
+        if wanted(.throughput) {
+            progress("virtual-time throughput: \(options.throughputRuns) × \(options.simulatedDays) simulated day(s)")
+            throughput = self.throughput()
+        }
+        if let startup {
+            let own = ResourceUsage.process().peakResidentBytes
+            figures.append(startup.time)
+            figures.append(startup.memory)
+            figures.append(BenchmarkFigure(
+                name: "peak RSS, this bench process", unit: .megabytes,
+                statistics: BenchmarkStatistics([Double(own) / 1_048_576]),
+                note: "the benchmark's own process after all runs (it keeps every sample and ran a simulated day); for information, the target applies to the kiosk process above"))
+        }
+        if let throughput { figures.append(throughput) }
+        if wanted(.fleet) {
+            progress("fleet: \(options.fleetCommands) commands through Mosquitto, \(options.fleetIdleSeconds) s of an idle station")
+            figures += FleetBenchmark(
+                executable: options.executable, commands: options.fleetCommands, idleSeconds: options.fleetIdleSeconds,
+                starts: options.quick ? 3 : 10).run()
+        }
+        if wanted(.console) {
+            let consoleClicks = options.quick ? 3 : 15
+            progress("console: \(consoleClicks) Reset clicks through gymtimer console to a headless station")
+            figures.append(ConsoleBenchmark(executable: options.executable, clicks: consoleClicks).run())
+        }
+        if wanted(.drill) {
+            progress("fleet: \(options.fleetRecords) records through a broker killed while the collector is away")
+            figures.append(RecordLossDrill(records: options.fleetRecords).run())
+        }
         return BenchmarkReport(figures: figures, quick: options.quick)
     }
 

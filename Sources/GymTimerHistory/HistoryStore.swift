@@ -29,6 +29,8 @@ public final class HistoryStore: WorkoutHistory {
     /// The open database; nil while it cannot be opened (records wait in `pending`).
     private var connection: DatabaseQueue?
     private let busyTimeout: Duration
+    /// Whether each write is synced to the disk (see `opening`).
+    let durable: Bool
     private let faults: FaultLog
     private let timeZone: TimeZone
     private let now: () -> Date
@@ -54,17 +56,21 @@ public final class HistoryStore: WorkoutHistory {
     /// The kiosk's history, which never stops the kiosk from starting: a corrupt file is moved
     /// aside (`PATH.corrupt-DATE`, logged once) and a new one created; a locked or uncreatable
     /// one is opened later, on the next write or `retryPending()`, and records wait until then.
+    /// `durable` false skips SQLite's syncs (`PRAGMA synchronous = OFF`): only for a file no
+    /// crash needs to survive, the scripted simulator's own temporary one, where a sync per
+    /// record cost more than the rest of a simulated day.
     public static func opening(
         path: String, faults: FaultLog, timeZone: TimeZone = .current,
-        busyTimeout: Duration = .milliseconds(100), now: @escaping () -> Date = Date.init
+        busyTimeout: Duration = .milliseconds(100), now: @escaping () -> Date = Date.init, durable: Bool = true
     ) -> HistoryStore {
-        let store = HistoryStore(path: path, database: nil, faults: faults, timeZone: timeZone, now: now, busyTimeout: busyTimeout)
+        let store = HistoryStore(
+            path: path, database: nil, faults: faults, timeZone: timeZone, now: now, busyTimeout: busyTimeout, durable: durable)
         _ = store.connect()
         return store
     }
 
     /// Opens and migrates the file at `path`, creating it and its directory if needed.
-    private static func openForWriting(path: String, busyTimeout: Duration) throws -> DatabaseQueue {
+    private static func openForWriting(path: String, busyTimeout: Duration, durable: Bool = true) throws -> DatabaseQueue {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory),
            let reason = Self.makeDirectories(directory) {
@@ -76,6 +82,7 @@ public final class HistoryStore: WorkoutHistory {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.seconds(busyTimeout))
+        if !durable { configuration.prepareDatabase { try $0.execute(sql: "PRAGMA synchronous = OFF") } }
         return try migrated(path: path, configuration: configuration)
     }
 
@@ -116,11 +123,11 @@ public final class HistoryStore: WorkoutHistory {
     private func connect() -> Bool {
         if connection != nil { return true }
         do {
-            connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout)
+            connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout, durable: durable)
         } catch where Self.isCorrupt(error) {
             setAside(error)
             do {
-                connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout)
+                connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout, durable: durable)
             } catch {
                 faults.failed(Self.faultName, HistoryError.cannotOpen(path: path, reason: HistoryError.reason(error)))
             }
@@ -187,11 +194,12 @@ public final class HistoryStore: WorkoutHistory {
 
     private init(
         path: String, database: DatabaseQueue?, faults: FaultLog, timeZone: TimeZone, now: @escaping () -> Date,
-        busyTimeout: Duration = .seconds(1)
+        busyTimeout: Duration = .seconds(1), durable: Bool = true
     ) {
         self.path = path
         self.connection = database
         self.busyTimeout = busyTimeout
+        self.durable = durable
         self.faults = faults
         self.timeZone = timeZone
         self.now = now

@@ -24,13 +24,19 @@ public final class ScriptedSimulation {
     public var sound: SimulatedSoundPlayer { devices.sound }
     /// The workouts this run recorded (the SQLite history in the data directory has them too).
     public let history = InMemoryHistory()
-    /// The history in the data directory, kept across runs like the kiosk's.
+    /// The history in the data directory, kept across runs like the kiosk's (synced as the
+    /// kiosk's only in a data directory of the user's: the run's own temporary one is deleted
+    /// at its end).
     public let store: HistoryStore
     /// Where a run started on a data directory an earlier run left state in resumes (zero otherwise).
     public let resumedAt: Duration
     /// Where the controller stores its running state (and history) between restarts.
     public let dataDirectory: String
     private let ownsDataDirectory: Bool
+    /// Where the journal is kept when the run has no `dataDirectory` of the user's: in memory
+    /// (a simulated medium, never synced), as nobody reads it after the run; nil when it is
+    /// the file in the user's data directory, kept and synced as the kiosk's.
+    public let journalMemory: JournalMemory?
     private let script: SimulationScript
     private let settings: KioskSettings
     private let trace: TraceRecorder
@@ -59,11 +65,13 @@ public final class ScriptedSimulation {
             guard Self.makeDirectory(dataDirectory) else { throw .unusableDataDirectory(dataDirectory) }
             self.dataDirectory = dataDirectory
             ownsDataDirectory = false
+            journalMemory = nil
         } else {
             var template = Array((NSTemporaryDirectory() + "gymtimer-sim-XXXXXX").utf8CString)
             guard let made = mkdtemp(&template) else { throw .unusableDataDirectory(NSTemporaryDirectory()) }
             self.dataDirectory = String(cString: made)
             ownsDataDirectory = true
+            journalMemory = JournalMemory()
         }
         self.script = script
         self.settings = settings
@@ -79,14 +87,15 @@ public final class ScriptedSimulation {
         self.timeline = timeline
         store = HistoryStore.opening(
             path: self.dataDirectory + "/history.sqlite", faults: faults, timeZone: TimeZone(identifier: "UTC")!,
-            now: { Self.virtualEpoch.addingTimeInterval(Double(timeline.moment(at: clock.now).nanoseconds) / 1e9) })
+            now: { Self.virtualEpoch.addingTimeInterval(Double(timeline.moment(at: clock.now).nanoseconds) / 1e9) },
+            durable: !ownsDataDirectory)
         // A run on a data directory an earlier run was killed in carries on from where that
         // state was saved, as the world carries on after a crash: virtual time resumes there,
         // the script's edges up to it are in the past (a finger put down then is still down).
         // One that ended cleanly is over: the next run starts at 0 with its history and its
         // idle kiosk, its t=0 being where the kiosk's timeline left off (so the new run's
         // records are new ones, not replays of the old run's).
-        let stored = KioskStore(directory: self.dataDirectory, history: store, faults: faults).load()
+        let stored = KioskStore(directory: self.dataDirectory, history: store, faults: faults, memory: journalMemory).load()
         if let stored, stored.ended {
             timeline.runOrigin = stored.savedAt
             resumedAt = .zero
@@ -127,7 +136,8 @@ public final class ScriptedSimulation {
     /// The wall-clock time virtual time 0 stands for in the simulator's history (a Monday morning).
     public static let virtualEpoch = Date(timeIntervalSince1970: 1_767_600_000)
 
-    /// The journal (running state and waiting records) in the data directory.
+    /// The journal (running state and waiting records) in the data directory (in `journalMemory`
+    /// instead, when there is one).
     public var statePath: String { dataDirectory + "/" + KioskStore<HistoryStore>.journalName }
 
     /// Runs the script to its end.
@@ -183,7 +193,7 @@ public final class ScriptedSimulation {
     /// A controller built from what is stored in the data directory, as a new process would
     /// be, started (with its fleet station, if any).
     private func makeRuntime(origin: VirtualClock.Instant) -> KioskRuntime<VirtualClock> {
-        let kioskStore = KioskStore(directory: dataDirectory, history: store, faults: faults)
+        let kioskStore = KioskStore(directory: dataDirectory, history: store, faults: faults, memory: journalMemory)
         kioskStore.runOrigin = timeline.runOrigin
         let stored = initial ?? kioskStore.load()
         initial = nil

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymTimerCore
+import GymTimerDrivers
 import Testing
 @testable import GymTimerHistory
 
@@ -224,5 +225,20 @@ struct HistoryStoreTests {
         #expect(stats.longestStreak == 7)
         #expect(stats.achievements.map(\.achievement) == [.firstWorkout, .weekStreak])
         #expect(stats.achievements.last?.unlockedAt == times[6])
+    }
+
+    @Test("a history opened not durable skips SQLite's syncs and still records; a durable one syncs fully")
+    func aHistoryOpenedNotDurableSkipsSQLitesSyncs() throws {
+        let dir = try TemporaryDirectory()
+        func synchronous(_ store: HistoryStore) throws -> Int? {
+            try store.database.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+        }
+        let quick = HistoryStore.opening(path: dir.file("quick.sqlite"), faults: FaultLog { _ in }, durable: false)
+        #expect(try synchronous(quick) == 0)
+        quick.record(WorkoutRecord(kind: .rest, sets: 2, duration: .seconds(60), endedAt: Moment(.seconds(60))))
+        #expect(quick.pending.isEmpty)
+        #expect(try quick.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM workouts") } == 1)
+        let durable = HistoryStore.opening(path: dir.file("durable.sqlite"), faults: FaultLog { _ in })
+        #expect(try synchronous(durable) == 2)
     }
 }

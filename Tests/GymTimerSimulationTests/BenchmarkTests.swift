@@ -109,6 +109,15 @@ import Testing
         #expect(try figure("fleet command→output").status == .notMeasured, "no binary to run as the station")
         #expect(!report.table.isEmpty)
     }
+
+    /// `bench --only throughput`: that figure alone, the others not run at all.
+    @Test func onlyTheChosenMeasurementIsRun() throws {
+        var options = KioskBenchmark.Options.quick()
+        options.only = [.throughput]
+        let report = KioskBenchmark(options: options).run()
+        #expect(report.figures.map(\.name) == ["virtual-time throughput (ScriptedSimulation)"])
+        #expect(try #require(report.figures.first?.statistics).count == options.throughputRuns)
+    }
 }
 
 /// The start-up probe, on the real binary.

@@ -9,19 +9,28 @@ import Foundation
 /// previous save — is still whole. The file is created once at full size (through a unique
 /// temporary name opened `O_EXCL|O_NOFOLLOW`, synced, renamed, directory synced) while there is
 /// space; later saves need no new blocks.
+///
+/// On a `JournalMemory` (the scripted simulator's virtual time) the same bytes go to memory,
+/// unsynced: the run's restarts read them back as a new process reads the file.
 public final class KioskJournal<Content: Codable> {
     public let path: String
     /// Bytes per slot, header included.
     public let slotSize: Int
+    /// The simulated medium instead of the file at `path` (which then only names it in messages).
+    private let memory: JournalMemory?
     private var descriptor: Int32 = -1
+    /// On `memory`: whether this journal took it up (as `descriptor >= 0` for the file).
+    private var memoryOpen = false
     private var sequence: UInt64 = 0
 
     static var headerSize: Int { 24 }
     private static var magic: [UInt8] { Array("GYMTJRN1".utf8) }
 
-    public init(path: String, slotSize: Int = 1 << 20) {
+    /// `memory`: keep the journal there instead of in the file at `path`.
+    public init(path: String, slotSize: Int = 1 << 20, memory: JournalMemory? = nil) {
         self.path = path
         self.slotSize = slotSize
+        self.memory = memory
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
@@ -41,6 +50,7 @@ public final class KioskJournal<Content: Codable> {
     /// Opens the journal at `path` if there is one, taking up its sequence; returns the newest
     /// whole save's bytes, nil when there is no file.
     private func openExisting() throws(KioskJournalError) -> [UInt8]? {
+        if let memory { return try openExisting(memory) }
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
         let fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
@@ -67,6 +77,21 @@ public final class KioskJournal<Content: Codable> {
         return best.payload
     }
 
+    /// `openExisting` on the simulated medium: the same checks on its bytes.
+    private func openExisting(_ memory: JournalMemory) throws(KioskJournalError) -> [UInt8]? {
+        memoryOpen = false
+        guard let image = memory.image else { return nil }
+        guard image.count == 2 * slotSize else { throw setAside("not a journal of \(2 * slotSize) bytes") }
+        var best: (sequence: UInt64, payload: [UInt8])?
+        for slot in 0..<2 {
+            if let found = Self.slot(image[(slot * slotSize)..<((slot + 1) * slotSize)], slot), found.sequence >= best?.sequence ?? 0 { best = found }
+        }
+        guard let best else { throw setAside("no slot holds a whole save") }
+        memoryOpen = true
+        sequence = best.sequence
+        return best.payload
+    }
+
     /// Writes `content` into the older slot and syncs it; creates the file at full size first.
     public func save(_ content: Content) throws(KioskJournalError) {
         let encoder = JSONEncoder()
@@ -75,7 +100,13 @@ public final class KioskJournal<Content: Codable> {
         guard payload.count <= slotSize - Self.headerSize else {
             throw .tooLarge(path: path, bytes: payload.count, capacity: slotSize - Self.headerSize)
         }
-        if descriptor < 0 {
+        if let memory {
+            if !memoryOpen, (try? openExisting(memory)) == nil || !memoryOpen {
+                memory.image = [UInt8](repeating: 0, count: 2 * slotSize)
+                memoryOpen = true
+                sequence = 0
+            }
+        } else if descriptor < 0 {
             // Another instance (an earlier controller) may have made it: write into that one,
             // which needs no new space; make a new one only when there is none to use.
             if (try? openExisting()) == nil || descriptor < 0 { try create() }
@@ -86,6 +117,11 @@ public final class KioskJournal<Content: Codable> {
         Self.append(UInt32(payload.count), to: &bytes)
         Self.append(CRC32.checksum(Array(bytes[8..<20]) + payload), to: &bytes)
         bytes += payload
+        if let memory {
+            memory.write(bytes, at: Int(next % 2) * slotSize)
+            sequence = next
+            return
+        }
         let offset = off_t(Int(next % 2) * slotSize)
         let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, offset) }
         guard written == bytes.count, fdatasync(descriptor) == 0 else {
@@ -96,11 +132,16 @@ public final class KioskJournal<Content: Codable> {
 
     /// Moves the file aside (the next save creates a fresh one) and says so.
     public func setAside(_ reason: String) -> KioskJournalError {
+        let aside = SafeFiles.asideName(for: path)
+        if let memory {
+            memory.setAside()
+            memoryOpen = false
+            return .unreadable(path: path, movedTo: aside, reason: reason)
+        }
         if descriptor >= 0 {
             close(descriptor)
             descriptor = -1
         }
-        let aside = SafeFiles.asideName(for: path)
         rename(path, aside)
         return .unreadable(path: path, movedTo: aside, reason: reason)
     }
@@ -109,6 +150,10 @@ public final class KioskJournal<Content: Codable> {
     /// read but the release that wrote it can (a downgrade), before its saves overwrite it;
     /// says where, or why not.
     public func keepCopy() -> String {
+        if let memory {
+            memory.setAside(keeping: true)
+            return "the journal is kept as \(SafeFiles.asideName(for: path))"
+        }
         guard let bytes = FileManager.default.contents(atPath: path) else { return "no copy of \(path) could be read" }
         let copy = SafeFiles.asideName(for: path)
         do {
@@ -135,7 +180,15 @@ public final class KioskJournal<Content: Codable> {
     private func readSlot(_ fd: Int32, _ slot: Int) -> (sequence: UInt64, payload: [UInt8])? {
         var bytes = [UInt8](repeating: 0, count: slotSize)
         let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, slotSize, off_t(slot * slotSize)) }
-        guard count == slotSize, Array(bytes[0..<8]) == Self.magic else { return nil }
+        guard count == slotSize else { return nil }
+        return Self.slot(bytes[...], slot)
+    }
+
+    /// The save in `slot`'s bytes, nil when they do not hold a whole one.
+    private static func slot(_ stored: ArraySlice<UInt8>, _ slot: Int) -> (sequence: UInt64, payload: [UInt8])? {
+        let bytes = Array(stored)
+        let slotSize = bytes.count
+        guard Array(bytes[0..<8]) == Self.magic else { return nil }
         let sequence = Self.read(UInt64.self, bytes, at: 8)
         let length = Int(Self.read(UInt32.self, bytes, at: 16))
         let crc = Self.read(UInt32.self, bytes, at: 20)

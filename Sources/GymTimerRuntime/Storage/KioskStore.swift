@@ -24,10 +24,12 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     public var clock: (() -> ClockReading)?
 
     /// `slotSize`: the journal's bytes per save (see `KioskJournal`); smaller only in tests.
-    public init(directory: String, history: History, faults: FaultLog, slotSize: Int = 1 << 20) {
+    /// `memory`: the journal is kept there instead of in `directory` (the scripted simulator's
+    /// simulated medium, shared by the controllers of one run).
+    public init(directory: String, history: History, faults: FaultLog, slotSize: Int = 1 << 20, memory: JournalMemory? = nil) {
         self.history = history
         self.faults = faults
-        journal = KioskJournal(path: directory + "/" + Self.journalName, slotSize: slotSize)
+        journal = KioskJournal(path: directory + "/" + Self.journalName, slotSize: slotSize, memory: memory)
     }
 
     public var journalPath: String { journal.path }

@@ -15,10 +15,21 @@ struct Bench: ParsableCommand {
     @Flag(name: .long, help: "Print the report as one JSON object instead of a table.")
     var json = false
 
+    @Option(name: .long, parsing: .upToNextOption,
+            help: "Only these measurements (\(KioskBenchmark.Measurement.allCases.map(\.rawValue).joined(separator: ", "))); all when not given.")
+    var only: [String] = []
+
     func run() throws {
         let executable = Self.ownExecutable()
         var options = quick ? KioskBenchmark.Options.quick(executable: executable) : KioskBenchmark.Options(executable: executable)
         options.executable = executable
+        if !only.isEmpty {
+            let chosen = only.compactMap(KioskBenchmark.Measurement.init(rawValue:))
+            guard chosen.count == only.count else {
+                throw ValidationError("--only takes \(KioskBenchmark.Measurement.allCases.map(\.rawValue).joined(separator: ", ")); got \(only.joined(separator: " "))")
+            }
+            options.only = Set(chosen)
+        }
         let report = KioskBenchmark(options: options, progress: { StandardError.writeLine("bench: \($0)") }).run()
         let output = StandardOutput()
         output.writeLine(json ? report.json : report.table)
