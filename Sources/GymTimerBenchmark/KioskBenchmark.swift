@@ -87,7 +87,7 @@ public final class KioskBenchmark {
             executable: options.executable, commands: options.fleetCommands, idleSeconds: options.fleetIdleSeconds,
             starts: options.quick ? 3 : 10).run()
         let consoleClicks = options.quick ? 3 : 15
-        progress("console: \(consoleClicks) Reset clicks through gymtimer console to a headless station")
+        progress("console: \(consoleClicks) Reset clicks through gymtimer-console to a headless station")
         figures.append(ConsoleBenchmark(executable: options.executable, clicks: consoleClicks).run())
         progress("fleet: \(options.fleetRecords) records through a broker killed while the collector is away")
         figures.append(RecordLossDrill(records: options.fleetRecords).run())
