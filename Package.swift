@@ -7,6 +7,8 @@ import PackageDescription
 /// ← Setup (what both kiosks share: `KioskDataDirectory`, the history's conformance to Runtime's `PendingHistory`)
 /// ← Kiosk (real devices from the config, self-test) / Simulator (simulated devices, scripted
 ///   and terminal runs) ← Benchmark (runs the simulator) ← gymtimer (CLI: parses, calls one of them).
+/// The coach's console (Console, over Hummingbird/SwiftNIO) is its own executable,
+/// gymtimer-console; gymtimer and it share CommandLine (stderr lines, exit codes, broker options).
 /// Device backends (Hardware: libgpiod, ALSA…; Simulation: the twins) and History (SQLite) sit
 /// beside Runtime: Runtime links none of them.
 let package = Package(
@@ -14,6 +16,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "gymtimer", targets: ["gymtimer"]),
+        // The coach's web console, a program of its own that `gymtimer console` runs: the kiosk's
+        // binary links no HTTP server (Hummingbird, SwiftNIO), which costs every kiosk process 8 MB.
+        .executable(name: "gymtimer-console", targets: ["gymtimer-console"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -111,17 +116,33 @@ let package = Package(
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory",
             ]
         ),
+        // What both executables' command lines share: one-line errors with their exit codes,
+        // stdout/stderr writing, the broker's options.
+        .target(
+            name: "GymTimerCommandLine",
+            dependencies: ["GymTimerConfig", "GymTimerMQTT", "GymTimerFleetLink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "gymtimer",
             dependencies: [
                 "GymTimerCore", "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
                 "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
-                "GymTimerConsole", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GymTimerCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Linked by LLVM's lld (shipped with the Swift toolchain) with packed relative
             // relocations (DT_RELR, glibc 2.36+: Debian 12 and 13): the position-independent
             // binary's 2 MB of relocations shrink to 17 KB, which the loader no longer pages in
             // at every start (peak RSS 16.5 → 15 MB in `bench`).
+            linkerSettings: [
+                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
+            ]
+        ),
+        // `gymtimer console`'s program (Console: HTTP server, MQTT thread), linked as gymtimer is.
+        .executableTarget(
+            name: "gymtimer-console",
+            dependencies: [
+                "GymTimerConsole", "GymTimerCommandLine", "GymTimerCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
             ]

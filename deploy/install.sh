@@ -4,9 +4,11 @@
 #   sudo deploy/install.sh                 build, then install or update (safe to run again)
 #   sudo deploy/install.sh --binary FILE   install FILE instead of building (one built by
 #                                          --build-only on another machine with the same OS;
-#                                          refused, saying why, if it cannot run here)
-#   deploy/install.sh --build-only         only build the self-contained release binary
-#   sudo deploy/install.sh --uninstall     remove the service and binary (keeps config and history)
+#                                          refused, saying why, if it cannot run here), and the
+#                                          gymtimer-console beside it (`gymtimer console` runs it)
+#   deploy/install.sh --build-only         only build the self-contained release binaries
+#                                          (gymtimer and gymtimer-console, side by side)
+#   sudo deploy/install.sh --uninstall     remove the service and binaries (keeps config and history)
 #   sudo deploy/install.sh FILE.deb        install the Debian package (scripts/build-deb.sh,
 #                                          scripts/build-arm64.sh) with apt, replacing an
 #                                          install made by this script (config and history kept)
@@ -37,9 +39,12 @@ build() {
   command -v swift >/dev/null || die "Swift is not installed: get the Swift 6 toolchain for your OS (swift.org/install), or build elsewhere with --build-only and use --binary FILE"
   # Command substitution does not inherit set -e: a failed build must stop here, not install
   # whatever an earlier build left behind.
-  local dir=${GYMTIMER_BUILD_DIR:-$repo/.build}
-  (cd "$repo" && swift build -c release --static-swift-stdlib --scratch-path "$dir" --product gymtimer) >&2 \
-    || die "the build failed (see above)"
+  local dir=${GYMTIMER_BUILD_DIR:-$repo/.build} product
+  # The coach's console is a program of its own (the kiosk links no HTTP server): both are built.
+  for product in gymtimer gymtimer-console; do
+    (cd "$repo" && swift build -c release --static-swift-stdlib --scratch-path "$dir" --product $product) >&2 \
+      || die "the build of $product failed (see above)"
+  done
   echo "$(cd "$repo" && realpath "$dir")/release/gymtimer"
 }
 
@@ -56,7 +61,8 @@ install_package() {
   echo "Installing GymTimer from $(basename "$deb")"
   if [ -f "$unit" ] || [ -e "$prefix/bin/gymtimer" ]; then
     systemctl disable --now gymtimer-config.path gymtimer.service >/dev/null 2>&1 || true
-    rm -f "$unit" "$udev" "$watch_path" "$watch_service" "$dropin" "$prefix/bin/gymtimer" "$prefix/share/doc/gymtimer/README.md"
+    rm -f "$unit" "$udev" "$watch_path" "$watch_service" "$dropin" "$prefix/bin/gymtimer" "$prefix/bin/gymtimer-console" \
+      "$prefix/share/doc/gymtimer/README.md"
     systemctl daemon-reload 2>/dev/null || true
     say "removed the install made without a package (kept $config and /var/lib/gymtimer)"
   fi
@@ -90,7 +96,8 @@ if [ "${1:-}" = "--uninstall" ]; then
   echo "Removing GymTimer"
   systemctl disable --now gymtimer-config.path 2>/dev/null || true
   systemctl disable --now gymtimer.service 2>/dev/null && say "stopped and disabled the service" || true
-  rm -f "$unit" "$udev" "$watch_path" "$watch_service" "$dropin" "$prefix/bin/gymtimer" && say "removed $unit, $udev, $prefix/bin/gymtimer"
+  rm -f "$unit" "$udev" "$watch_path" "$watch_service" "$dropin" "$prefix/bin/gymtimer" "$prefix/bin/gymtimer-console" \
+    && say "removed $unit, $udev, $prefix/bin/gymtimer, $prefix/bin/gymtimer-console"
   rmdir "$(dirname "$dropin")" 2>/dev/null || true
   systemctl daemon-reload
   say "kept $config and /var/lib/gymtimer (your history); delete them by hand if you want"
@@ -139,6 +146,17 @@ install -m 0755 "$binary" "$prefix/bin/gymtimer.new"
 mv -f "$prefix/bin/gymtimer.new" "$prefix/bin/gymtimer"
 install -D -m 0644 "$repo/README.md" "$prefix/share/doc/gymtimer/README.md"
 say "installed $prefix/bin/gymtimer"
+# The coach's console (`gymtimer console` runs gymtimer-console from gymtimer's directory),
+# built beside the binary. Without it the kiosk works, and `gymtimer console` says what is missing.
+console=$(dirname "$binary")/gymtimer-console
+if [ -x "$console" ]; then
+  install -m 0755 "$console" "$prefix/bin/gymtimer-console.new"
+  ! command -v strip >/dev/null || strip --strip-debug "$prefix/bin/gymtimer-console.new"
+  mv -f "$prefix/bin/gymtimer-console.new" "$prefix/bin/gymtimer-console"
+  say "installed $prefix/bin/gymtimer-console"
+else
+  say "warning: no gymtimer-console beside $binary: the kiosk is installed, \`gymtimer console\` is not (copy it there and run this again)"
+fi
 
 # 4. The service user, in the device groups.
 for group in gpio i2c spi audio; do getent group "$group" >/dev/null || groupadd --system "$group"; done

@@ -2,7 +2,8 @@
 # Cross-builds gymtimer for the Raspberry Pi (arm64, Raspberry Pi OS / Debian 13 trixie,
 # libgpiod 2) on an x86-64 Debian 12 machine, as root, from Debian's package archive only:
 #
-#   scripts/build-arm64.sh            the release binary (Swift runtime linked in) and
+#   scripts/build-arm64.sh            the release binaries gymtimer and gymtimer-console
+#                                     (Swift runtime linked in) and
 #                                     gymtimer_<version>_arm64.deb, in .build-arm64/out/
 #   scripts/build-arm64.sh --tests    also the unit tests for arm64 (debug), run under
 #                                     qemu-aarch64-static (scripts/test-arm64.sh runs them)
@@ -179,27 +180,33 @@ xswift() {
 }
 quiet() { grep -vE '^\[[0-9]+/[0-9]+\] |^Building for|^Compiling |^Write |^Fetching |^Fetched |^Computing |^Computed |^Creating |^Working copy' || true; }
 stage "swift build -c release --static-swift-stdlib for $SDK (warnings are errors)"
-xswift build -c release --static-swift-stdlib --product gymtimer -Xswiftc -warnings-as-errors 2>&1 | quiet >&2
-[ "${PIPESTATUS[0]}" = 0 ] || die "the arm64 release build failed (see above)"
-bin=$W/$SUITE/aarch64-unknown-linux-gnu/release/gymtimer
-[ -x "$bin" ] || die "the build left no $bin"
+# Both programs the package ships: the kiosk's gymtimer and the coach's gymtimer-console
+# (`gymtimer console` runs it; its own binary, so that the kiosk links no HTTP server).
 mkdir -p "$OUT"
-# Stripped as Debian packages are (dh_strip's --strip-unneeded): 97 → 60 MB. The unstripped
-# binary, with symbols for backtraces, stays in .build-arm64/trixie/…/release. out/gymtimer is
-# replaced only when it changed, so that an unchanged build is not packaged again.
-install -m 0755 "$bin" "$OUT/gymtimer.new"
-in_chroot /usr/libexec/swift/bin/llvm-objcopy --strip-unneeded --remove-section=.comment /src/.build-arm64/out/gymtimer.new
-if cmp -s "$OUT/gymtimer.new" "$OUT/gymtimer"; then rm -f "$OUT/gymtimer.new"; else mv -f "$OUT/gymtimer.new" "$OUT/gymtimer"; fi
-stage "checking: file, and gymtimer --version under qemu-aarch64-static"
-file -b "$OUT/gymtimer" | grep -q "ARM aarch64" || die "$OUT/gymtimer is not an arm64 binary: $(file -b "$OUT/gymtimer")"
+for product in gymtimer gymtimer-console; do
+  xswift build -c release --static-swift-stdlib --product $product -Xswiftc -warnings-as-errors 2>&1 | quiet >&2
+  [ "${PIPESTATUS[0]}" = 0 ] || die "the arm64 release build of $product failed (see above)"
+  bin=$W/$SUITE/aarch64-unknown-linux-gnu/release/$product
+  [ -x "$bin" ] || die "the build left no $bin"
+  # Stripped as Debian packages are (dh_strip's --strip-unneeded): 97 → 60 MB. The unstripped
+  # binary, with symbols for backtraces, stays in .build-arm64/trixie/…/release. out/$product is
+  # replaced only when it changed, so that an unchanged build is not packaged again.
+  install -m 0755 "$bin" "$OUT/$product.new"
+  in_chroot /usr/libexec/swift/bin/llvm-objcopy --strip-unneeded --remove-section=.comment /src/.build-arm64/out/$product.new
+  if cmp -s "$OUT/$product.new" "$OUT/$product"; then rm -f "$OUT/$product.new"; else mv -f "$OUT/$product.new" "$OUT/$product"; fi
+done
+stage "checking: file, and gymtimer{,-console} --version under qemu-aarch64-static"
+for product in gymtimer gymtimer-console; do
+  file -b "$OUT/$product" | grep -q "ARM aarch64" || die "$OUT/$product is not an arm64 binary: $(file -b "$OUT/$product")"
+  ran=$(qemu-aarch64-static -L "$SYSROOT" "$OUT/$product" --version) || die "$OUT/$product --version failed under qemu"
+  [ "$ran" = "$version" ] || die "$OUT/$product --version says '$ran', the source says $version"
+  echo "  $product: $(file -b "$OUT/$product" | cut -d, -f1-2); --version: $ran; needs glibc $(objdump -T "$OUT/$product" | grep -oE 'GLIBC_[0-9.]+' | sort -uV | tail -1)" >&2
+done
 objdump -p "$OUT/gymtimer" | grep 'NEEDED *libgpiod.so.3' >/dev/null || die "$OUT/gymtimer does not link trixie's libgpiod 2 (libgpiod.so.3): pkg-config did not find it in the sysroot"
-ran=$(qemu-aarch64-static -L "$SYSROOT" "$OUT/gymtimer" --version) || die "$OUT/gymtimer --version failed under qemu"
-[ "$ran" = "$version" ] || die "$OUT/gymtimer --version says '$ran', the source says $version"
-echo "  $(file -b "$OUT/gymtimer" | cut -d, -f1-2); --version: $ran; needs glibc $(objdump -T "$OUT/gymtimer" | grep -oE 'GLIBC_[0-9.]+' | sort -uV | tail -1)" >&2
 ln -sfn "$SYSROOT" "$W/sysroot"     # for the wrapper and the tests: .build-arm64/sysroot
 
 deb=$OUT/gymtimer_${version}_arm64.deb
-if [ -f "$deb" ] && [ -z "$(find "$OUT/gymtimer" scripts/build-deb.sh deploy README.md -newer "$deb" 2>/dev/null)" ]; then
+if [ -f "$deb" ] && [ -z "$(find "$OUT/gymtimer" "$OUT/gymtimer-console" scripts/build-deb.sh deploy README.md -newer "$deb" 2>/dev/null)" ]; then
   stage "package: $deb is up to date"
 else
   stage "package: gymtimer_${version}_arm64.deb"

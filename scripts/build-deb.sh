@@ -2,14 +2,15 @@
 # Makes the Debian package gymtimer_<version>_<arch>.deb from a release binary, with dpkg-deb:
 #   scripts/build-deb.sh ARCH BINARY OUTDIR [LIBDIR...]
 # ARCH is amd64 or arm64; BINARY a release gymtimer built for it (scripts/build-arm64.sh makes
-# the arm64 one, `swift build -c release --static-swift-stdlib` the host's); the package's
-# Depends come from the shared libraries BINARY needs, found in the host's dpkg database for
+# the arm64 one, `swift build -c release --static-swift-stdlib` the host's), with the coach's
+# console program gymtimer-console (built with it) beside it; the package's
+# Depends come from the shared libraries both binaries need, found in the host's dpkg database for
 # the host's architecture, or in the .debs under each LIBDIR (the cross build's sysroot
 # packages) for another. The version is the one `gymtimer --version` prints
 # (Sources/GymTimerCore/GymTimerVersion.swift).
 #
 # What the package holds and does (docs/ARCHITECTURE.md, "Packaging"):
-#   /usr/bin/gymtimer, /usr/lib/systemd/system/gymtimer.service (deploy/gymtimer.service with
+#   /usr/bin/gymtimer and /usr/bin/gymtimer-console (what `gymtimer console` runs), /usr/lib/systemd/system/gymtimer.service (deploy/gymtimer.service with
 #   /usr/bin paths) and gymtimer-config.{path,service} (the network rule rewritten from the
 #   config's [fleet] when it changes; postinst writes it first), /usr/lib/udev/rules.d/60-gymtimer.rules, /etc/gymtimer/config.toml (a
 #   conffile: dpkg keeps the owner's edits on upgrade and asks before replacing them);
@@ -22,14 +23,16 @@ cd "$(dirname "$0")/.."
 arch=$1 binary=$2 out=$3; shift 3
 die() { echo "build-deb.sh: $*" >&2; exit 1; }
 [ -x "$binary" ] || die "no binary $binary"
+console=$(dirname "$binary")/gymtimer-console
+[ -x "$console" ] || die "no $console beside $binary: build it with gymtimer (swift build --product gymtimer-console)"
 version=$(sed -n 's/^ *\(public \)\{0,1\}static let current = "\(.*\)"$/\2/p' Sources/GymTimerCore/GymTimerVersion.swift)
 [ -n "$version" ] || die "no version in Sources/GymTimerCore/GymTimerVersion.swift"
 debversion=$version-1
 
 # ---- Depends: one package per shared library the binary needs, at least the version it was
 # linked against (glibc: the newest symbol version it uses).
-needed=$(objdump -p "$binary" | awk '$1 == "NEEDED" {print $2}')
-glibc=$(objdump -T "$binary" | grep -oE 'GLIBC_[0-9.]+' | sed 's/GLIBC_//' | sort -uV | tail -1)
+needed=$(for b in "$binary" "$console"; do objdump -p "$b" | awk '$1 == "NEEDED" {print $2}'; done | sort -u)
+glibc=$(for b in "$binary" "$console"; do objdump -T "$b"; done | grep -oE 'GLIBC_[0-9.]+' | sed 's/GLIBC_//' | sort -uV | tail -1)
 deps=("libc6 (>= $glibc)")
 for so in $needed; do
   case "$so" in libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*|ld-linux*) continue ;; esac
@@ -56,7 +59,7 @@ for so in $needed; do
       done
     done
   fi
-  [ -n "$pkg" ] || die "no package found that ships $so (needed by $binary)"
+  [ -n "$pkg" ] || die "no package found that ships $so (needed by $binary or $console)"
   deps+=("$pkg (>= ${ver%%-*})")
 done
 depends=$(printf '%s\n' "${deps[@]}" | sort -u | paste -sd, - | sed 's/,/, /g')
@@ -67,12 +70,15 @@ pkgroot=$root/gymtimer
 install -d "$pkgroot/DEBIAN" "$pkgroot/usr/bin" "$pkgroot/usr/lib/systemd/system" "$pkgroot/usr/lib/udev/rules.d" \
   "$pkgroot/etc/gymtimer" "$pkgroot/usr/share/doc/gymtimer"
 install -m 0755 "$binary" "$pkgroot/usr/bin/gymtimer"
+install -m 0755 "$console" "$pkgroot/usr/bin/gymtimer-console"
 # Stripped as dh_strip does; a binary for another architecture must come stripped (the host's
 # strip reads only its own), as scripts/build-arm64.sh makes it.
-if [[ $(file -b "$binary") == *"not stripped"* ]]; then
-  [ "$arch" = "$(dpkg --print-architecture)" ] || die "$binary is not stripped: strip it with a strip for $arch first"
-  strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkgroot/usr/bin/gymtimer"
-fi
+for b in gymtimer gymtimer-console; do
+  if [[ $(file -b "$pkgroot/usr/bin/$b") == *"not stripped"* ]]; then
+    [ "$arch" = "$(dpkg --print-architecture)" ] || die "$b is not stripped: strip it with a strip for $arch first"
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkgroot/usr/bin/$b"
+  fi
+done
 # The units as install.sh installs them, with the package's paths: the kiosk, and the watch on
 # its config that rewrites its network rule (gymtimer unit-network) and restarts it.
 for u in gymtimer.service gymtimer-config.path gymtimer-config.service; do
@@ -96,9 +102,9 @@ gzip -9n "$pkgroot/usr/share/doc/gymtimer/README.md"
 cat > "$pkgroot/usr/share/doc/gymtimer/copyright" <<'EOF'
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: gymtimer
-Comment: The binary links in the Swift runtime and Foundation (Apache-2.0 with the Runtime
+Comment: The binaries link in the Swift runtime and Foundation (Apache-2.0 with the Runtime
  Library Exception), swift-argument-parser (Apache-2.0), TOMLKit and its toml++ (MIT) and
- GRDB.swift (MIT).
+ GRDB.swift (MIT); gymtimer-console also Hummingbird, SwiftNIO and swift-log (Apache-2.0).
 
 Files: *
 Copyright: 2026 GymTimer maintainers
@@ -135,7 +141,7 @@ Description: wall-mounted gym rest and interval timer for the Raspberry Pi
  and program modes and a local history of every set. It runs as a hardened
  systemd service (gymtimer.service) as the unprivileged gymtimer user;
  /etc/gymtimer/config.toml describes the wiring. libmosquitto1 is needed only
- for a [fleet] section (MQTT).
+ for a [fleet] section (MQTT). gymtimer-console serves the coach's web console.
 EOF
 
 # The maintainer scripts are what debhelper's dh_installsystemd writes, plus the user.

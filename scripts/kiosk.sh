@@ -6,7 +6,8 @@
 # ${XDG_DATA_HOME:-~/.local/share}/gymtimer, or the one given with --data-dir DIR. The build
 # is the debug one (.build/debug/gymtimer, the one the tests and the README use: a release
 # build takes minutes longer and only matters for `bench`), linked as `gymtimer` into
-# ${GYMTIMER_BIN_DIR:-~/.local/bin} so the README's other commands run as written.
+# ${GYMTIMER_BIN_DIR:-~/.local/bin} so the README's other commands run as written (with
+# gymtimer-console beside it in .build/debug, which `gymtimer console` runs).
 #
 # Usage: scripts/kiosk.sh [--data-dir DIR] [other `gymtimer simulate` options, e.g. --config FILE]
 set -euo pipefail
@@ -16,6 +17,8 @@ scripts/install-deps.sh
 # -warnings-as-errors) so this build reuses theirs instead of rebuilding with other flags.
 # shellcheck disable=SC2086
 swift build --product gymtimer ${GYMTIMER_BUILD_FLAGS:-}
+# shellcheck disable=SC2086
+swift build --product gymtimer-console ${GYMTIMER_BUILD_FLAGS:-}
 bin=$PWD/.build/debug/gymtimer
 if [ -f /etc/gymtimer/config.toml ] && ls /dev/gpiochip* >/dev/null 2>&1 && "$bin" run --help >/dev/null 2>&1; then
   exec "$bin" run --config /etc/gymtimer/config.toml "$@"

@@ -5,15 +5,16 @@ import GymTimerFleet
 import GymTimerFleetLink
 
 /// The coach's console's figure for `gymtimer bench`: how long a click takes to reach a
-/// station's display, measured end to end on real processes — `gymtimer console` (HTTP, its
-/// MQTT thread), a real Mosquitto on loopback and a headless station — from just before the
+/// station's display, measured end to end on real processes — `gymtimer-console` (HTTP, its
+/// MQTT thread; the program `gymtimer console` runs, found beside the gymtimer binary), a real
+/// Mosquitto on loopback and a headless station — from just before the
 /// HTTP request of a Reset to the station's display write of its idle screen (a running rest
 /// never shows it: its countdown starts one below). Each rest is started by a press on the
 /// station's own input between clicks. Logged in as a browser is: the PIN, the session cookie,
 /// the page's token and its `Origin`. (A Pause would not do: its first write is the colon's
 /// blink, a quarter second after the pause itself.)
 struct ConsoleBenchmark {
-    /// The gymtimer binary run as the console and the station; nil: not measured.
+    /// The gymtimer binary run as the station, with `gymtimer-console` beside it; nil: not measured.
     var executable: String?
     /// How many resets to time (a rest started on the station before each).
     var clicks: Int
@@ -34,6 +35,10 @@ struct ConsoleBenchmark {
 
     private func measure() throws -> BenchmarkFigure {
         guard let executable else { throw Problem(description: "no gymtimer binary given") }
+        let consoleProgram = Self.console(beside: executable)
+        guard FileManager.default.isExecutableFile(atPath: consoleProgram) else {
+            throw Problem(description: "no \(consoleProgram): build it with gymtimer (swift build builds both)")
+        }
         let bench = try BenchStation(executable: executable, purpose: "console")
         defer { bench.stop() }
         let (broker, directory, trace, station) = (bench.broker, bench.directory, bench.trace, bench.process)
@@ -41,8 +46,8 @@ struct ConsoleBenchmark {
         try (pin + "\n").write(toFile: directory + "/pin", atomically: true, encoding: .utf8)
         let port = try LocalBroker.freePort()
         let console = try RunningProcess(
-            executable,
-            ["console", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--listen", "127.0.0.1:\(port)", "--pin-file", directory + "/pin"],
+            consoleProgram,
+            ["--broker", "mqtt://127.0.0.1:\(broker.port)", "--listen", "127.0.0.1:\(port)", "--pin-file", directory + "/pin"],
             stdout: directory + "/console.out", stderr: directory + "/console.log")
         defer {
             console.signal(SIGTERM)
@@ -75,8 +80,14 @@ struct ConsoleBenchmark {
         Thread.sleep(forTimeInterval: 0.3)
         let samples = Self.latencies(clicked, trace: (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "")
         let note = (samples.count < clicks ? "\(clicks - samples.count) of \(clicks) resets gave no display write. " : "")
-            + "\(clicks) Reset clicks (logged-in HTTP POSTs, as the page sends them) through `gymtimer console` and Mosquitto on loopback to a headless station running a rest, each timed from just before the request to the station's write of its idle screen (the trace's `unix`); one machine, one wall clock"
+            + "\(clicks) Reset clicks (logged-in HTTP POSTs, as the page sends them) through `gymtimer-console` and Mosquitto on loopback to a headless station running a rest, each timed from just before the request to the station's write of its idle screen (the trace's `unix`); one machine, one wall clock"
         return Self.figure(samples, note: note)
+    }
+
+    /// The console's program: `gymtimer-console` in the gymtimer binary's directory, as
+    /// `gymtimer console` finds it.
+    static func console(beside executable: String) -> String {
+        URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("gymtimer-console").path
     }
 
     /// `body` until it is non-nil, for up to `seconds`.

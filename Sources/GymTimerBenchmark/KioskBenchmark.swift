@@ -112,7 +112,7 @@ public final class KioskBenchmark {
         }
         if wanted(.console) {
             let consoleClicks = options.quick ? 3 : 15
-            progress("console: \(consoleClicks) Reset clicks through gymtimer console to a headless station")
+            progress("console: \(consoleClicks) Reset clicks through gymtimer-console to a headless station")
             figures.append(ConsoleBenchmark(executable: options.executable, clicks: consoleClicks).run())
         }
         if wanted(.drill) {

@@ -14,4 +14,13 @@ struct GymTimer: ParsableCommand {
         ]
     )
 
+    /// `gymtimer console …` becomes `gymtimer-console …` before any parsing, so that every
+    /// argument reaches it untouched (`--help` too, which the parser would answer itself).
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "console" {
+            exit(withError: Console.exec(Array(arguments.dropFirst())))
+        }
+        main(nil)
+    }
 }

@@ -209,6 +209,16 @@ import Testing
         #expect(samples.median > 0 && samples.max < 1000)
     }
 
+    /// The console's figure comes from `gymtimer-console` beside the gymtimer binary: without
+    /// it the figure is "not measured", naming the file, not a console run through gymtimer.
+    @Test func theConsoleFigureNeedsGymtimerConsoleBesideTheBinary() throws {
+        let files = try ScratchDirectory()
+        try FileManager.default.linkItem(atPath: GymtimerBinary.path, toPath: files.path + "/gymtimer")
+        let figure = ConsoleBenchmark(executable: files.path + "/gymtimer", clicks: 1).run()
+        #expect(figure.status == .notMeasured)
+        #expect(figure.note?.contains("not measured: no \(files.path)/gymtimer-console") == true, "\(figure.note ?? "")")
+    }
+
     @Test func countdownBeginsAreTheRestLEDLightingFromTheFirstStartOn() {
         let trace = [
             #"{"device":"led","name":"rest","on":true,"unix":90.0}"#,

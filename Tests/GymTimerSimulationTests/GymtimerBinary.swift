@@ -17,10 +17,10 @@ enum GymtimerBinary {
         var stderr: String
     }
 
-    /// Runs `gymtimer ARGUMENTS...` to its end.
-    static func run(_ arguments: [String]) throws -> Outcome {
+    /// Runs `gymtimer ARGUMENTS...` (or another `executable`) to its end.
+    static func run(_ arguments: [String], executable: String = path) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe()
         // stderr to a file, so neither output can fill a pipe and stall the child.

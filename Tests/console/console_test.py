@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The coach's console in a real browser (issue 26): headless Chromium driven by selenium
-against `gymtimer console`, a real Mosquitto, `gymtimer collect` and two headless stations.
+against `gymtimer console` (which runs gymtimer-console, built beside gymtimer), a real Mosquitto, `gymtimer collect` and two headless stations.
 
 It enters a wrong PIN and is refused, logs in, starts a class (an AMRAP) on both stations from
 the page and checks from the stations' own traces that both started on the same instant; it
@@ -133,6 +133,8 @@ def main():
         base = f"http://127.0.0.1:{http_port}"
         check("the console serves its page",
               until(30, lambda: urllib.request.urlopen(base + "/", timeout=2).status == 200) is not None)
+        served_by = os.path.basename(os.readlink(f"/proc/{dict(processes)['console'].pid}/exe"))
+        check("`gymtimer console` became gymtimer-console (same process)", served_by == "gymtimer-console", served_by)
 
         options = Options()
         for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1500"]:

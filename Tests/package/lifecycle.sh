@@ -4,7 +4,7 @@
 #   Tests/package/lifecycle.sh gymtimer_<version>_<arch>.deb
 # install (the gymtimer user in its groups, the config, the service enabled), the owner edits
 # the config and has history; upgrade (install again): both kept; remove: the binary gone,
-# config and history kept; install again: enabled again, both kept; purge: both gone.
+# config and history kept (both binaries, gymtimer and gymtimer-console, come and go together); install again: enabled again, both kept; purge: both gone.
 # dpkg runs the package's maintainer scripts natively (they are sh): an arm64 package is
 # unpacked with --force-architecture, and its arm64 libraries are not installed
 # (--force-depends); the binary itself is never run here (tests under qemu do that). No systemd
@@ -32,6 +32,7 @@ conf=/etc/gymtimer/config.toml
 
 dpkg_i
 [ -x "$sys/usr/bin/gymtimer" ] || fail "no /usr/bin/gymtimer"
+[ -x "$sys/usr/bin/gymtimer-console" ] || fail "no /usr/bin/gymtimer-console (what gymtimer console runs)"
 [ -f "$sys/usr/lib/systemd/system/gymtimer.service" ] || fail "no unit"
 grep -q '^ExecStart=/usr/bin/gymtimer run' "$sys/usr/lib/systemd/system/gymtimer.service" || fail "the unit does not start /usr/bin/gymtimer"
 groups=$(run_in id -nG gymtimer) || fail "no gymtimer user"
@@ -39,7 +40,7 @@ for g in gpio i2c spi audio; do [[ " $groups " == *" $g "* ]] || fail "gymtimer 
 run_in getent passwd gymtimer | grep -q ':/var/lib/gymtimer:/usr/sbin/nologin$' || fail "gymtimer's home/shell: $(run_in getent passwd gymtimer)"
 [ -L "$sys$enabled" ] || fail "the service is not enabled after install"
 grep -qx "$conf" "$sys/var/lib/dpkg/info/gymtimer.conffiles" || fail "$conf is not a conffile"
-echo "install: binary, unit, user in gpio i2c spi audio, service enabled, $conf a conffile"
+echo "install: both binaries, unit, user in gpio i2c spi audio, service enabled, $conf a conffile"
 
 echo '# the owner was here' >> "$sys$conf"
 mkdir -p "$sys/var/lib/gymtimer"; echo history > "$sys/var/lib/gymtimer/history.sqlite"
@@ -50,10 +51,11 @@ echo "upgrade: the owner's config and the history kept"
 
 run_in dpkg -r gymtimer >/dev/null 2>&1 || fail "dpkg -r"
 [ ! -e "$sys/usr/bin/gymtimer" ] || fail "remove left /usr/bin/gymtimer"
+[ ! -e "$sys/usr/bin/gymtimer-console" ] || fail "remove left /usr/bin/gymtimer-console"
 grep -q 'the owner was here' "$sys$conf" || fail "remove deleted the config"
 [ -f "$sys/var/lib/gymtimer/history.sqlite" ] || fail "remove deleted the history"
 [ ! -e "$sys/usr/lib/systemd/system/gymtimer.service" ] || fail "remove left the unit"
-echo "remove: binary and unit gone, config and history kept (the enable link stays until purge, as debhelper's do)"
+echo "remove: both binaries and the unit gone, config and history kept (the enable link stays until purge, as debhelper's do)"
 
 dpkg_i
 grep -q 'the owner was here' "$sys$conf" || fail "reinstall replaced the config"

@@ -1,91 +1,44 @@
 import ArgumentParser
 import Foundation
-import GymTimerConsole
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `gymtimer console`: the coach's web console (`GymTimerConsole`): every station's tile live,
-/// a class started on chosen stations at one instant, pause/resume/reset, today's scores.
+/// `gymtimer console`: the coach's web console. It is a program of its own, `gymtimer-console`
+/// (Sources/gymtimer-console), installed beside `gymtimer`, so that the kiosk's binary links no
+/// HTTP server (Hummingbird, SwiftNIO, which every kiosk process would map and initialise: peak
+/// RSS 14.8 → 23 MB). This command replaces itself with that program, every argument unchanged
+/// (`GymTimer.main` hands `console …` over before parsing, so `--help` is the console's own).
 struct Console: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the coach's web console: the floor live, classes started at one instant, today's scores.")
+        abstract: "Serve the coach's web console: the floor live, classes started at one instant, today's scores.",
+        discussion: "Runs gymtimer-console, installed beside gymtimer, with the same arguments: `gymtimer console --help` lists its options.")
 
-    @OptionGroup var broker: FleetBrokerOptions
+    @Argument(parsing: .captureForPassthrough, help: "The console's options (--broker, --listen, --db, --pin-file, …).")
+    var arguments: [String] = []
 
-    @Option(name: .long, help: "The address to serve on, HOST:PORT (only that address is bound): 192.168.1.10:8080, 127.0.0.1:8080.")
-    var listen: String
-
-    @Option(name: .long, help: "The collector's history database (gymtimer collect --db), read-only, for today's scores.")
-    var db: String?
-
-    @Option(name: .customLong("pin-file"), help: "File whose first line is the coach's PIN (4-64 characters); without it the console only shows the floor.")
-    var pinFile: String?
-
-    @Option(name: .customLong("client-id"), help: "The console's MQTT client id.")
-    var clientID: String?
+    /// The console program's file name, looked for in this binary's directory.
+    static let programName = "gymtimer-console"
 
     func run() throws {
-        let address: ConsoleListen
-        switch ConsoleListen.parse(listen) {
-        case .success(let parsed): address = parsed
-        case .failure(let problem): throw CLIError.usage("\(problem)")
-        }
-        var pin: ConsolePIN?
-        if let pinFile {
-            switch ConsolePIN.read(from: pinFile) {
-            case .success(let read): pin = read
-            case .failure(let problem): throw CLIError.usage("\(problem)")
-            }
-        }
-        let options = try broker.options(clientID: clientID ?? "gymtimer-console-\(getpid())")
-        let broadcast = ConsoleBroadcast()
-        let link = ConsoleLink(options: options, prefix: broker.topicPrefix, broadcast: broadcast, log: { StandardError.writeLine($0) })
-        do {
-            try link.start()
-        } catch {
-            throw CLIError.failed("\(error)")
-        }
-        let scores = db.map { ConsoleScoresReader(path: $0, broadcast: broadcast) }
-        if scores == nil {
-            broadcast.publish(event: "scores", data: #"{"problem":"no --db given: start the console with the collector's database to see scores"}"#)
-        }
-        scores?.start()
-        let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin))
-        let lockNote = pin == nil ? "read-only: no --pin-file" : "actions need the PIN"
-        let outcome = ConsoleOutcome()
-        let finished = DispatchSemaphore(value: 0)
-        // The server runs on Swift's concurrency threads; this thread only waits for it to end
-        // (SIGINT or SIGTERM stop it gracefully).
-        Task {
-            do {
-                try await server.run(listen: address) { port in
-                    StandardError.writeLine("console: serving http://\(ConsoleListen(host: address.host, port: port)) (\(lockNote))")
-                }
-            } catch {
-                outcome.fail("\(error)")
-            }
-            broadcast.finish()
-            finished.signal()
-        }
-        finished.wait()
-        scores?.stop()
-        link.stop()
-        if let failure = outcome.failure { throw CLIError.failed("console on \(address): \(failure)") }
-    }
-}
-
-/// Why the server stopped, handed from its task to the waiting thread.
-final class ConsoleOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var message: String?
-
-    func fail(_ text: String) {
-        lock.lock()
-        message = text
-        lock.unlock()
+        throw Self.exec(arguments)
     }
 
-    var failure: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return message
+    /// Replaces this process with `gymtimer-console ARGUMENTS`; returns only when that cannot
+    /// run, with the exit status after printing one line saying why and what to install.
+    static func exec(_ arguments: [String]) -> ExitCode {
+        guard let own = Bench.ownExecutable() else {
+            return CLIError.failed("console: cannot find this program's own path (/proc/self/exe) to find \(programName) beside it")
+        }
+        let path = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent(programName).path
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        let why = errno
+        for arg in argv { free(arg) }
+        if why == ENOENT {
+            return CLIError.failed(
+                "console: \(path) is missing: the console is a program of its own; install the gymtimer package (or deploy/install.sh) again, which puts \(programName) beside \(own)")
+        }
+        return CLIError.failed("console: cannot run \(path): \(String(cString: strerror(why)))")
     }
 }

@@ -31,12 +31,3 @@ extension Simulate {
         if dataDir == nil { try? FileManager.default.removeItem(atPath: directory!) }
     }
 }
-
-/// The broker password from a `password_file`, or a one-line usage error.
-func readPassword(_ path: String) throws -> String {
-    do {
-        return try FleetPassword.read(from: path)
-    } catch {
-        throw CLIError.usage("\(error)")
-    }
-}

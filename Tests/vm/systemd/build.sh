@@ -53,6 +53,8 @@ cp -a "$ROOT/deploy" "$ROOT/README.md" "$T/"
 cp -a "$ROOT/Tests/vm/guest_test.py" "$ROOT/Tests/vm/simulated-devices.sh" "$HERE" "$T/Tests/vm/"
 install -m755 "$BINARY" "$T/gymtimer"
 install -m755 "$OTHER" "$T/gymtimer-other"
+# install.sh --binary installs the gymtimer-console it finds beside the binary.
+[ ! -x "$(dirname "$BINARY")/gymtimer-console" ] || install -m755 "$(dirname "$BINARY")/gymtimer-console" "$T/gymtimer-console"
 echo "$EXPECT" > "$T/other.expect"
 # The fleet step (guest_install_test.py with fleet_host.py on this host): VM_FLEET is
 # "BROKER_PORT HTTP_PORT STATION"; VM_FLEET_OLD_UNIT=1 runs it without the network drop-in.

@@ -1,26 +1,29 @@
 import ArgumentParser
 import GymTimerConfig
+import GymTimerFleetLink
 import GymTimerMQTT
 
-/// How the gym's tools (`collect`, `fleet status`, `fleet start`) reach the broker.
-struct FleetBrokerOptions: ParsableArguments {
+/// How the gym's tools (`collect`, `fleet status`, `fleet start`, `console`) reach the broker.
+public struct FleetBrokerOptions: ParsableArguments {
     @Option(name: .long, help: "The broker: mqtt://host:port or mqtts://host:port.")
-    var broker: String
+    public var broker: String
 
     @Option(name: .customLong("topic-prefix"), help: "The first level of every fleet topic.")
-    var topicPrefix = "gymtimer"
+    public var topicPrefix = "gymtimer"
 
     @Option(name: .long, help: "MQTT user name.")
-    var username: String?
+    public var username: String?
 
     @Option(name: .customLong("password-file"), help: "File whose first line is the MQTT password.")
-    var passwordFile: String?
+    public var passwordFile: String?
 
     @Option(name: .customLong("ca-file"), help: "CA certificate(s) for an mqtts:// broker.")
-    var caFile: String?
+    public var caFile: String?
+
+    public init() {}
 
     /// The client options for `clientID`, checked.
-    func options(clientID: String, cleanSession: Bool = true) throws -> MQTTClient.Options {
+    public func options(clientID: String, cleanSession: Bool = true) throws -> MQTTClient.Options {
         let parsed: FleetSettings.Broker
         switch FleetSettings.parseBroker(broker) {
         case .success(let value): parsed = value
@@ -29,5 +32,14 @@ struct FleetBrokerOptions: ParsableArguments {
         return MQTTClient.Options(
             clientID: clientID, host: parsed.host, port: parsed.port, tls: parsed.tls, caFile: caFile, username: username,
             password: try passwordFile.map(readPassword), keepAlive: 30, cleanSession: cleanSession)
+    }
+}
+
+/// The broker password from a `password_file`, or a one-line usage error.
+public func readPassword(_ path: String) throws -> String {
+    do {
+        return try FleetPassword.read(from: path)
+    } catch {
+        throw CLIError.usage("\(error)")
     }
 }

@@ -5,30 +5,32 @@ import Darwin
 #endif
 
 /// Buffered writing to stdout: a day-long trace is many thousand lines.
-final class StandardOutput {
+public final class StandardOutput {
     private var buffer: [UInt8] = []
 
-    func writeLine(_ line: String) {
+    public init() {}
+
+    public func writeLine(_ line: String) {
         buffer.append(contentsOf: line.utf8)
         buffer.append(10)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     /// Writes `text` as it is (its own line ends included).
-    func write(_ text: String) {
+    public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    func flush() {
+    public func flush() {
         writeAll(1, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }
 
 /// Lines for stderr, unbuffered.
-enum StandardError {
-    static func writeLine(_ line: String) {
+public enum StandardError {
+    public static func writeLine(_ line: String) {
         writeAll(2, Array((line + "\n").utf8))
     }
 }
