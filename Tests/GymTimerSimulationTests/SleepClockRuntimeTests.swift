@@ -10,16 +10,6 @@ import Testing
 /// the edge itself (a deadline, no ticking), and an untrusted wall clock never darkens the display.
 /// Virtual time, an injected wall clock and zone.
 @Suite struct SleepClockRuntimeTests {
-    /// Sleeps on the virtual clock until the deadline it is given (a second with none).
-    final class VirtualWaiter: InputWaiter {
-        let clock: VirtualClock
-        init(clock: VirtualClock) { self.clock = clock }
-        func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
-            clock.advance(by: timeout ?? .seconds(1))
-            return []
-        }
-    }
-
     final class Flag { var value: Bool; init(_ value: Bool) { self.value = value } }
 
     /// 2026-11-25 21:59:00 UTC: 22:59 in the zone of these tests (UTC+1).
@@ -31,7 +21,7 @@ import Testing
         let start = clock.now
         let devices = SimulatedDevices()
         let kioskDevices = KioskDevices(
-            waiter: VirtualWaiter(clock: clock), inputs: [:], display: devices.display, buzzer: devices.buzzer,
+            waiter: VirtualClockWaiter(clock: clock), inputs: [:], display: devices.display, buzzer: devices.buzzer,
             leds: devices.leds, sound: devices.sound)
         var kiosk = Kiosk(settings: KioskSettings())
         _ = kiosk.handle(.command(.setSleepWindow(Self.window)), at: .origin)

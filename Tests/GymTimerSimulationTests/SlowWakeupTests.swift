@@ -9,16 +9,6 @@ import Testing
 /// A wake-up whose handling runs past a second boundary (a flood of bad commands, a slow
 /// write) must not skip the second it ran past: the next wait returns at once for it.
 @Suite struct SlowWakeupTests {
-    /// Sleeps on the virtual clock until the deadline it is given.
-    final class VirtualWaiter: InputWaiter {
-        let clock: VirtualClock
-        init(clock: VirtualClock) { self.clock = clock }
-        func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
-            clock.advance(by: timeout ?? .seconds(1))
-            return []
-        }
-    }
-
     /// A driver due just before a boundary whose work takes `cost` of virtual time.
     final class SlowDriver: TimedDriver {
         let clock: VirtualClock
@@ -39,7 +29,7 @@ import Testing
         let clock = VirtualClock()
         let devices = SimulatedDevices()
         let kioskDevices = KioskDevices(
-            waiter: VirtualWaiter(clock: clock), inputs: [:], display: devices.display, buzzer: devices.buzzer,
+            waiter: VirtualClockWaiter(clock: clock), inputs: [:], display: devices.display, buzzer: devices.buzzer,
             leds: devices.leds, sound: devices.sound)
         var settings = KioskSettings()
         settings.rest.defaultSeconds = 15
