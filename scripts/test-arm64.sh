@@ -55,7 +55,7 @@ skip_tests=(
   # would run the host's x86-64 build, or nothing: the scenarios below run the arm64 binary.
   HeadlessStationTests HeadlessResumeTests BrokerSecurityTests KillRestartTests CLIFaultTests
   HostileScriptTests StorageFaultTests StartupProbeTests aStationOnARealBrokerIsTimedAndItsWakeUpsCounted
-  aClickOnTheConsoleIsTimedToARealStationsDisplay ConsoleLaunchTests
+  aClickOnTheConsoleIsTimedToARealStationsDisplay theConsoleFigureNeedsGymtimerConsoleBesideTheBinary ConsoleLaunchTests
   CollectorRaceTests StationCommandTests FleetNamesAndFilesTests ClockStepTests RecordClockMarkTests UnitNetworkCommandTests
   # qemu-user emulates posix_spawn's vfork with a fork, so an exec that fails is exit 127,
   # not the spawn error the test expects from the kernel.
