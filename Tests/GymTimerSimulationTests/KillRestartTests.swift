@@ -111,7 +111,11 @@ import Testing
             while saves < killAfter && process.isRunning {
                 let now = Self.saveSignature(dataDir)
                 if now != last {
-                    saves += 1
+                    // The journal's sequence counts every save, also those made while this
+                    // watcher was not scheduled (a loaded machine): otherwise the kill would
+                    // fall later than drawn, often after the run's end.
+                    let journal = FileManager.default.fileExists(atPath: dataDir + "/" + KioskStore<HistoryStore>.journalName)
+                    saves += journal && now > last ? Int(clamping: now - last) : 1
                     last = now
                 }
                 sched_yield()
