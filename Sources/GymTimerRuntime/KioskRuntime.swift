@@ -98,14 +98,23 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
 
     /// The earliest moment anything needs the loop to wake, or nil to wait for input alone.
     public var nextDeadline: Moment? {
+        // Folded one by one, not gathered in an array: this runs on every wake-up.
         let at = now
-        var candidates = [kiosk.nextDeadline(after: handledAt)]
-        candidates.append(input.nextDeadline)
-        candidates += timedDrivers.map(\.nextDeadline)
-        if let store, store.hasPending { candidates.append((lastRetry ?? at) + store.retryInterval) }
-        if let store, store.awaitsClock { candidates.append((lastClockCheck ?? at) + Self.clockRecheck) }
-        candidates.append(sleepClock?.nextCheck(kiosk.sleepWindow, at: at))
-        return candidates.compactMap { $0 }.min()
+        var earliest = Self.earlier(kiosk.nextDeadline(after: handledAt), input.nextDeadline)
+        for driver in timedDrivers { earliest = Self.earlier(earliest, driver.nextDeadline) }
+        if let store {
+            if store.hasPending { earliest = Self.earlier(earliest, (lastRetry ?? at) + store.retryInterval) }
+            if store.awaitsClock { earliest = Self.earlier(earliest, (lastClockCheck ?? at) + Self.clockRecheck) }
+        }
+        if let sleepClock { earliest = Self.earlier(earliest, sleepClock.nextCheck(kiosk.sleepWindow, at: at)) }
+        return earliest
+    }
+
+    /// The earlier of two optional moments (nil: none).
+    private static func earlier(_ a: Moment?, _ b: Moment?) -> Moment? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// Runs until `end` (if given) or until `shouldStop` says so after a wake-up.
