@@ -6,7 +6,13 @@ import GymTimerHAL
 /// for (the core, a debouncer, the buzzer, a blink, a sound ending), handles what happened, and
 /// blocks again. Nothing wakes it while idle; time comes only from the injected clock.
 public final class KioskRuntime<C: Clock> where C.Duration == Duration {
-    public private(set) var kiosk: Kiosk
+    public private(set) var kiosk: Kiosk {
+        didSet { kioskChanges &+= 1 }
+    }
+    /// Counts the writes to `kiosk`, and its count at the last save: the same, the kiosk the
+    /// store was last given (see `RunningStateStore.save(kiosk:unchangedSinceLastCall:…)`).
+    private var kioskChanges = 0
+    private var savedKioskChanges = -1
     /// Times the loop has woken, for the benchmarks.
     public private(set) var wakeups = 0
 
@@ -146,7 +152,8 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public func save(ended: Bool = false) {
         guard let store else { return }
         let held = Dictionary(uniqueKeysWithValues: input.heldPresses.map { ($0.key.lineName, $0.value) })
-        store.save(kiosk: kiosk, held: held, at: now, ended: ended)
+        store.save(kiosk: kiosk, unchangedSinceLastCall: kioskChanges == savedKioskChanges, held: held, at: now, ended: ended)
+        savedKioskChanges = kioskChanges
     }
 
     /// Hands the core an event that did not come from a device (a fleet command), as of

@@ -27,6 +27,8 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         }
     }
     private var lastKiosk: Kiosk?
+    /// Whether `lastKiosk` is the kiosk the last `save` call was given.
+    private var lastKioskIsLastCalls = false
     /// `lastSaved`'s fields `save` compares, and `heldGeneration` when it was saved (-1: nothing saved).
     private var savedPending: [History.Pending] = []
     private var savedHeld: [String: HeldPress] = [:]
@@ -183,13 +185,21 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// Saves the running state with the records still waiting, if anything changed since the
     /// last save; a failure is logged once and the save retried on the next call.
     public func save(kiosk: Kiosk, held: [String: HeldPress], at now: Moment, ended: Bool = false) {
+        save(kiosk: kiosk, unchangedSinceLastCall: false, held: held, at: now, ended: ended)
+    }
+
+    /// `save`; with `unchangedSinceLastCall`, `kiosk` is the previous call's, so when that one
+    /// left it as `lastKiosk` it is not compared again.
+    public func save(kiosk: Kiosk, unchangedSinceLastCall: Bool, held: [String: HeldPress], at now: Moment, ended: Bool = false) {
         let pending = history.pending
         // The same kiosk has the same progress: compared first, so a wake-up that changed
         // nothing costs no conversion.
-        if savedHeldGeneration == heldGeneration, kiosk == lastKiosk, pending == savedPending, held == savedHeld,
-           ended == savedEnded, runOrigin == savedRunOrigin {
+        if savedHeldGeneration == heldGeneration, (unchangedSinceLastCall && lastKioskIsLastCalls) || kiosk == lastKiosk,
+           pending == savedPending, held == savedHeld, ended == savedEnded, runOrigin == savedRunOrigin {
+            lastKioskIsLastCalls = true
             return
         }
+        lastKioskIsLastCalls = false
         let snapshot = StoredKiosk(
             kiosk: kiosk, savedAt: now, pending: pending, held: held, ended: ended, runOrigin: runOrigin, clock: clock?(),
             heldForClock: heldForClock)
@@ -198,6 +208,7 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         unchanged?.clock = snapshot.clock
         guard snapshot != unchanged else {
             lastKiosk = kiosk
+            lastKioskIsLastCalls = true
             savedHeldGeneration = heldGeneration
             return
         }
@@ -210,7 +221,10 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
             saveTrimmed(snapshot, error)
         }
         // Only a saved kiosk may skip the next save; a failed one is tried again.
-        if lastSaved == snapshot { lastKiosk = kiosk }
+        if lastSaved == snapshot {
+            lastKiosk = kiosk
+            lastKioskIsLastCalls = true
+        }
     }
 
     /// Saves the state with as many of the oldest waiting records as fit, when all of them do
