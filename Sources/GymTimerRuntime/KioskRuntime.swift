@@ -103,10 +103,13 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public var shownDisplay: DisplayContent? { renderer.content }
 
     /// The earliest moment anything needs the loop to wake, or nil to wait for input alone.
-    public var nextDeadline: Moment? {
+    public var nextDeadline: Moment? { deadline(kioskDue: kiosk.nextDeadline(after: handledAt)) }
+
+    /// `nextDeadline`, given the kiosk's own (`step` has just asked it).
+    private func deadline(kioskDue: Moment?) -> Moment? {
         // Folded one by one, not gathered in an array: this runs on every wake-up.
         let at = now
-        var earliest = Self.earlier(kiosk.nextDeadline(after: handledAt), input.nextDeadline)
+        var earliest = Self.earlier(kioskDue, input.nextDeadline)
         for driver in timedDrivers { earliest = Self.earlier(earliest, driver.nextDeadline) }
         if let store {
             if store.hasPending { earliest = Self.earlier(earliest, (lastRetry ?? at) + store.retryInterval) }
@@ -138,7 +141,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         // the next one.
         checkNight(at: now)
         let kioskDue = kiosk.nextDeadline(after: handledAt)
-        var deadline = nextDeadline
+        var deadline = deadline(kioskDue: kioskDue)
         if let limit { deadline = deadline.map { min($0, limit) } ?? limit }
         clockSteps?.listening = (store?.awaitsClock ?? false) || kiosk.sleepWindow != nil
         let timeout = deadline.map { clock.now.duration(to: origin.advanced(by: $0.sinceOrigin)) }
