@@ -250,7 +250,7 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     }
 
     /// Whether records are waiting for the database.
-    public var hasPending: Bool { !history.pending.isEmpty }
+    public var hasPending: Bool { history.hasPending }
 
     /// Tries to write the waiting records again.
     public func retry() { history.retryPending() }
