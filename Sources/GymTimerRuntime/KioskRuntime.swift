@@ -6,7 +6,13 @@ import GymTimerHAL
 /// for (the core, a debouncer, the buzzer, a blink, a sound ending), handles what happened, and
 /// blocks again. Nothing wakes it while idle; time comes only from the injected clock.
 public final class KioskRuntime<C: Clock> where C.Duration == Duration {
-    public private(set) var kiosk: Kiosk
+    public private(set) var kiosk: Kiosk {
+        didSet { kioskChanges &+= 1 }
+    }
+    /// Counts the writes to `kiosk`, and its count at the last save: the same, the kiosk the
+    /// store was last given (see `RunningStateStore.save(kiosk:unchangedSinceLastCall:…)`).
+    private var kioskChanges = 0
+    private var savedKioskChanges = -1
     /// Times the loop has woken, for the benchmarks.
     public private(set) var wakeups = 0
 
@@ -97,15 +103,27 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public var shownDisplay: DisplayContent? { renderer.content }
 
     /// The earliest moment anything needs the loop to wake, or nil to wait for input alone.
-    public var nextDeadline: Moment? {
+    public var nextDeadline: Moment? { deadline(kioskDue: kiosk.nextDeadline(after: handledAt)) }
+
+    /// `nextDeadline`, given the kiosk's own (`step` has just asked it).
+    private func deadline(kioskDue: Moment?) -> Moment? {
+        // Folded one by one, not gathered in an array: this runs on every wake-up.
         let at = now
-        var candidates = [kiosk.nextDeadline(after: handledAt)]
-        candidates.append(input.nextDeadline)
-        candidates += timedDrivers.map(\.nextDeadline)
-        if let store, store.hasPending { candidates.append((lastRetry ?? at) + store.retryInterval) }
-        if let store, store.awaitsClock { candidates.append((lastClockCheck ?? at) + Self.clockRecheck) }
-        candidates.append(sleepClock?.nextCheck(kiosk.sleepWindow, at: at))
-        return candidates.compactMap { $0 }.min()
+        var earliest = Self.earlier(kioskDue, input.nextDeadline)
+        for driver in timedDrivers { earliest = Self.earlier(earliest, driver.nextDeadline) }
+        if let store {
+            if store.hasPending { earliest = Self.earlier(earliest, (lastRetry ?? at) + store.retryInterval) }
+            if store.awaitsClock { earliest = Self.earlier(earliest, (lastClockCheck ?? at) + Self.clockRecheck) }
+        }
+        if let sleepClock { earliest = Self.earlier(earliest, sleepClock.nextCheck(kiosk.sleepWindow, at: at)) }
+        return earliest
+    }
+
+    /// The earlier of two optional moments (nil: none).
+    private static func earlier(_ a: Moment?, _ b: Moment?) -> Moment? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// Runs until `end` (if given) or until `shouldStop` says so after a wake-up.
@@ -123,7 +141,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         // the next one.
         checkNight(at: now)
         let kioskDue = kiosk.nextDeadline(after: handledAt)
-        var deadline = nextDeadline
+        var deadline = deadline(kioskDue: kioskDue)
         if let limit { deadline = deadline.map { min($0, limit) } ?? limit }
         clockSteps?.listening = (store?.awaitsClock ?? false) || kiosk.sleepWindow != nil
         let timeout = deadline.map { clock.now.duration(to: origin.advanced(by: $0.sinceOrigin)) }
@@ -137,7 +155,8 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public func save(ended: Bool = false) {
         guard let store else { return }
         let held = Dictionary(uniqueKeysWithValues: input.heldPresses.map { ($0.key.lineName, $0.value) })
-        store.save(kiosk: kiosk, held: held, at: now, ended: ended)
+        store.save(kiosk: kiosk, unchangedSinceLastCall: kioskChanges == savedKioskChanges, held: held, at: now, ended: ended)
+        savedKioskChanges = kioskChanges
     }
 
     /// Hands the core an event that did not come from a device (a fleet command), as of

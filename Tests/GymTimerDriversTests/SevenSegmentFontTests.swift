@@ -25,4 +25,15 @@ import Testing
         #expect(!DisplayContent.canDraw("tAbAt"), "five characters do not fit")
         #expect(!DisplayContent.canDraw("ßﬁ"), "a case mapping to several characters is refused, not a crash")
     }
+
+    /// A frame's text (built byte by byte for the trace) reads every pattern, decimal point
+    /// or not, as `character(for:)` does, the two-byte `°` and the unknown `?` included.
+    @Test func aFramesTextIsEachDigitsCharacter() {
+        for pattern in 0...255 {
+            let digits = [UInt8(pattern), 0x3F, UInt8(pattern), 0x63]
+            let expected = String(digits.map { SevenSegmentFont.character(for: $0) })
+            #expect(SegmentFrame(digits: digits, colon: false).text == expected, "pattern \(pattern)")
+        }
+        #expect(SegmentFrame(digits: [0x63, 0x01, 0x3F, 0x00], colon: true).text == "°?0 ")
+    }
 }

@@ -119,8 +119,11 @@ public struct Kiosk: Hashable, Sendable, Codable {
 
     /// When the kiosk must next be woken with `.deadline`, or nil to wait for input alone.
     public func nextDeadline(after now: Moment) -> Moment? {
-        let candidates = [modeDeadline(after: now), message?.nextChange(after: now), sleepDeadline(after: now)]
-        return candidates.compactMap { $0 }.min()
+        // Folded without an array: the loop asks on every wake-up.
+        var earliest = modeDeadline(after: now)
+        if let change = message?.nextChange(after: now), earliest.map({ change < $0 }) ?? true { earliest = change }
+        if let sleep = sleepDeadline(after: now), earliest.map({ sleep < $0 }) ?? true { earliest = sleep }
+        return earliest
     }
 
     /// When the mode (or the menu) must next be woken.

@@ -20,7 +20,7 @@ public struct SegmentFrame: Hashable, Sendable, CustomStringConvertible {
     public static let allLit = SegmentFrame(digits: [0xFF, 0xFF, 0xFF, 0xFF], colon: true)
 
     /// The characters this frame reads as (see `SevenSegmentFont.character(for:)`).
-    public var text: String { String(digits.map { SevenSegmentFont.character(for: $0 & 0x7F) }) }
+    public var text: String { SevenSegmentFont.text(of: digits) }
 
     public var description: String { colon ? "\(text.prefix(2)):\(text.suffix(2))" : text }
 }

@@ -17,6 +17,31 @@ public enum SevenSegmentFont {
         reverse[segments & 0x7F] ?? "?"
     }
 
+    /// What `digits` read as: `character(for:)` of each, written as UTF-8 straight into the
+    /// string (the simulator's trace decodes every frame it writes).
+    public static func text(of digits: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: digits.count * 2) { buffer in
+            var count = 0
+            for segments in digits {
+                let utf8 = reverseUTF8[Int(segments & 0x7F)]
+                buffer[count] = UInt8(truncatingIfNeeded: utf8)
+                count += 1
+                if utf8 > 0xFF {
+                    buffer[count] = UInt8(truncatingIfNeeded: utf8 >> 8)
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    /// `character(for:)` of every pattern 0…127 as its UTF-8 bytes, the first in the low byte
+    /// (every character of the font takes one or two).
+    private static let reverseUTF8: [UInt16] = (0..<128).map { pattern in
+        let bytes = Array(String(character(for: UInt8(pattern))).utf8)
+        return bytes.count == 2 ? UInt16(bytes[0]) | UInt16(bytes[1]) << 8 : UInt16(bytes.first ?? UInt8(ascii: "?"))
+    }
+
     /// The four segment bytes for `text` (padded with dark digits, cut at four).
     public static func render(_ text: String) -> [UInt8] {
         let chars = Array(text.prefix(4))

@@ -45,7 +45,13 @@ public final class SevenSegmentRenderer: TimedDriver {
     /// The frame `content` gives at `now`, blinking included.
     public func frame(at now: Moment) -> SegmentFrame {
         let content = self.content ?? .blank
-        let digits = SevenSegmentFont.render(content.text)
+        // The font is looked up once per text: a countdown writes a frame every second and
+        // a blink every 250 ms, mostly of a text already rendered.
+        if content.text != renderedText {
+            renderedDigits = SevenSegmentFont.render(content.text)
+            renderedText = content.text
+        }
+        let digits = renderedDigits
         let lit = content.blink == .none || isBlinkLit(at: now)
         switch content.blink {
         case .all where !lit: return .dark
@@ -69,6 +75,9 @@ public final class SevenSegmentRenderer: TimedDriver {
 
     /// When the display was last brought up to date (the blink phase is computed from it).
     private var lastWriteMoment: Moment?
+    /// The text `renderedDigits` are the font's segments for (nil: none yet).
+    private var renderedText: String?
+    private var renderedDigits: [UInt8] = []
 
     private func isBlinkLit(at now: Moment) -> Bool {
         let halves = (now - blinkStartedAt).nanoseconds / Self.blinkHalfPeriod.nanoseconds

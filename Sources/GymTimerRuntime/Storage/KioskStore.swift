@@ -15,8 +15,26 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     public let history: History
     private let journal: KioskJournal<StoredKiosk<History.Pending>>
     private let faults: FaultLog
-    private var lastSaved: StoredKiosk<History.Pending>?
+    private var lastSaved: StoredKiosk<History.Pending>? {
+        didSet {
+            // Kept apart too, for `save`'s check on every wake-up: reading them out of the
+            // generic snapshot copied all of it each time.
+            savedPending = lastSaved?.pending ?? []
+            savedHeld = lastSaved?.held ?? [:]
+            savedEnded = lastSaved?.ended ?? false
+            savedRunOrigin = lastSaved?.runOrigin ?? .origin
+            savedHeldGeneration = lastSaved == nil ? -1 : heldGeneration
+        }
+    }
     private var lastKiosk: Kiosk?
+    /// Whether `lastKiosk` is the kiosk the last `save` call was given.
+    private var lastKioskIsLastCalls = false
+    /// `lastSaved`'s fields `save` compares, and `heldGeneration` when it was saved (-1: nothing saved).
+    private var savedPending: [History.Pending] = []
+    private var savedHeld: [String: HeldPress] = [:]
+    private var savedEnded = false
+    private var savedRunOrigin = Moment.origin
+    private var savedHeldGeneration = -1
     /// Saved with every snapshot (see `StoredKiosk.runOrigin`).
     public var runOrigin = Moment.origin
     /// Reads the clocks for each save and for the restore (see `ClockTrust`); nil on a virtual
@@ -130,11 +148,18 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
 
     /// What a restore on a clock it could not trust held, kept until the clock synchronises
     /// (and saved with the journal, for a restart before then), and the settings it ran under.
-    private var heldForClock: HeldForClock?
+    private var heldForClock: HeldForClock? {
+        didSet {
+            awaitsClock = heldForClock != nil
+            heldGeneration += 1
+        }
+    }
+    /// Counts the changes of `heldForClock`: the same count since a save, the same value.
+    private var heldGeneration = 0
     private var heldSettings = KioskSettings()
 
     /// Whether a run is held until the clock synchronises (see `resumeOnSync`).
-    public var awaitsClock: Bool { heldForClock != nil }
+    public private(set) var awaitsClock = false
 
     /// Once the clock can be trusted (`ClockTrust.decide` says `.wallClock` for the save the
     /// restore held), the kiosk the restart would have made on a synchronised clock, moved onto
@@ -160,13 +185,21 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// Saves the running state with the records still waiting, if anything changed since the
     /// last save; a failure is logged once and the save retried on the next call.
     public func save(kiosk: Kiosk, held: [String: HeldPress], at now: Moment, ended: Bool = false) {
+        save(kiosk: kiosk, unchangedSinceLastCall: false, held: held, at: now, ended: ended)
+    }
+
+    /// `save`; with `unchangedSinceLastCall`, `kiosk` is the previous call's, so when that one
+    /// left it as `lastKiosk` it is not compared again.
+    public func save(kiosk: Kiosk, unchangedSinceLastCall: Bool, held: [String: HeldPress], at now: Moment, ended: Bool = false) {
         let pending = history.pending
         // The same kiosk has the same progress: compared first, so a wake-up that changed
         // nothing costs no conversion.
-        if let last = lastSaved, kiosk == lastKiosk, pending == last.pending, held == last.held, ended == last.ended,
-           runOrigin == last.runOrigin, heldForClock == last.heldForClock {
+        if savedHeldGeneration == heldGeneration, (unchangedSinceLastCall && lastKioskIsLastCalls) || kiosk == lastKiosk,
+           pending == savedPending, held == savedHeld, ended == savedEnded, runOrigin == savedRunOrigin {
+            lastKioskIsLastCalls = true
             return
         }
+        lastKioskIsLastCalls = false
         let snapshot = StoredKiosk(
             kiosk: kiosk, savedAt: now, pending: pending, held: held, ended: ended, runOrigin: runOrigin, clock: clock?(),
             heldForClock: heldForClock)
@@ -175,6 +208,8 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         unchanged?.clock = snapshot.clock
         guard snapshot != unchanged else {
             lastKiosk = kiosk
+            lastKioskIsLastCalls = true
+            savedHeldGeneration = heldGeneration
             return
         }
         do {
@@ -186,7 +221,10 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
             saveTrimmed(snapshot, error)
         }
         // Only a saved kiosk may skip the next save; a failed one is tried again.
-        if lastSaved == snapshot { lastKiosk = kiosk }
+        if lastSaved == snapshot {
+            lastKiosk = kiosk
+            lastKioskIsLastCalls = true
+        }
     }
 
     /// Saves the state with as many of the oldest waiting records as fit, when all of them do
@@ -212,7 +250,7 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     }
 
     /// Whether records are waiting for the database.
-    public var hasPending: Bool { !history.pending.isEmpty }
+    public var hasPending: Bool { history.hasPending }
 
     /// Tries to write the waiting records again.
     public func retry() { history.retryPending() }

@@ -9,6 +9,9 @@ public protocol PendingHistory: WorkoutHistory {
     associatedtype Pending: Codable & Hashable & Sendable
     /// Records received but not yet written, oldest first.
     var pending: [Pending] { get }
+    /// Whether any record waits (`pending` is not empty), asked on every loop wake-up: a
+    /// conformance answers it on its concrete array, which the generic `KioskStore` cannot.
+    var hasPending: Bool { get }
     /// Puts records an earlier process journalled back before any received since.
     func restore(_ records: [Pending])
     /// Writes the waiting records if it can; true when none is left waiting.

@@ -9,6 +9,9 @@ public protocol RunningStateStore: AnyObject {
     var hasPending: Bool { get }
     /// Saves the state if it changed since the last save; `ended` marks a clean end.
     func save(kiosk: Kiosk, held: [String: HeldPress], at now: Moment, ended: Bool)
+    /// `save`, told whether `kiosk` is the one the previous call had (untouched since): then
+    /// it need not be compared again (the loop calls this on every wake-up).
+    func save(kiosk: Kiosk, unchangedSinceLastCall: Bool, held: [String: HeldPress], at now: Moment, ended: Bool)
     /// Tries to write the waiting records again.
     func retry()
     /// Whether a run is held until the clock synchronises (`KioskStore.resumeOnSync`).
