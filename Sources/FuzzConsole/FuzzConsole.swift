@@ -19,7 +19,7 @@ enum FuzzConsole {
 
     static func check(_ bytes: [UInt8]) {
         let row = row(bytes)
-        for cell in [row.name, row.status, row.mode, row.phase, row.left, row.display] {
+        for cell in [row.name, row.status, row.mode, row.phase, row.left, row.display, row.sleep, row.asleep] {
             precondition(cell.count <= 24, "a cell wider than its bound: \(cell.count) characters")
             precondition(!cell.unicodeScalars.contains { scalar in
                 switch scalar.properties.generalCategory {

@@ -53,9 +53,5 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
     }
 
     /// A state's `sleep` object as `HH:MM–HH:MM`, only when both are times (nothing else is shown).
-    static func sleepWindow(_ value: JSONValue?) -> String? {
-        guard case .object(let window)? = value, let from = window["from"]?.string, let until = window["until"]?.string,
-              case .success(let checked) = SleepWindow.parse(from: from, until: until) else { return nil }
-        return checked.description
-    }
+    static func sleepWindow(_ value: JSONValue?) -> String? { FleetConsole.sleepWindow(value) }
 }

@@ -21,6 +21,13 @@ public struct FleetConsole {
         /// What is left of its countdown now, from its state's `deadline` (running) or
         /// `remaining` (paused), as `m:ss`; "-" without one or while the station is offline.
         public var left: String
+        /// Its sleep window (`22:00–06:00`) from its state's `sleep`; "-" without one, "?" when
+        /// the state holds something that is not a window.
+        public var sleep: String = "-"
+        /// Whether its display is dark now (`yes`/`no`) from its state's `asleep`; "-" without a
+        /// window or while the station is offline (what it last said may no longer hold), "?"
+        /// when the state says neither.
+        public var asleep: String = "-"
     }
 
     public let options: MQTTClient.Options
@@ -75,7 +82,26 @@ public struct FleetConsole {
             name: name, status: status.map { FleetCell.text($0, width: 8) } ?? "?",
             mode: fields["mode"]?.string.map { FleetCell.text($0, width: 12) } ?? "-",
             phase: fields["phase"]?.string.map { FleetCell.text($0, width: 16) } ?? "-", display: display,
-            left: online ? left.map(Self.minutesAndSeconds) ?? "-" : "-")
+            left: online ? left.map(Self.minutesAndSeconds) ?? "-" : "-",
+            sleep: fields["sleep"].map { Self.sleepWindow($0) ?? "?" } ?? "-",
+            asleep: online && fields["sleep"] != nil ? Self.yesOrNo(fields["asleep"]) : "-")
+    }
+
+    /// A state's `sleep` object as `HH:MM–HH:MM`, only when both are times (nothing else from
+    /// the network is shown), else nil.
+    public static func sleepWindow(_ value: JSONValue?) -> String? {
+        guard case .object(let window)? = value, let from = window["from"]?.string, let until = window["until"]?.string,
+              case .success(let checked) = SleepWindow.parse(from: from, until: until) else { return nil }
+        return checked.description
+    }
+
+    /// A JSON boolean as `yes`/`no`; anything else as `?`.
+    static func yesOrNo(_ value: JSONValue?) -> String {
+        switch value {
+        case .bool(true)?: "yes"
+        case .bool(false)?: "no"
+        default: "?"
+        }
     }
 
     /// The longest countdown shown as a time; anything longer (or not a number) is not a

@@ -37,6 +37,9 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private let faults: FaultLog
     /// The wall clock and zone the kiosk's sleep window is read in; nil: the display never sleeps.
     private let sleepClock: SleepClock?
+    /// The sleep clock's one reading of this wake-up (`wakeups` when it was taken): the night
+    /// check after handling, the one before the next wait and that wait's deadline share it.
+    private var sleepReading: (wakeup: Int, reading: SleepClock.Reading)?
 
     /// `origin` is the clock instant that is `Moment.origin`; a kiosk rebuilt after a restart
     /// passes the same one, so stored moments keep their meaning. `extraDrivers` are woken at
@@ -115,7 +118,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
             if store.hasPending { earliest = Self.earlier(earliest, (lastRetry ?? at) + store.retryInterval) }
             if store.awaitsClock { earliest = Self.earlier(earliest, (lastClockCheck ?? at) + Self.clockRecheck) }
         }
-        if let sleepClock { earliest = Self.earlier(earliest, sleepClock.nextCheck(kiosk.sleepWindow, at: at)) }
+        earliest = Self.earlier(earliest, sleepReading(at: at)?.nextCheck(kiosk.sleepWindow))
         return earliest
     }
 
@@ -206,11 +209,21 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         checkNight(at: now)
     }
 
+    /// This wake-up's reading of the sleep clock, taken the first time it is asked for (nil
+    /// without a sleep clock or a window: nothing is read then).
+    private func sleepReading(at now: Moment) -> SleepClock.Reading? {
+        guard let sleepClock, kiosk.sleepWindow != nil else { return nil }
+        if let taken = sleepReading, taken.wakeup == wakeups { return taken.reading }
+        let reading = sleepClock.read(at: now)
+        sleepReading = (wakeups, reading)
+        return reading
+    }
+
     /// Tells the kiosk whether its sleep window is in effect now, when that changed (the
     /// window's edge came, a window was set or cleared, the wall clock stepped or became trusted).
     private func checkNight(at now: Moment) {
-        guard let sleepClock else { return }
-        let night = sleepClock.isNight(kiosk.sleepWindow)
+        guard sleepClock != nil else { return }
+        let night = sleepReading(at: now)?.isNight(kiosk.sleepWindow, at: now) ?? false
         guard night != kiosk.isNight else { return }
         handledAt = max(handledAt, now)
         apply(kiosk.handle(.command(night ? .sleep : .wake), at: now), at: now)

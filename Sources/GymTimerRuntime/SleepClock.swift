@@ -5,29 +5,40 @@ import GymTimerCore
 /// into the loop so tests and the simulator choose the instant, the zone and whether the clock
 /// is trusted. An untrusted clock (a Pi without a clock battery before NTP synchronises) never
 /// puts the display to sleep: a timer dark at noon because it believes it is 23:00 is worse
-/// than one lit at night.
+/// than one lit at night. The loop reads it once per wake-up (`read`) and decides from that
+/// one `Reading`.
 public struct SleepClock {
     /// Seconds since the Unix epoch, now.
     public var unixNow: () -> Double
-    /// The local zone's offset from UTC (seconds east) at a Unix instant.
-    public var utcOffset: (Int64) -> Int
+    /// The local zone now: its offset from UTC (seconds east) at a Unix instant.
+    public var zone: () -> (Int64) -> Int
     /// Whether the wall clock is known to be right (synchronised).
     public var trusted: () -> Bool
 
     public init(
+        unixNow: @escaping () -> Double, zone: @escaping () -> (Int64) -> Int, trusted: @escaping () -> Bool
+    ) {
+        self.unixNow = unixNow
+        self.zone = zone
+        self.trusted = trusted
+    }
+
+    /// A clock in a fixed zone given by `utcOffset`.
+    public init(
         unixNow: @escaping () -> Double, utcOffset: @escaping (Int64) -> Int,
         trusted: @escaping () -> Bool
     ) {
-        self.unixNow = unixNow
-        self.utcOffset = utcOffset
-        self.trusted = trusted
+        self.init(unixNow: unixNow, zone: { utcOffset }, trusted: trusted)
     }
 
     /// The machine's: CLOCK_REALTIME, the system's time zone, adjtimex's synchronisation.
     public static func system() -> SleepClock {
         SleepClock(
             unixNow: { Double(wallTimeSinceEpoch().nanoseconds) / 1e9 },
-            utcOffset: { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))) },
+            zone: {
+                let zone = TimeZone.current
+                return { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))) }
+            },
             trusted: { ClockReading.now().synchronised })
     }
 
@@ -35,21 +46,38 @@ public struct SleepClock {
     /// that slews rather than steps the clock is heard by nothing else).
     public static let untrustedRecheck: Duration = .seconds(60)
 
-    /// Whether the display should sleep now under `window` (never without one or on an untrusted clock).
-    public func isNight(_ window: SleepWindow?) -> Bool {
-        guard let window, trusted() else { return false }
-        return window.contains(unix: Self.whole(unixNow()), utcOffset: utcOffset)
+    /// Reads the clock, its zone and its trust once, `at` being now on the loop's timeline.
+    public func read(at: Moment) -> Reading {
+        Reading(at: at, trusted: trusted(), unix: unixNow(), utcOffset: zone())
     }
 
-    /// When the loop must look again, `at` being now on its timeline: the window's next edge,
-    /// or a recheck while the clock is untrusted; nil without a window.
-    public func nextCheck(_ window: SleepWindow?, at: Moment) -> Moment? {
-        guard let window else { return nil }
-        guard trusted() else { return at + Self.untrustedRecheck }
-        let unix = unixNow()
-        guard unix.isFinite else { return at + Self.untrustedRecheck }
-        let edge = window.nextEdge(after: Self.whole(unix), utcOffset: utcOffset)
-        return at + .nanoseconds(Int64(((Double(edge) - unix) * 1e9).rounded(.up)))
+    /// One reading of the wall clock, taken at `at` on the loop's timeline. Until the next, the
+    /// wall clock is taken to advance with the timeline: a step of it wakes the loop (the
+    /// runtime's `ClockStepSource` listens while a window is set), which reads it again.
+    public struct Reading {
+        public let at: Moment
+        public let trusted: Bool
+        /// Seconds since the Unix epoch at `at`.
+        public let unix: Double
+        public let utcOffset: (Int64) -> Int
+
+        /// Whether the display should sleep at `now` under `window` (never without one or on an untrusted clock).
+        public func isNight(_ window: SleepWindow?, at now: Moment) -> Bool {
+            guard let window, trusted else { return false }
+            let unixNow = unix + Double((now - at).nanoseconds) / 1e9
+            return window.contains(unix: SleepClock.whole(unixNow), utcOffset: utcOffset)
+        }
+
+        /// When the loop must look again: the window's next edge, or a recheck while the clock
+        /// is untrusted; nil without a window.
+        public func nextCheck(_ window: SleepWindow?) -> Moment? {
+            guard let window else { return nil }
+            guard trusted, unix.isFinite else { return at + SleepClock.untrustedRecheck }
+            let edge = window.nextEdge(after: SleepClock.whole(unix), utcOffset: utcOffset)
+            // Clamped: a wall clock read beyond the years `whole` keeps must not trap here.
+            let nanoseconds = max(0, min(9e18, ((Double(edge) - unix) * 1e9).rounded(.up)))
+            return at + .nanoseconds(Int64(nanoseconds))
+        }
     }
 
     /// A wall instant as whole seconds, clamped so no clock reading can trap.

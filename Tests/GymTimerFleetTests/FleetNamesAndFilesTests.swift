@@ -219,6 +219,41 @@ import Testing
         #expect(rows.dropFirst().first?.contains("?") == true, "rack-1's time left is not a time: \(out)")
     }
 
+    @Test func fleetStatusShowsEachStationsSleepWindowAndWhetherItIsAsleep() throws {
+        let broker = try LocalBroker()
+        let stations = try MQTTClient(.init(clientID: "stations", host: "127.0.0.1", port: broker.port))
+        try stations.connect()
+        _ = pump([stations]) { $0[0]?.contains(.connected) == true }
+        let retained: [(String, String, String)] = [
+            ("rack-1", "online", #"{"mode":"rest","phase":"idle","display":"    ","sleep":{"from":"22:00","until":"06:00"},"asleep":true}"#),
+            ("rack-2", "online", #"{"mode":"rest","phase":"idle","display":"0130","sleep":{"from":"23:30","until":"05:00"},"asleep":false}"#),
+            ("rack-3", "offline", #"{"mode":"rest","phase":"idle","display":"    ","sleep":{"from":"22:00","until":"06:00"},"asleep":true}"#),
+            ("rack-4", "online", #"{"mode":"rest","phase":"idle","display":"0130"}"#),
+            ("rack-5", "online", #"{"mode":"rest","sleep":{"from":"\u001b[2J","until":"06:00\u202e"},"asleep":"\u001b]0;pwned\u0007"}"#),
+            ("rack-6", "online", #"{"mode":"rest","sleep":"22:00-06:00","asleep":1}"#),
+        ]
+        var mids: [Int32] = []
+        for (station, status, state) in retained {
+            mids.append(try stations.publish(MQTTMessage(topic: "gymtimer/\(station)/state", text: state, qos: 1, retain: true)))
+            mids.append(try stations.publish(MQTTMessage(topic: "gymtimer/\(station)/status", text: status, qos: 1, retain: true)))
+        }
+        _ = pump([stations]) { events in mids.allSatisfy { (events[0] ?? []).contains(.delivered(mid: $0)) } }
+        stations.disconnect()
+        let (status, out, err) = try run(["fleet", "status", "--broker", "mqtt://127.0.0.1:\(broker.port)"])
+        #expect(status == 0, "\(err)")
+        #expect(!out.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7f || $0 == "\u{202e}" }, "\(out.debugDescription)")
+        // The window and whether it is dark are the last two columns.
+        let rows = out.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        let cells = Dictionary(rows.compactMap { row in row.first.map { ($0, Array(row.suffix(2))) } }, uniquingKeysWith: { a, _ in a })
+        #expect(cells["Station"] == ["Sleep", "Asleep"], "\(out)")
+        #expect(cells["rack-1"] == ["22:00–06:00", "yes"], "\(out)")
+        #expect(cells["rack-2"] == ["23:30–05:00", "no"], "\(out)")
+        #expect(cells["rack-3"] == ["22:00–06:00", "-"], "offline: its window, not what it last said of the dark: \(out)")
+        #expect(cells["rack-4"] == ["-", "-"], "no window: \(out)")
+        #expect(cells["rack-5"] == ["?", "?"], "not a window, not a yes or no: \(out)")
+        #expect(cells["rack-6"] == ["?", "?"], "\(out)")
+    }
+
     @Test func theCoachsCommandsFromTheCommandLineMeanWhatTheySay() throws {
         let broker = try LocalBroker()
         let url = "mqtt://127.0.0.1:\(broker.port)"

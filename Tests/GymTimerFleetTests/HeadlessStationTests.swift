@@ -60,7 +60,7 @@ import Testing
                                       stdout: "\(directory)/status.out", stderr: "\(directory)/status.err")
         #expect(status.wait(upTo: 10) == 0)
         let table = ((try? String(contentsOfFile: "\(directory)/status.out", encoding: .utf8)) ?? "").split(separator: "\n")
-        #expect(table.first?.split(separator: " ", omittingEmptySubsequences: true) == ["Station", "Status", "Mode", "Phase", "Left", "Display"])
+        #expect(table.first?.split(separator: " ", omittingEmptySubsequences: true) == ["Station", "Status", "Mode", "Phase", "Left", "Display", "Sleep", "Asleep"])
         for name in ["rack-1", "rack-2"] {
             let row = table.first { $0.hasPrefix(name) }?.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             #expect(row.map { Array($0.prefix(4)) } == [name, "online", "rest", "idle"], "fleet status shows \(name): \(table)")

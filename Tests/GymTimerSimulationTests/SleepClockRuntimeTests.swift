@@ -16,23 +16,86 @@ import Testing
     static let wallStart = 1_764_028_800.0 + 21 * 3600 + 59 * 60
     static let window = try! SleepWindow.parse(from: "23:00", until: "06:00").get()
 
-    func runtime(trusted: Flag) -> (KioskRuntime<VirtualClock>, VirtualClock) {
+    /// How often the injected wall clock was read: its instant, its zone, its trust.
+    final class Readings { var unix = 0, zone = 0, trusted = 0 }
+
+    /// The loop's blocking point on the virtual clock, with something that happens inside the
+    /// wait (as a fleet command served by the poll is handed to the kiosk there).
+    final class WaiterWithHook: InputWaiter {
+        let clock: VirtualClock
+        var during: (() -> Void)?
+        init(clock: VirtualClock) { self.clock = clock }
+        func wait(timeout: Duration?) throws(HALError) -> [InputEdge] {
+            during?()
+            during = nil
+            clock.advance(by: timeout ?? .seconds(1))
+            return []
+        }
+    }
+
+    func runtime(
+        trusted: Flag, readings: Readings = Readings(), window: SleepWindow? = Self.window
+    ) -> (KioskRuntime<VirtualClock>, WaiterWithHook) {
         let clock = VirtualClock()
         let start = clock.now
         let devices = SimulatedDevices()
+        let waiter = WaiterWithHook(clock: clock)
         let kioskDevices = KioskDevices(
-            waiter: VirtualClockWaiter(clock: clock), inputs: [:], display: devices.display, buzzer: devices.buzzer,
+            waiter: waiter, inputs: [:], display: devices.display, buzzer: devices.buzzer,
             leds: devices.leds, sound: devices.sound)
         var kiosk = Kiosk(settings: KioskSettings())
-        _ = kiosk.handle(.command(.setSleepWindow(Self.window)), at: .origin)
+        if let window { _ = kiosk.handle(.command(.setSleepWindow(window)), at: .origin) }
         let sleepClock = SleepClock(
-            unixNow: { Self.wallStart + Double(start.duration(to: clock.now).nanoseconds) / 1e9 },
-            utcOffset: { _ in 3600 }, trusted: { trusted.value })
+            unixNow: {
+                readings.unix += 1
+                return Self.wallStart + Double(start.duration(to: clock.now).nanoseconds) / 1e9
+            },
+            zone: {
+                readings.zone += 1
+                return { _ in 3600 }
+            },
+            trusted: {
+                readings.trusted += 1
+                return trusted.value
+            })
         let runtime = KioskRuntime(
             kiosk: kiosk, clock: clock, origin: start, devices: kioskDevices, history: InMemoryHistory(),
             faults: FaultLog { _ in }, sleepClock: sleepClock)
         runtime.start()
-        return (runtime, clock)
+        return (runtime, waiter)
+    }
+
+    @Test func eachWakeUpReadsTheWallClockOnce() throws {
+        for trust in [true, false] {
+            let readings = Readings()
+            let (runtime, _) = runtime(trusted: Flag(trust), readings: readings)
+            #expect(readings.trusted == 1, "start reads it once")
+            try runtime.run(until: Moment(.seconds(61) + SleepClock.untrustedRecheck))
+            #expect(runtime.wakeups >= 1)
+            // One reading at the start, then one per wake-up: not one before the wait, one for
+            // the deadline and one after it.
+            #expect(readings.trusted == 1 + runtime.wakeups, "trusted \(trust): \(runtime.wakeups) wake-ups")
+            #expect(readings.unix == 1 + runtime.wakeups)
+            #expect(readings.zone == 1 + runtime.wakeups)
+            #expect(runtime.kiosk.isAsleep == trust)
+        }
+    }
+
+    @Test func aWindowSetDuringTheWaitDarkensTheDisplayInThatWakeUpWithOneReading() throws {
+        let readings = Readings()
+        let (runtime, waiter) = runtime(trusted: Flag(true), readings: readings, window: nil)
+        #expect(readings.trusted == 0, "no window: the clock is not read")
+        let tenToSix = try SleepWindow.parse(from: "22:00", until: "06:00").get()
+        // The fleet's command arrives inside the wait, as the station's socket is served there.
+        waiter.during = { runtime.inject(.command(.setSleepWindow(tenToSix)), at: runtime.now) }
+        try runtime.step()
+        #expect(runtime.shownDisplay == .blank, "22:59 local, inside the window just set: dark in the same wake-up")
+        #expect(readings.trusted == 1 && readings.unix == 1 && readings.zone == 1)
+        // The next wait is for the window's end, 06:00 local (7 h 1 min on), from that one reading.
+        #expect(runtime.nextDeadline == Moment(.seconds(7 * 3600 + 60)))
+        try runtime.step()
+        #expect(readings.trusted == 2, "one more wake-up, one more reading")
+        #expect(runtime.shownDisplay == .time(seconds: 90))
     }
 
     @Test func theLoopWakesAtTheEdgeAndTheDisplayGoesDark() throws {

@@ -16,7 +16,7 @@ struct Fleet: ParsableCommand {
 /// `gymtimer fleet status`: every station seen, online or not, from the retained topics.
 struct FleetStatus: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Every station seen on the broker: online or not, its mode, what is left of its countdown and what it shows.")
+        commandName: "status", abstract: "Every station seen on the broker: online or not, its mode, what is left of its countdown, what it shows, its sleep window and whether it is asleep.")
 
     @OptionGroup var broker: FleetBrokerOptions
 
@@ -35,8 +35,8 @@ struct FleetStatus: ParsableCommand {
             print("No stations seen on \(broker.broker) (prefix \(broker.topicPrefix)).")
             return
         }
-        let rows = [["Station", "Status", "Mode", "Phase", "Left", "Display"]]
-            + stations.map { [$0.name, $0.status, $0.mode, $0.phase, $0.left, $0.display] }
+        let rows = [["Station", "Status", "Mode", "Phase", "Left", "Display", "Sleep", "Asleep"]]
+            + stations.map { [$0.name, $0.status, $0.mode, $0.phase, $0.left, $0.display, $0.sleep, $0.asleep] }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
             print(row.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }

@@ -8,12 +8,14 @@ the binary built for the other Debian release (installed and working, or refused
 saying why: other.expect says which), and uninstall. With fleet.env, the station also gets a
 [fleet] whose broker is on the CI host (fleet_host.py drives and checks it from there): the
 network drop-in, online, a start at the host's instant on the LEDs, workouts collected, no
-sandbox denial, before and after the reboot. Two boots, phase 1 ending in a reboot; prints
+sandbox denial, before and after the reboot; and a sleep window through the broker darkening the
+installed station while its clock is trusted (adjtimex), lit while it is not. Two boots, phase 1 ending in a reboot; prints
 "INSTALLTEST PHASE n: PASS|FAIL"."""
 import os
 import re
 import subprocess
 import sys
+import ctypes
 import time
 import urllib.request
 
@@ -101,6 +103,115 @@ def guest_status(port, station):
     """The station's status column in `gymtimer fleet status`, asked from inside the VM."""
     _, out = sh("/usr/local/bin/gymtimer", "fleet", "status", "--broker", f"mqtt://gym-server:{port}", "--wait", "1", timeout=30)
     return next((line.split()[1] for line in out.splitlines() if line.split()[:1] == [station]), None)
+
+
+class Timex(ctypes.Structure):
+    """struct timex of adjtimex(2), as glibc lays it out on x86-64."""
+    _fields_ = [("modes", ctypes.c_uint), ("offset", ctypes.c_long), ("freq", ctypes.c_long),
+                ("maxerror", ctypes.c_long), ("esterror", ctypes.c_long), ("status", ctypes.c_int),
+                ("constant", ctypes.c_long), ("precision", ctypes.c_long), ("tolerance", ctypes.c_long),
+                ("tv_sec", ctypes.c_long), ("tv_usec", ctypes.c_long), ("tick", ctypes.c_long),
+                ("ppsfreq", ctypes.c_long), ("jitter", ctypes.c_long), ("shift", ctypes.c_int),
+                ("stabil", ctypes.c_long), ("jitcnt", ctypes.c_long), ("calcnt", ctypes.c_long),
+                ("errcnt", ctypes.c_long), ("stbcnt", ctypes.c_long), ("tai", ctypes.c_int),
+                ("reserved", ctypes.c_int * 11)]
+
+
+STA_UNSYNC, TIME_ERROR = 0x0040, 5
+ADJ_MAXERROR, ADJ_ESTERROR, ADJ_STATUS = 0x0004, 0x0008, 0x0010
+
+
+def adjtimex(tx):
+    libc = ctypes.CDLL(None, use_errno=True)
+    state = libc.adjtimex(ctypes.byref(tx))
+    if state < 0:
+        raise OSError(ctypes.get_errno(), "adjtimex")
+    return state
+
+
+def clock_synchronised():
+    """What the kiosk reads (ClockReading): adjtimex with no change, STA_UNSYNC clear and not
+    TIME_ERROR. Returns (synchronised, status flags)."""
+    tx = Timex()
+    state = adjtimex(tx)
+    return state != TIME_ERROR and not tx.status & STA_UNSYNC, tx.status
+
+
+def mark_synchronised():
+    """As an NTP client does once it has the time: STA_UNSYNC cleared, a small maximum error
+    (the kernel adds 500 µs to it a second; at 16 s it sets STA_UNSYNC again, hours from now)."""
+    tx = Timex()
+    adjtimex(tx)
+    tx.modes = ADJ_STATUS | ADJ_MAXERROR | ADJ_ESTERROR
+    tx.status &= ~STA_UNSYNC
+    tx.maxerror, tx.esterror = 1000, 100
+    adjtimex(tx)
+
+
+def window_around_now():
+    """`fleet sleep`'s --from/--until for a window holding the guest's local time now (the zone
+    the service reads too, /etc/localtime): from a minute ago to two hours on, and its text."""
+    now = time.localtime()
+    minute = now.tm_hour * 60 + now.tm_min
+    hhmm = lambda m: f"{m % 1440 // 60:02d}:{m % 60:02d}"
+    return hhmm(minute - 1), hhmm(minute + 120)
+
+
+def sleep_cells(port, station):
+    """The station's Sleep and Asleep columns of `fleet status`, asked from inside the VM."""
+    _, out = sh("/usr/local/bin/gymtimer", "fleet", "status", "--broker", f"mqtt://gym-server:{port}", "--wait", "1", timeout=30)
+    return next((line.split()[-2:] for line in out.splitlines() if line.split()[:1] == [station]), None)
+
+
+def fleet_sleep(port, station, *args):
+    rc, out = sh("/usr/local/bin/gymtimer", "fleet", "sleep", "--broker", f"mqtt://gym-server:{port}",
+                 "--stations", station, *args, timeout=30)
+    g.check(rc == 0, f"gymtimer fleet sleep {' '.join(args)} (exit {rc}): {out.strip()[:200]}")
+
+
+def lit():
+    return g.shown(g.ram()) == "00:05" and g.value("ready") == 1
+
+
+def dark():
+    return all(b == 0 for b in g.ram()) and all(g.value(n) == 0 for n in ("ready", "rest", "alarm"))
+
+
+def sleep_window_step(port, station):
+    """11. A sleep window holding the guest's local time now, sent through the broker with
+    `gymtimer fleet sleep`: the installed station (idle, nobody near it) goes dark (display RAM
+    blank, LEDs off, `Asleep yes`) once its clock is trusted; while the clock is not synchronised
+    it stays lit (`Asleep no`), and the check says so. An unsynchronised guest clock is marked
+    synchronised here (adjtimex as root), so both are seen: the service reads it again within
+    its 60 s recheck. A press in the dark only wakes the display; `--off` ends the window (so the
+    reboot's checks find the station lit)."""
+    start, until = window_around_now()
+    window = f"{start}–{until}"
+    synchronised, status = clock_synchronised()
+    print(f"guest: sleep window {window} (local {time.strftime('%H:%M:%S %Z')}), the clock "
+          f"{'synchronised' if synchronised else 'NOT synchronised'} (adjtimex status {status:#06x})", flush=True)
+    fleet_sleep(port, station, "--from", start, "--until", until)
+    if not synchronised:
+        g.check(g.wait_for(lambda: sleep_cells(port, station) == [window, "no"], 30),
+                f"fleet status: the window set, not asleep on an untrusted clock: {sleep_cells(port, station)}")
+        time.sleep(3)
+        g.check(lit(), f"lit inside its window {window} because the guest clock is not NTP-synchronised "
+                       f"(adjtimex STA_UNSYNC): display {g.shown(g.ram())!r}, ready LED {g.value('ready')}")
+        mark_synchronised()
+        synchronised, status = clock_synchronised()
+        g.check(synchronised, f"the guest clock marked synchronised (adjtimex status {status:#06x})")
+        print("FLEETTEST clock-marked-synchronised", flush=True)
+    g.check(g.wait_for(dark, 90), f"dark inside its window on a trusted clock (within the 60 s recheck): "
+                                  f"display RAM {g.ram()}, LEDs {[g.value(n) for n in ('ready', 'rest', 'alarm')]}")
+    g.check(g.wait_for(lambda: sleep_cells(port, station) == [window, "yes"], 30),
+            f"fleet status: asleep in its window: {sleep_cells(port, station)}")
+    g.press(g.LINE["start"])
+    g.check(g.wait_for(lambda: g.shown(g.ram()) == "00:05", 5), f"a press in the dark lights the display ({g.shown(g.ram())})")
+    time.sleep(1)
+    g.check(g.value("rest") == 0, "and only wakes it: no rest started")
+    fleet_sleep(port, station, "--off")
+    g.check(g.wait_for(lambda: sleep_cells(port, station) == ["-", "-"], 30) and lit(),
+            f"--off: no window, lit ({sleep_cells(port, station)}, display {g.shown(g.ram())!r})")
 
 
 def finish_workout():
@@ -192,6 +303,7 @@ def fleet_phase1():
     print("FLEETTEST workout-done 1", flush=True)
     g.check(host_says(http_port, "phase1-done", 300) is not None, "the host saw the workout once and the station back after its broker's restart")
     g.check(guest_status(port, station) == "online", "online after the broker's restart, seen from the VM too")
+    sleep_window_step(port, station)
     no_sandbox_denial(since)
 
 
