@@ -97,8 +97,11 @@ import Testing
         #expect(press.count == edge.count)
         #expect(edge.median >= 10, "the edge figure includes the 10 ms settle")
         #expect(press.median >= 0)
-        #expect(try figure("deadline error").statistics?.count == options.rests)
-        #expect(try #require(try figure("display tick").statistics).count >= options.rests)
+        // Real time too: a press the loop was woken too late for is dropped with its release,
+        // and that rest never runs (the note says how many sounded).
+        let rests = try #require(try figure("deadline error").statistics).count
+        #expect(rests > 0 && rests <= options.rests)
+        #expect(try #require(try figure("display tick").statistics).count >= rests)
         #expect(try figure("deadline error").statistics.map { $0.median >= 0 } == true, "never early")
         #expect(try figure("wake-ups per second, idle").statistics?.count == options.idleSeconds)
         #expect(try figure("wake-ups per second, counting down").statistics?.count == options.countdownSeconds)
