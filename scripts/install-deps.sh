@@ -1,32 +1,60 @@
 #!/usr/bin/env bash
-# Installs the Debian packages GymTimer builds against, if any are missing.
-# Used by scripts/kiosk.sh, and by scripts/test.sh with --tests (adds what only the tests use:
-# tmux, the terminal the interactive simulator is tested in, mosquitto, the real MQTT broker the fleet
-# tests start on loopback, openssl for their TLS certificate, faketime for the clock-step tests,
-# the tools that build libgpiod 2.2, and chromium with its driver, the browser the coach's console
-# is tested in (selenium goes into a venv cached in .build-venv, see below)); with --vm-arm64
-# (optional, alone or after --tests) what scripts/vm-arm64-install-test.sh boots Debian 13 arm64
-# with (qemu-system-aarch64, debootstrap; it installs them itself when missing); safe to run again.
+# Installs the Debian packages GymTimer builds against, if any are missing; safe to run again.
+#
+#   scripts/install-deps.sh            what the kiosk builds against (scripts/kiosk.sh uses it)
+#   scripts/install-deps.sh --tests    also everything every stage of the test command needs,
+#                                      before any stage runs (scripts/test.sh), so that no stage
+#                                      installs anything itself and a stage that finds a tool
+#                                      missing is a real failure, not a "skipped"
+#   scripts/install-deps.sh --vm-arm64 also what scripts/vm-arm64-install-test.sh boots
+#                                      Debian 13 arm64 with (alone or after --tests)
+#
+# What --tests adds, and for which stage:
+#   unit tests        mosquitto (the real broker), openssl (its TLS certificate), faketime
+#                     (the clock-step tests)
+#   libgpiod 2.2      gcc, make, xz-utils (built from Debian trixie's source, build-libgpiod2.sh)
+#   Home Assistant    debootstrap (its sid chroot), curl, jq
+#   arm64             debootstrap, qemu-user-static, file, binutils, lintian
+#   console           chromium, chromium-driver, python3-venv (selenium goes into .build-venv)
+#   terminal          tmux
+#   kernel/install VM qemu-system-x86, busybox-static, gpiod, i2c-tools, alsa-utils, cpio, kmod,
+#                     e2fsprogs, iproute2, debian-archive-keyring, and the headers of the kernel
+#                     Debian ships now (gpio-sim is compiled against them)
 set -euo pipefail
 needed=(libgpiod-dev libasound2-dev libsqlite3-dev libmosquitto-dev pkg-config python3 espeak-ng)
-# gcc, make and xz-utils build libgpiod 2.2 from source for the trixie build (build-libgpiod2.sh).
 tests=false
 for flag in "$@"; do
   case "$flag" in
-    --tests) tests=true; needed+=(tmux mosquitto openssl gcc make xz-utils faketime chromium chromium-driver python3-venv) ;;
+    --tests) tests=true
+      needed+=(mosquitto openssl faketime gcc make xz-utils debootstrap curl jq util-linux
+               qemu-user-static file binutils lintian chromium chromium-driver python3-venv tmux
+               qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio kmod e2fsprogs
+               iproute2 debian-archive-keyring) ;;
     --vm-arm64) needed+=(qemu-system-arm debootstrap e2fsprogs kmod cpio debian-archive-keyring) ;;
     *) echo "usage: $0 [--tests] [--vm-arm64]" >&2; exit 2 ;;
   esac
 done
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+updated=false
+update_once() { $updated || { $sudo apt-get update -qq; updated=true; }; }
+# The kernel VM compiles gpio-sim against the headers of the kernel Debian ships now: that
+# version moves with security updates, so apt is asked which one it is.
+if $tests; then
+  kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}') || true
+  if [ -z "$kpkg" ]; then
+    update_once
+    kpkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
+  fi
+  [ -n "$kpkg" ] || { echo "install-deps.sh: apt knows no linux-image-amd64 (is this Debian?)" >&2; exit 1; }
+  needed+=("linux-headers-${kpkg#linux-image-}")
+fi
 missing=()
-for pkg in "${needed[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
+for pkg in "${needed[@]}"; do installed "$pkg" || missing+=("$pkg"); done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq
+  update_once
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
 # The console's browser test (Tests/console/console_test.py) drives chromium with selenium, from
