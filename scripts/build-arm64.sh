@@ -7,6 +7,9 @@
 #                                     gymtimer_<version>_arm64.deb, in .build-arm64/out/
 #   scripts/build-arm64.sh --tests    also the unit tests for arm64 (debug), run under
 #                                     qemu-aarch64-static (scripts/test-arm64.sh runs them)
+#   scripts/build-arm64.sh --prepare  only the downloads: the compiler's chroot and the SDK
+#                                     (the test command runs it in the background while the
+#                                     host builds, scripts/prefetch.sh)
 #
 # How: the Swift compiler must be exactly the version of the arm64 Swift libraries, and only
 # Debian sid carries Swift for both architectures (swiftlang, pinned below). So the build runs
@@ -33,8 +36,8 @@ SDK=$SUITE-arm64
 SYSROOT_IN=/sdk/$SDK.artifactbundle/$SDK/aarch64-unknown-linux-gnu/sysroot
 SYSROOT=$CH$SYSROOT_IN
 OUT=$W/out
-tests=0
-case "${1:-}" in --tests) tests=1 ;; "") ;; *) echo "usage: $0 [--tests]" >&2; exit 2 ;; esac
+tests=0 prepare=0
+case "${1:-}" in --tests) tests=1 ;; --prepare) prepare=1 ;; "") ;; *) echo "usage: $0 [--tests|--prepare]" >&2; exit 2 ;; esac
 
 t0=$(date +%s)
 stage() { echo "[arm64 $(( $(date +%s) - t0 ))s] $*" >&2; }
@@ -171,6 +174,8 @@ EOF
 EOF
   touch "$SYSROOT/.complete"
 fi
+
+if [ $prepare = 1 ]; then stage "prepared: the chroot and the SDK"; echo "$W"; exit 0; fi
 
 # ---- 4. build in the chroot. pkg-config must look in the sysroot only: otherwise SwiftPM
 # adds the host's -L/usr/lib/x86_64-linux-gnu and the arm64 link fails.

@@ -12,8 +12,9 @@
 # changes; Home Assistant's birth message brings the discovery back; a stopped station's
 # entities are unavailable.
 #
-# Needs root (debootstrap, chroot, mount namespaces). Without root, or with nothing cached and
-# no way to Debian's archive and PyPI, it says why on one line and exits 0.
+# Needs root (debootstrap, chroot, mount namespaces). Without root, a tool, or with nothing cached
+# and no way to Debian's archive and PyPI, it says why on one line and exits 77 (cannot run:
+# scripts/lib/cannot-run.sh), which fails the test command under CI.
 # Usage: scripts/ha-test.sh [path/to/gymtimer]   (default .build/debug/gymtimer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +34,7 @@ EID=gymtimer_${STATION//-/_}     # the entity-id stem the discovery asks for
 WAIT=${HA_WAIT:-60}              # the bound of every wait for Home Assistant or the station
 
 say() { printf '[ha %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
-skip() { echo "ha test: skipped ($*)"; exit 0; }
+CANNOT_RUN_STAGE="ha test"; . scripts/lib/cannot-run.sh
 die() { say "FAILED: $*"; exit 1; }
 clock() { date +%s.%N; }
 T0=$(clock)
@@ -49,14 +50,12 @@ check() { # check NAME COMMAND...: one PASS/FAIL line, the run fails at the end 
   if "$@"; then say "PASS $name"; else say "FAIL $name"; FAILED=1; fi
 }
 
-[ "$(id -u)" = 0 ] || skip "needs root for debootstrap and chroot"
-for tool in debootstrap mosquitto curl jq unshare python3; do
-  command -v $tool >/dev/null || skip "no $tool on this machine (scripts/install-deps.sh --tests)"
-done
+[ "$(id -u)" = 0 ] || cannot_run "needs root for debootstrap and chroot"
+require_tools debootstrap mosquitto curl jq unshare python3
 if [ ! -f "$R/opt/ha/.ready" ]; then
   curl -sfI --max-time 10 "$MIRROR/dists/$SUITE/InRelease" >/dev/null \
     && curl -sfI --max-time 10 https://pypi.org/simple/homeassistant/ >/dev/null \
-    || skip "nothing cached in $WORK and no network to Debian's archive and PyPI"
+    || cannot_run "nothing cached in $WORK and no network to Debian's archive and PyPI"
 fi
 mkdir -p "$CACHE/apt" "$CACHE/pip" "$CACHE/debootstrap"
 rm -rf "$RUN"; mkdir -p "$RUN"

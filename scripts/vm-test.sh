@@ -11,43 +11,31 @@
 #                                (Tests/vm/systemd/fleet_host.py; VM_FLEET_OLD_UNIT=1: without
 #                                the network drop-in, which must fail; VM_RELEASES=bookworm:
 #                                Debian 12 only)
-# Prints "vm tests: skipped (reason)" and exits 0 when this machine cannot run them (not root,
-# not x86-64 Debian, apt unreachable); exits non-zero on a real failure. The kernel, gpio-sim
-# module, initramfs and Debian root filesystem are cached in .build/vm.
+# On a machine that cannot run them (not root, not x86-64 Debian, a tool or the kernel's headers
+# missing: scripts/install-deps.sh --tests installs them, Debian's archive unreachable) it says
+# "vm tests (STAGE): cannot run: why" and exits 77, which fails the test command under CI
+# (scripts/lib/cannot-run.sh); it exits 1 on a real failure. The kernel, gpio-sim module,
+# initramfs and Debian root filesystem are cached in .build/vm.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stage=${1:-kernel}
 case "$stage" in kernel|install) ;; *) echo "usage: $0 [kernel|install]"; exit 2 ;; esac
 start=$(date +%s)
-skip() { echo "vm tests ($stage): skipped ($*)"; exit 0; }
+CANNOT_RUN_STAGE="vm tests ($stage)"; . scripts/lib/cannot-run.sh
 
-[ "$(uname -m)" = x86_64 ] || skip "needs an x86-64 host, this is $(uname -m)"
-command -v apt-get >/dev/null || skip "needs apt (Debian)"
-[ "$(id -u)" = 0 ] || skip "needs root to install packages and share / read-only with the VM"
-
+[ "$(uname -m)" = x86_64 ] || cannot_run "needs an x86-64 host, this is $(uname -m)"
+[ "$(id -u)" = 0 ] || cannot_run "needs root to share / read-only with the VM"
+require_tools apt-get apt-cache dpkg-deb qemu-system-x86_64 busybox cpio xz gcc make depmod python3 ip mosquitto
+if [ "$stage" = kernel ]; then require_tools gpiodetect i2cget aplay; else require_tools debootstrap mkfs.ext4; fi
 KPKG=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
+[ -n "$KPKG" ] || cannot_run "apt knows no linux-image-amd64 (apt-get update; scripts/install-deps.sh --tests)"
 KVER=${KPKG#linux-image-}
-base=(qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio xz-utils gcc make kmod python3 debootstrap e2fsprogs iproute2 mosquitto)
-pkgs=("${base[@]}")
-[ -n "$KPKG" ] && pkgs+=("linux-headers-$KVER")
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ -z "$KPKG" ] || [ ${#missing[@]} -gt 0 ]; then
-  echo "vm tests: installing ${missing[*]:-kernel metadata}"
-  timeout 300 apt-get update -qq >/dev/null 2>&1 || skip "apt-get update failed (no network?)"
-  KPKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
-  [ -n "$KPKG" ] || skip "apt has no linux-image-amd64"
-  KVER=${KPKG#linux-image-}
-  DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq --no-install-recommends \
-    "${base[@]}" "linux-headers-$KVER" >/dev/null 2>&1 || skip "apt-get install failed"
-fi
+[ -d "/usr/src/linux-headers-$KVER" ] || cannot_run "no linux-headers-$KVER to build gpio-sim against (scripts/install-deps.sh --tests installs it)"
 
 echo "== vm tests: kernel, gpio-sim (cached in .build/vm)"
 if ! Tests/vm/build.sh; then
   # A failed download is the network's fault, not the project's; a failed compile is not.
-  ls .build/vm/kernel-*/boot/vmlinuz-* >/dev/null 2>&1 || skip "could not download the kernel"
+  ls .build/vm/kernel-*/boot/vmlinuz-* >/dev/null 2>&1 || cannot_run "could not download the kernel"
   echo "vm tests: FAIL (building the VM)"; exit 1
 fi
 
@@ -55,7 +43,7 @@ if [ "$stage" = kernel ]; then
   [ -x .build/debug/gymtimer ] || { echo "== vm tests: building gymtimer"; swift build --product gymtimer || exit 1; }
   echo "== vm tests: gymtimer against libgpiod 2.2 (Debian trixie's source package, static; .build-gpiod2)"
   if ! prefix=$(scripts/build-libgpiod2.sh); then
-    ls .build/libgpiod2/src/libgpiod_*.orig.tar.* >/dev/null 2>&1 || skip "could not download libgpiod from Debian trixie"
+    ls .build/libgpiod2/src/libgpiod_*.orig.tar.* >/dev/null 2>&1 || cannot_run "could not download libgpiod from Debian trixie"
     echo "vm tests: FAIL (building libgpiod 2.2)"; exit 1
   fi
   if ! PKG_CONFIG_PATH=$prefix/lib/pkgconfig swift build --scratch-path .build-gpiod2 --product gymtimer \
@@ -113,7 +101,7 @@ s=[socket.socket() for _ in range(2)]
 [x.bind(("127.0.0.1", 0)) for x in s]
 print(*[x.getsockname()[1] for x in s])')
     if ! VM_FLEET="$fport $hport vm-$1" Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
-      ls -d .build/vm/debian-"$1"-* >/dev/null 2>&1 || skip "debootstrap could not download Debian $1"
+      ls -d .build/vm/debian-"$1"-* >/dev/null 2>&1 || cannot_run "debootstrap could not download Debian $1"
       echo "install test: FAIL (building the $1 VM)"; exit 1
     fi
     echo "== install test: booting Debian $2 with systemd (qemu TCG), installing, rebooting"

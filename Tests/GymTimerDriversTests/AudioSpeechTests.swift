@@ -1,9 +1,12 @@
 import Foundation
 import GymTimerCore
+import GymTimerTestSupport
 import Testing
 @testable import GymTimerDrivers
 
 @Suite struct AudioSpeechTests {
+    static let espeak = MachineRequirement(SpeechSynthesizer().resolve() != nil, "no espeak-ng on this machine (apt-get install espeak-ng)")
+
     @Test func missingEspeakFallsBackToTonesLoggedOnce() throws {
         let log = LogLines()
         let library = SoundLibrary(
@@ -26,7 +29,7 @@ import Testing
         ])
     }
 
-    @Test(.enabled(if: SpeechSynthesizer().resolve() != nil, "espeak-ng is installed"))
+    @Test(.enabled(if: espeak.runs, "espeak-ng is installed"), espeak)
     func speechIsRenderedOnceIntoTheCacheAndFitsTheCue() throws {
         let cache = try temporaryDirectory("cache")
         let log = LogLines()
@@ -39,7 +42,7 @@ import Testing
         #expect(log.all.isEmpty)
     }
 
-    @Test(.enabled(if: SpeechSynthesizer().resolve() != nil, "espeak-ng is installed"))
+    @Test(.enabled(if: espeak.runs, "espeak-ng is installed"), espeak)
     func programCallsAreSpokenWithinTheirCueLength() throws {
         let library = SoundLibrary(configuration: .init(cacheDirectory: try temporaryDirectory("cache")), log: { _ in })
         for call: Sound in [.go, .work, .rest, .round(12), .halfway, .lastMinute, .timeCap] {

@@ -226,7 +226,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    @Test(.enabled(if: MachineRequirement.root.runs, "needs root to mount a small tmpfs"), MachineRequirement.root)
     func aRecordArrivingWhileTheCollectorsDiskIsFullIsStoredOnceThereIsSpace() throws {
         let disk = directory + "/disk"
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GymTimerTestSupport
 import Testing
 
 /// A Pi's wall clock is wrong at boot and steps when NTP synchronises (issue #24). The real
@@ -7,7 +8,7 @@ import Testing
 /// `faketime`; the monotonic clocks left alone, as a step leaves them): a rest begun on a clock
 /// 10 h behind or ahead, killed, and restarted on a clock that stepped, resumes with the time
 /// that really passed, within the same boot.
-@Suite(.serialized, .enabled(if: LibFaketime.path != nil, "apt-get install faketime"))
+@Suite(.serialized, .enabled(if: faketime.runs, "apt-get install faketime"), faketime)
 struct ClockStepTests {
     static let config = "[rest]\ndefault_seconds = 120\n"
 
@@ -96,3 +97,6 @@ enum LibFaketime {
             .map { "\(lib)/\($0)/faketime/libfaketime.so.1" }.first { FileManager.default.fileExists(atPath: $0) }
     }()
 }
+
+/// libfaketime, which the clock-step tests run the binary under.
+private let faketime = MachineRequirement(LibFaketime.path != nil, "no libfaketime on this machine (apt-get install faketime)")

@@ -11,7 +11,6 @@ import Testing
 /// a full disk, a corrupt, locked or uncreatable database, a hand-edited state, a planted
 /// symlink and a second process lose no record and never stop the kiosk from starting.
 @Suite struct StorageFaultTests {
-    static let isRoot = getuid() == 0
 
     func simulate(_ script: String, config: String = GymtimerBinary.intervalConfig, dataDir: String, in files: ScratchDirectory)
         throws -> GymtimerBinary.Outcome
@@ -24,7 +23,7 @@ import Testing
 
     /// Workouts finished while the disk is full wait in the pre-allocated journal, survive the
     /// process ending, and reach the database once there is space again.
-    @Test(.enabled(if: isRoot, "needs root to mount a small tmpfs"))
+    @Test(.enabled(if: MachineRequirement.root.runs, "needs root to mount a small tmpfs"), MachineRequirement.root)
     func workoutsFinishedOnAFullDiskAreStoredOnceThereIsSpace() throws {
         let files = try ScratchDirectory()
         let mountPoint = files.path + "/disk"

@@ -2,6 +2,7 @@
 # The Debian package's life on a system, checked in a Debian 13 (trixie) amd64 chroot made by
 # debootstrap (cached in .build-arm64/pkgtest):
 #   Tests/package/lifecycle.sh gymtimer_<version>_<arch>.deb
+#   Tests/package/lifecycle.sh --prepare    only the clean root (scripts/prefetch.sh)
 # install (the gymtimer user in its groups, the config, the service enabled), the owner edits
 # the config and has history; upgrade (install again): both kept; remove: the binary gone,
 # config and history kept (both binaries, gymtimer and gymtimer-console, come and go together); install again: enabled again, both kept; purge: both gone.
@@ -11,10 +12,13 @@
 # runs in a chroot, so the service is enabled, not started (the install test boots one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-deb=$(realpath -e "$1")
 root=$(pwd)/.build-arm64/pkgtest
 fail() { echo "package lifecycle: FAIL ($*)"; exit 1; }
-[ "$(id -u)" = 0 ] || { echo "package lifecycle: skipped (needs root for chroot)"; exit 0; }
+CANNOT_RUN_STAGE="package lifecycle"; . scripts/lib/cannot-run.sh
+[ "$(id -u)" = 0 ] || cannot_run "needs root for chroot"
+require_tools debootstrap dpkg-deb
+prepare=false
+[ "${1:-}" = --prepare ] && prepare=true || deb=$(realpath -e "$1")
 if [ ! -x "$root/usr/bin/dpkg" ]; then
   echo "== package lifecycle: debootstrap trixie amd64 minbase (cached in $root)"
   rm -rf "$root.tmp"
@@ -22,6 +26,7 @@ if [ ! -x "$root/usr/bin/dpkg" ]; then
     >/tmp/gymtimer-pkgtest-debootstrap.log 2>&1 || { tail -5 /tmp/gymtimer-pkgtest-debootstrap.log; fail "debootstrap trixie"; }
   mv "$root.tmp" "$root"
 fi
+$prepare && { echo "package lifecycle: the clean root is ready ($root)"; exit 0; }
 # A fresh copy of the clean root for every run: nothing of the last run remains.
 sys=$root.run; rm -rf "$sys"; cp -a "$root" "$sys"; trap 'rm -rf "$sys"' EXIT
 cp "$deb" "$sys/gymtimer.deb"

@@ -11,13 +11,14 @@
 #   - a disk image of it (disk-RELEASE.ext4) and an initramfs that mounts it and starts its
 #     systemd. The kernel is Debian 12's for both (the one gpio-sim is built for).
 # Usage: Tests/vm/systemd/build.sh RELEASE BINARY OTHER works|refused
+#        Tests/vm/systemd/build.sh RELEASE --base-only   only the cached debootstrap root
+#                                                        (scripts/prefetch.sh)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$ROOT/Tests/vm/lib.sh"
 WORK=${VM_WORK:-$ROOT/.build/vm}
 RELEASE=$1
-BINARY=$(realpath -e "$2"); OTHER=$(realpath -e "$3"); EXPECT=$4
-KVER=$(cat "$WORK/kver"); KROOT=$WORK/kernel-$KVER
+mkdir -p "$WORK"
 HERE=$ROOT/Tests/vm/systemd
 
 # What the test needs besides install.sh's packages: systemd as init, udev for the device
@@ -32,6 +33,9 @@ if [ ! -d "$BASE" ]; then
   rm -rf "$BASE.tmp/var/cache/apt/archives/"*.deb
   mv "$BASE.tmp" "$BASE"
 fi
+[ "$2" = --base-only ] && { echo "install vm build: $BASE is ready"; exit 0; }
+BINARY=$(realpath -e "$2"); OTHER=$(realpath -e "$3"); EXPECT=$4
+KVER=$(cat "$WORK/kver"); KROOT=$WORK/kernel-$KVER
 
 echo "install vm build: $RELEASE root filesystem with this checkout"
 R=$WORK/install-root-$RELEASE

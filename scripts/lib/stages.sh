@@ -1,0 +1,113 @@
+# The test command's stages (sourced by scripts/test.sh and Tests/ci/stage-truth-test.sh).
+#
+#   stage NAME COMMAND...   runs one stage: its output as it comes, then one line with its
+#                           result and duration; remembers both for the table (and goes on
+#                           whatever the result: stage_failed tells)
+#   stage_table             prints the table of every stage (result, seconds, what it counted)
+#                           and the closing line "stages: N passed, N failed"; returns non-zero
+#                           when any stage failed
+#
+# A stage that cannot run on this machine (no root, a tool missing, no network) exits
+# CANNOT_RUN (77) after printing "cannot run: WHY" (scripts/lib/cannot-run.sh). Outside CI that
+# is "skipped" and the run goes on: a developer without root still runs the rest. Under CI
+# (CI set and not "false") it is a failure with that reason, so that a machine missing a tool
+# can never pass the test command by skipping what needed it.
+CANNOT_RUN=77
+STAGE_NAMES=() STAGE_RESULTS=() STAGE_SECONDS=() STAGE_COUNTS=()
+STAGE_RUN_START=$(date +%s)
+STAGE_LOGS=$(mktemp -d)
+
+stage_under_ci() { [ -n "${CI:-}" ] && [ "${CI:-}" != false ]; }
+
+# What a stage's output says it checked: the unit tests' count, the passed scenarios and
+# checks, or the "ok"/"PASS" lines it printed.
+stage_count() {
+  local log=$1 n
+  n=$(grep -aoE 'Test run with [0-9]+ tests?' "$log" | awk '{s += $4} END {if (s) print s}')
+  [ -n "$n" ] && { echo "$n tests"; return; }
+  n=$(grep -aoE '(^|[^0-9])[0-9]+ passed, [0-9]+ failed' "$log" | grep -oE '[0-9]+ passed' | awk '{s += $1} END {if (s) print s}')
+  [ -n "$n" ] && { echo "$n passed"; return; }
+  n=$(grep -acE '^(ok |\[[^]]*\] PASS |PASS |[A-Z0-9]+TEST PASS)|: (passed|PASS)( |$)' "$log")
+  [ "$n" -gt 0 ] && echo "$n checks" || echo "-"
+}
+
+stage() {
+  local name=$1; shift
+  local log t0 rc seconds result why
+  log=$STAGE_LOGS/${#STAGE_NAMES[@]}.log
+  echo
+  echo "== $name"
+  t0=$(date +%s)
+  # The stage runs in a subshell with errexit of its own (a stage function stops at its first
+  # failing command), while this shell goes on to record the result whatever it was.
+  set +e
+  ( set -e; "$@" ) 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  seconds=$(( $(date +%s) - t0 ))
+  if [ "$rc" = 0 ]; then
+    result=passed
+  elif [ "$rc" = "$CANNOT_RUN" ]; then
+    why=$(grep -a 'cannot run: ' "$log" | tail -1 | sed 's/.*cannot run: //')
+    if stage_under_ci; then result="FAILED (cannot run under CI: ${why:-no reason given})"; else result="skipped (${why:-no reason given})"; fi
+  else
+    result="FAILED (exit $rc)"
+  fi
+  STAGE_NAMES+=("$name") STAGE_RESULTS+=("$result") STAGE_SECONDS+=("$seconds") STAGE_COUNTS+=("$(stage_count "$log")")
+  echo "== $name: $result in $seconds s"
+}
+
+# Whether the last stage failed (a run stops after a failed build: nothing after it can pass).
+stage_failed() { [[ "${STAGE_RESULTS[-1]}" == FAILED* ]]; }
+
+stage_table() {
+  local i passed=0 failed=0 skipped=0 total=$(( $(date +%s) - STAGE_RUN_START ))
+  echo
+  echo "== the stages"
+  printf '%-44s %6s  %-14s %s\n' stage seconds counted result
+  for i in "${!STAGE_NAMES[@]}"; do
+    printf '%-44s %6s  %-14s %s\n' "${STAGE_NAMES[$i]}" "${STAGE_SECONDS[$i]}" "${STAGE_COUNTS[$i]}" "${STAGE_RESULTS[$i]}"
+    case "${STAGE_RESULTS[$i]}" in
+      FAILED*) failed=$((failed + 1)) ;;
+      skipped*) skipped=$((skipped + 1)) ;;
+      *) passed=$((passed + 1)) ;;
+    esac
+  done
+  printf '%-44s %6s\n' "all ($(( total / 60 )) min $(( total % 60 )) s)" "$total"
+  echo "stages: $passed passed, $failed failed$([ $skipped = 0 ] || echo ", $skipped skipped")"
+  rm -rf "$STAGE_LOGS"
+  [ "$failed" = 0 ]
+}
+
+# Downloads and unpacking that later stages need (debootstrap roots, the cross compiler, Home
+# Assistant's venv, the VM's kernel) are network- and disk-bound: they run in the background
+# while the host builds and tests. The test command awaits a stage's job before the stage (in
+# its own shell: a job is that shell's child); the job only fills the
+# stage's cache, so a job that failed costs nothing but time: the stage does the work again and
+# fails, if it must, with its own reason.
+#
+#   background NAME COMMAND...  starts COMMAND (a program: a session of its own, so that it
+#                               stops whole), its output in .build/prefetch/NAME.log
+#   await NAME                  waits for it and says how long it took and how long it was waited for
+declare -A BACKGROUND_PIDS=() BACKGROUND_START=()
+background() {
+  local name=$1; shift
+  mkdir -p .build/prefetch
+  setsid "$@" > ".build/prefetch/$name.log" 2>&1 < /dev/null &
+  BACKGROUND_PIDS[$name]=$!
+  BACKGROUND_START[$name]=$(date +%s)
+}
+await() {
+  local name=$1 rc=0 t0
+  [ -n "${BACKGROUND_PIDS[$name]:-}" ] || return 0
+  t0=$(date +%s)
+  wait "${BACKGROUND_PIDS[$name]}" || rc=$?
+  unset "BACKGROUND_PIDS[$name]"
+  echo "background $name: $([ $rc = 0 ] && echo done || echo "failed (exit $rc; the stage does it again): .build/prefetch/$name.log") in $(( $(date +%s) - BACKGROUND_START[$name] )) s, waited $(( $(date +%s) - t0 )) s"
+}
+# Stops what still runs when the test command ends early.
+background_stop() {
+  local pid
+  for pid in "${BACKGROUND_PIDS[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+}
+trap background_stop EXIT
