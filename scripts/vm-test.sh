@@ -65,7 +65,8 @@ if [ "$stage" = kernel ]; then
       if [ $one = 0 ] && ! grep -aq "GPIO on .* (libgpiod $1\." .build/vm/console-libgpiod$1-$attempt.log; then
         echo "vm tests: $2 did not say it runs on libgpiod $1"; one=1
       fi
-      echo "vm tests (kernel, libgpiod $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s"
+      echo "vm tests (kernel, libgpiod $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s," \
+        "$(grep -ac ' ok: ' .build/vm/console-libgpiod$1-$attempt.log) checks passed in the guest"
       [ $one = 0 ] && break
       [ $attempt = 1 ] && echo "vm tests (kernel, libgpiod $1): failed once, booting again to rule out an overloaded emulator"
     done
@@ -116,7 +117,8 @@ print(*[x.getsockname()[1] for x in s])')
     wait $fleethost; hostrc=$?
     sed 's/^/  /' ".build/vm/fleet-host-$1.log"
     [ $hostrc = 0 ] || one=1
-    echo "vm tests (install, Debian $2 $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s"
+    echo "vm tests (install, Debian $2 $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s," \
+      "$(( $(cat ".build/vm/install-console-$1-"[12].log 2>/dev/null | grep -ac ' ok: ') + $(grep -ac 'fleet host: ok ' ".build/vm/fleet-host-$1.log") )) checks passed in the guest and the host"
     [ $one = 0 ] || rc=1
   done
   log=".build/vm/install-console-*.log"

@@ -25,6 +25,8 @@ stage_count() {
   local log=$1 n
   n=$(grep -aoE 'Test run with [0-9]+ tests?' "$log" | awk '{s += $4} END {if (s) print s}')
   [ -n "$n" ] && { echo "$n tests"; return; }
+  n=$(grep -aoE '[0-9]+ checks passed' "$log" | awk '{s += $1} END {if (s) print s}')
+  [ -n "$n" ] && { echo "$n checks"; return; }
   n=$(grep -aoE '(^|[^0-9])[0-9]+ passed, [0-9]+ failed' "$log" | grep -oE '[0-9]+ passed' | awk '{s += $1} END {if (s) print s}')
   [ -n "$n" ] && { echo "$n passed"; return; }
   n=$(grep -acE '^(ok |\[[^]]*\] PASS |PASS |[A-Z0-9]+TEST PASS)|: (passed|PASS)( |$)' "$log")
