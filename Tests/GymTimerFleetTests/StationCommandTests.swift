@@ -19,15 +19,10 @@ import Testing
     let broker: InMemoryBroker
     let station: VirtualStation
     let coach: any MQTTTransport
-    let name: String
+    let name = "rack-2"
 
     init() throws {
-        try self.init("rack-2")
-    }
-
-    init(_ name: String) throws {
         let clock = clock
-        self.name = name
         broker = InMemoryBroker(now: { clock.now.offset })
         let configuration = try GymTimerConfiguration.parse(
             "[fleet]\nbroker = \"mqtt://gym.local:1883\"\nstation = \"\(name)\"\nhome_assistant = false\n")
@@ -100,31 +95,30 @@ import Testing
     }
 
     @Test func aScheduledStartOnAStationWhoseAthleteStartedARestLeavesTheRestAndSaysWhy() throws {
-        let rack = try StationCommandTests("rack-3")
-        let station = rack.station
+        let clock = clock
         var restLED: [(at: Duration, on: Bool)] = []
         let line = try #require(station.devices.leds[.rest])
         let shown = line.onChange
         line.onChange = { on in
-            restLED.append((rack.clock.now.offset, on))
+            restLED.append((clock.now.offset, on))
             shown?(on)
         }
-        #expect(try rack.run { !rack.states.isEmpty })
+        #expect(try run { !states.isEmpty })
         let at = station.unixNow + 2
-        try rack.coach.publish(MQTTMessage(topic: "gymtimer/rack-3/cmd", text: "{\"do\":\"start\",\"at\":\(at)}", qos: 1))
-        #expect(try rack.run { rack.published().contains { $0.object["event"]?.string == "scheduled" } })
+        try coach.publish(MQTTMessage(topic: "gymtimer/\(name)/cmd", text: "{\"do\":\"start\",\"at\":\(at)}", qos: 1))
+        #expect(try run { published().contains { $0.object["event"]?.string == "scheduled" } })
         // The athlete, before the class start.
-        station.inputs.schedule([InputGestures.click("start", at: rack.clock.now.offset + .milliseconds(100))])
-        #expect(try rack.run { rack.states.contains { $0["phase"]?.string == "resting" } })
-        let deadline = rack.states.last?["deadline"]?.number
-        #expect(try rack.run(upTo: .seconds(8)) { !rack.errors("not-allowed").isEmpty }, "the class start says why it did not start")
-        let reason = rack.errors("not-allowed").first?["reason"]?.string ?? ""
+        station.inputs.schedule([InputGestures.click("start", at: clock.now.offset + .milliseconds(100))])
+        #expect(try run { states.contains { $0["phase"]?.string == "resting" } })
+        let deadline = states.last?["deadline"]?.number
+        #expect(try run(upTo: .seconds(8)) { !errors("not-allowed").isEmpty }, "the class start says why it did not start")
+        let reason = errors("not-allowed").first?["reason"]?.string ?? ""
         #expect(reason.contains("no longer idle"), "\(reason)")
         // Ten seconds more: nothing cancels or restarts the athlete's rest.
         try station.run(for: .seconds(10))
-        #expect(rack.states.last?["phase"]?.string == "resting" && rack.states.last?["deadline"]?.number == deadline,
-                "the athlete's rest is neither cancelled nor restarted: \(rack.states)")
-        #expect(!rack.published().contains { $0.object["event"]?.string == "started" })
+        #expect(states.last?["phase"]?.string == "resting" && states.last?["deadline"]?.number == deadline,
+                "the athlete's rest is neither cancelled nor restarted: \(states)")
+        #expect(!published().contains { $0.object["event"]?.string == "started" })
         #expect(restLED.drop { !$0.on }.map(\.on) == [true], "one rest, never interrupted: \(restLED)")
     }
 }
