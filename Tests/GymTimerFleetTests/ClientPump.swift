@@ -21,11 +21,22 @@ func pump(_ clients: [MQTTClient], timeout: Double = 5, until done: ([Int: [MQTT
     return events
 }
 
-/// An observer on the broker at `port`, connected and subscribed to `topics`.
+/// An observer on the broker at `port`, connected and subscribed to `topics` (the SUBSCRIBE
+/// sent; what comes of it, retained messages included, is for the caller's pumps).
 func observer(port: Int, _ topics: [String]) throws -> MQTTClient {
     let client = try MQTTClient(.init(clientID: "observer-\(UUID().uuidString.prefix(8))", host: "127.0.0.1", port: port))
     try client.connect()
     _ = pump([client]) { $0[0]?.contains(.connected) == true }
     for topic in topics { try client.subscribe(topic, qos: 1) }
     return client
+}
+
+/// Subscribes `client` to `topics` and pumps until the broker has granted every one (or 10 s):
+/// a message published from now on reaches it. Says whether all were granted; use it where no
+/// retained message is expected (one coming with the grant would be taken here).
+@discardableResult
+func subscribed(_ client: MQTTClient, _ topics: [String]) throws -> Bool {
+    let mids = try topics.map { try client.subscribe($0, qos: 1) }
+    let granted = { (events: [Int: [MQTTEvent]]) in mids.allSatisfy { (events[0] ?? []).contains(.subscribed(mid: $0)) } }
+    return granted(pump([client], timeout: 10, until: granted))
 }

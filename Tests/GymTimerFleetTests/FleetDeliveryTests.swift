@@ -6,17 +6,25 @@ import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
+import GymTimerSimulation
 import GymTimerTestSupport
 import Testing
 
-/// Workout records from stations to the collector through a real Mosquitto: the durable outbox
-/// on a real file, the broker going away and coming back, repeats stored once.
-@Suite(.serialized) struct FleetDeliveryTests {
+/// Workout records from stations to the collector through the broker, in virtual time on the
+/// in-memory broker (which keeps a persistent session's queue, at most `maxQueued`, and goes
+/// down with or without its state, as Mosquitto does): the durable outbox on a real file, the
+/// broker going away and coming back, repeats stored once, a collector whose database fails.
+/// Every wait is for the event it needs; every quiet window is run out in virtual time.
+@Suite struct FleetDeliveryTests {
     let directory: String
+    let loop = VirtualLoop()
+    let broker: InMemoryBroker
 
     init() throws {
         var template = Array((NSTemporaryDirectory() + "fleet-delivery-XXXXXX").utf8CString)
         directory = String(cString: mkdtemp(&template)!)
+        let loop = loop
+        broker = InMemoryBroker(now: { loop.now.sinceOrigin })
     }
 
     func workout(_ n: Int) -> StoredWorkout {
@@ -26,59 +34,84 @@ import Testing
             localDay: LocalDay(Date(timeIntervalSince1970: 1_767_600_000), in: TimeZone(identifier: "UTC")!))
     }
 
-    func station(_ name: String, port: Int, outbox: FleetOutbox?) -> FleetStation {
-        let settings = FleetSettings(broker: .init(host: "127.0.0.1", port: port, tls: false), station: name, homeAssistant: false)
-        let origin = ContinuousClock.now
-        return FleetStation(settings: settings, password: nil, outbox: outbox, now: { Moment(origin.duration(to: .now)) }, log: { print($0) })
+    /// A station on the loop (not yet driven: `drive` names who runs).
+    func station(_ name: String, outbox: FleetOutbox?) -> FleetStation {
+        let settings = FleetSettings(broker: .init(host: "gym.local", port: 1883, tls: false), station: name, homeAssistant: false)
+        let loop = loop
+        return FleetStation(
+            settings: settings, password: nil, outbox: outbox, now: { loop.now }, transport: broker.factory, startLead: .zero,
+            log: { print($0) })
     }
 
     func collector(
-        port: Int, database: String, clientID: String = "collector-test", log: @escaping (String) -> Void = { print($0) }
+        database: String, clientID: String = "collector-test", log: @escaping (String) -> Void = { print($0) }
     ) throws -> FleetCollector {
-        try FleetCollector(
-            options: .init(clientID: clientID, host: "127.0.0.1", port: port, cleanSession: false),
-            prefix: "gymtimer", database: database, log: log)
+        let loop = loop
+        return try FleetCollector(
+            options: .init(clientID: clientID, host: "gym.local", port: 1883, cleanSession: false),
+            prefix: "gymtimer", database: database, transport: broker.factory, now: { loop.now }, log: log)
+    }
+
+    /// A client of the broker, connected, subscribed to `topics`.
+    func client(_ id: String, _ topics: [String] = []) throws -> any MQTTTransport {
+        let client = try broker.factory(.init(clientID: id, host: "gym.local", port: 1883))
+        try client.connect()
+        for topic in topics { try client.subscribe(topic, qos: 1) }
+        _ = client.takeEvents()
+        return client
+    }
+
+    /// Runs `stations` and `collector` (as their processes do) until `done`, for at most `bound` of virtual time.
+    @discardableResult
+    func drive(_ stations: [FleetStation], _ collector: FleetCollector?, upTo bound: Duration = .seconds(600), until done: () -> Bool) -> Bool {
+        loop.drivers = stations + (collector.map { [$0] } ?? [])
+        return loop.run(upTo: bound, until: done)
+    }
+
+    /// Runs `stations` and `collector` for `duration` of virtual time.
+    func drive(_ stations: [FleetStation], _ collector: FleetCollector?, for duration: Duration) {
+        loop.drivers = stations + (collector.map { [$0] } ?? [])
+        loop.run(for: duration)
     }
 
     /// Drives `stations` until `watcher` (subscribed to their workout topic before they sent)
     /// has seen `count` records: the broker has taken them (and queued them for any absent
     /// persistent session).
-    func untilTheBrokerHas(_ count: Int, from stations: [FleetStation], watcher: MQTTClient) -> Bool {
+    func untilTheBrokerHas(_ count: Int, from stations: [FleetStation], watcher: any MQTTTransport) -> Bool {
         var seen = 0
-        let end = Date().addingTimeInterval(20)
-        while seen < count, Date() < end {
-            _ = drive(stations, nil, timeout: 0.02) { false }
-            let events = pump([watcher], timeout: 0.02) { _ in false }[0] ?? []
-            seen += events.filter { if case .message(let m) = $0 { m.topic.hasSuffix("/workout") } else { false } }.count
+        return drive(stations, nil) {
+            seen += watcher.takeEvents().filter { if case .message(let m) = $0 { m.topic.hasSuffix("/workout") } else { false } }.count
+            return seen >= count
         }
-        return seen >= count
     }
 
     /// A collector that subscribes (its persistent session at the broker) and goes away cleanly.
-    func collectorThatWentAway(port: Int, database: String) throws {
-        let gym = try collector(port: port, database: database)
+    func collectorThatWentAway(database: String) throws {
+        let gym = try collector(database: database)
         #expect(drive([], gym) { gym.isSubscribed }, "the broker grants the collector's subscription")
         gym.stop()
     }
 
-    /// The collector is away while the broker queues records for it and is killed with
-    /// SIGKILL (Debian's default persistence: saved every 30 min): what it queued is gone, but
+    /// The collector is away while the broker queues records for it and the broker is killed
+    /// with its state lost (Mosquitto killed with SIGKILL under Debian's default persistence,
+    /// saved every 30 min; the benchmark's drill kills a real one): what it queued is gone, but
     /// the station still holds every record the database does not, and sends them again.
     /// (Before, the broker's PUBACK emptied the outbox: 8 of 8 lost.)
     @Test func recordsQueuedForAnAbsentCollectorSurviveTheBrokerKilledWithSIGKILL() throws {
-        let broker = try LocalBroker(persistence: true)
         let database = directory + "/gym.sqlite"
-        try collectorThatWentAway(port: broker.port, database: database)
-        let watcher = try observer(port: broker.port, ["gymtimer/+/workout"])
+        try collectorThatWentAway(database: database)
+        let watcher = try client("watcher", ["gymtimer/+/workout"])
         let outbox = try FleetOutbox(path: directory + "/outbox.sqlite")
-        let rack1 = station("rack-1", port: broker.port, outbox: outbox)
+        let rack1 = station("rack-1", outbox: outbox)
         for n in 1...8 { rack1.record(workout(n)) }
         #expect(untilTheBrokerHas(8, from: [rack1], watcher: watcher), "the broker took the 8 records")
+        #expect(broker.waiting(for: "collector-test") == 8, "queued for the absent collector")
         #expect(try outbox.count() == 8, "the broker has them, no database does: they stay in the outbox")
-        broker.kill()
-        try broker.start()
-        let gym = try collector(port: broker.port, database: database)
-        #expect(drive([rack1], gym, timeout: 30) { gym.stored == 8 && (try? outbox.count()) == 0 },
+        broker.goDown(forgetting: true)
+        broker.comeUp()
+        #expect(broker.waiting(for: "collector-test") == 0, "the killed broker lost its queue")
+        let gym = try collector(database: database)
+        #expect(drive([rack1], gym) { gym.stored == 8 && (try? outbox.count()) == 0 },
                 "every record reaches the database and then leaves the outbox: \(gym.stored) stored")
         #expect(try gym.store.workouts().map(\.sets) == Array(1...8))
     }
@@ -87,18 +120,17 @@ import Testing
     /// database, a new client id): the broker drops what it is sent, the stations do not.
     /// (Before, all were lost.)
     @Test func recordsFinishedBeforeAnyCollectorSubscribedAllArriveWhenOneConnectsForTheFirstTime() throws {
-        let broker = try LocalBroker()
-        let watcher = try observer(port: broker.port, ["gymtimer/+/workout"])
+        let watcher = try client("watcher", ["gymtimer/+/workout"])
         let outbox1 = try FleetOutbox(path: directory + "/outbox-1.sqlite")
         let outbox2 = try FleetOutbox(path: directory + "/outbox-2.sqlite")
-        let rack1 = station("rack-1", port: broker.port, outbox: outbox1)
-        let rack2 = station("rack-2", port: broker.port, outbox: outbox2)
+        let rack1 = station("rack-1", outbox: outbox1)
+        let rack2 = station("rack-2", outbox: outbox2)
         for n in 1...3 { rack1.record(workout(n)) }
         for n in 4...5 { rack2.record(workout(n)) }
         #expect(untilTheBrokerHas(5, from: [rack1, rack2], watcher: watcher))
         // No collector: nothing acknowledges them, and a retry is due (not a wake-up per record).
         #expect(try outbox1.count() == 3 && outbox2.count() == 2)
-        let gym = try collector(port: broker.port, database: directory + "/new-gym.sqlite", clientID: "collector-first-time")
+        let gym = try collector(database: directory + "/new-gym.sqlite", clientID: "collector-first-time")
         #expect(drive([rack1, rack2], gym) { gym.stored == 5 && (try? outbox1.count()) == 0 && (try? outbox2.count()) == 0 },
                 "the first collector gets every record the stations hold: \(gym.stored) stored")
         #expect(try gym.store.workouts().map(\.station) == ["rack-1", "rack-1", "rack-1", "rack-2", "rack-2"])
@@ -108,25 +140,19 @@ import Testing
     /// 10, 30 records): the broker drops 20, the station sends them again once the collector
     /// announces itself. (Before, 20 of 30 were lost.)
     @Test func moreRecordsThanTheBrokerQueuesForTheCollectorAllArrive() throws {
-        let broker = try LocalBroker(maxQueuedMessages: 10)
+        broker.maxQueued = 10
         let database = directory + "/gym.sqlite"
-        try collectorThatWentAway(port: broker.port, database: database)
-        let watcher = try observer(port: broker.port, ["gymtimer/+/workout"])
+        try collectorThatWentAway(database: database)
+        let watcher = try client("watcher", ["gymtimer/+/workout"])
         let outbox = try FleetOutbox(path: directory + "/outbox.sqlite")
-        let rack1 = station("rack-1", port: broker.port, outbox: outbox)
+        let rack1 = station("rack-1", outbox: outbox)
         for n in 1...30 { rack1.record(workout(n)) }
         #expect(untilTheBrokerHas(30, from: [rack1], watcher: watcher))
-        let gym = try collector(port: broker.port, database: database)
-        #expect(drive([rack1], gym, timeout: 30) { gym.stored == 30 && (try? outbox.count()) == 0 },
+        #expect(broker.waiting(for: "collector-test") == 10 && broker.droppedQueued == 20, "the broker dropped 20")
+        let gym = try collector(database: database)
+        #expect(drive([rack1], gym) { gym.stored == 30 && (try? outbox.count()) == 0 },
                 "all 30 arrive: \(gym.stored) stored")
         #expect(try gym.store.workouts().count == 30)
-    }
-
-
-    /// Runs the stations' and the collector's loops (as their processes do) until `done`, or `timeout` seconds.
-    @discardableResult
-    func drive(_ stations: [FleetStation], _ collector: FleetCollector?, timeout: Double = 20, until done: () -> Bool) -> Bool {
-        FleetPump.drive(stations, collector, seconds: timeout, until: done)
     }
 
     @Test func theOutboxKeepsRecordsInOrderAcrossReopeningUntilRemoved() throws {
@@ -145,38 +171,39 @@ import Testing
     }
 
     @Test func recordsMadeWhileTheBrokerIsDownAllArriveOnceAfterItReturns() throws {
-        let broker = try LocalBroker()
         let outbox = try FleetOutbox(path: directory + "/outbox.sqlite")
-        let rack1 = station("rack-1", port: broker.port, outbox: outbox)
-        let rack2 = station("rack-2", port: broker.port, outbox: nil)
-        let gym = try collector(port: broker.port, database: directory + "/gym.sqlite")
+        let rack1 = station("rack-1", outbox: outbox)
+        let rack2 = station("rack-2", outbox: nil)
+        let gym = try collector(database: directory + "/gym.sqlite")
         #expect(drive([], gym) { gym.isSubscribed }, "the broker grants the collector's subscription")
         rack1.record(workout(1))
         #expect(drive([rack1, rack2], gym) { gym.stored == 1 && (try? outbox.count()) == 0 },
                 "a record made while online arrives, and the collector's acknowledgement empties the outbox")
-        broker.kill()
+        // The broker goes down and comes back empty (the test's Mosquitto kept no session across a restart).
+        broker.goDown(forgetting: true)
         for n in 2...4 { rack1.record(workout(n)) }
         rack2.record(workout(7))
-        _ = drive([rack1, rack2], gym, timeout: 0.5) { false }
+        drive([rack1, rack2], gym, for: .seconds(30))
         #expect(try outbox.pending().count == 3, "unacknowledged records stay in the outbox")
-        #expect(drive([], gym) { !gym.isSubscribed }, "the collector sees the broker go")
-        try broker.start()
-        // The test's broker keeps no session across a restart (persistence false): let the
-        // collector subscribe again before the stations send, as a gym's broker would have it.
+        #expect(!gym.isSubscribed, "the collector sees the broker go")
+        #expect(gym.stored == 1)
+        broker.comeUp()
+        // Let the collector subscribe again before the stations send, as a gym's broker would have it.
         #expect(drive([], gym) { gym.isSubscribed }, "the collector subscribes again on the restarted broker")
         #expect(drive([rack1, rack2], gym) { gym.stored == 5 && (try? outbox.pending().isEmpty) == true })
         // A retry may repeat a record: the collector keeps one.
-        let repeatSender = try MQTTClient(.init(clientID: "repeat", host: "127.0.0.1", port: broker.port))
-        try repeatSender.connect()
-        _ = pump([repeatSender]) { $0[0]?.contains(.connected) == true }
+        let repeatSender = try client("repeat")
         let again = FleetWorkoutMessage.encode(workout(3), station: "rack-1")
         let mid = try repeatSender.publish(MQTTMessage(topic: "gymtimer/rack-1/workout", text: again.payload, qos: 1))
-        _ = pump([repeatSender]) { $0[0]?.contains(.delivered(mid: mid)) == true }
-        _ = drive([rack1, rack2], gym, timeout: 0.5) { false }
+        #expect(repeatSender.takeEvents().contains(.delivered(mid: mid)))
+        let published = broker.published.count
+        drive([rack1, rack2], gym, for: .seconds(60))
+        #expect(broker.published.dropFirst(published).contains { $0.topic == "gymtimer/rack-1/ack" }, "the collector took the repeat")
         let stored = try gym.store.workouts()
         #expect(stored.map(\.id).sorted() == ["rack-1/rest@1000000000", "rack-1/rest@2000000000", "rack-1/rest@3000000000",
                                               "rack-1/rest@4000000000", "rack-2/rest@7000000000"])
         #expect(stored.map(\.station) == ["rack-1", "rack-1", "rack-1", "rack-1", "rack-2"])
+        #expect(gym.stored == 5, "the repeat is not stored again")
         #expect(try gym.store.workouts(station: "rack-2").map(\.sets) == [7])
         #expect(try gym.store.stats(station: "rack-1").workouts == 4)
         #expect(HistoryOutput.csv(try gym.store.workouts(station: "rack-2")).hasSuffix(",rack-2\n"))
@@ -190,16 +217,13 @@ import Testing
     func aRecordTheCollectorCannotStoreArrivesOnceTheFaultIsGone(
         database: String, said: String, fault: () throws -> () throws -> Void
     ) throws {
-        let broker = try LocalBroker()
         let lines = LogLines()
-        let gym = try collector(port: broker.port, database: database, log: lines.add)
-        let sender = try MQTTClient(.init(clientID: "rack-1", host: "127.0.0.1", port: broker.port))
-        try sender.connect()
-        _ = pump([sender]) { $0[0]?.contains(.connected) == true }
+        let gym = try collector(database: database, log: lines.add)
+        let sender = try client("rack-1")
         func send(_ n: Int) throws {
             let record = FleetWorkoutMessage.encode(workout(n), station: "rack-1")
             let mid = try sender.publish(MQTTMessage(topic: "gymtimer/rack-1/workout", text: record.payload, qos: 1))
-            #expect(pump([sender]) { $0[0]?.contains(.delivered(mid: mid)) == true }[0]?.contains(.delivered(mid: mid)) == true)
+            #expect(sender.takeEvents().contains(.delivered(mid: mid)))
         }
         // Until the collector has subscribed, the broker drops what is sent.
         #expect(drive([], gym) { gym.isSubscribed }, "the broker grants the collector's subscription")
@@ -207,14 +231,18 @@ import Testing
         #expect(drive([], gym) { gym.stored == 1 }, "the collector is subscribed and stores")
         let endFault = try fault()
         try send(2)
-        #expect(drive([], gym, timeout: 10) { lines.all.contains { $0.contains(said) } }, "the fault is logged: \(lines.all)")
+        #expect(drive([], gym) { lines.all.contains { $0.contains(said) } }, "the fault is logged: \(lines.all)")
         #expect(gym.stored == 1)
-        // The fault goes on: each redelivery fails again, and is said no more.
-        _ = drive([], gym, timeout: 2.5) { false }
+        #expect(broker.waiting(for: "collector-test") == 1, "not acknowledged: the broker keeps it")
+        // The fault goes on for half a minute: each redelivery fails again, and is said no more.
+        let deliveries = lines.all.count
+        drive([], gym, for: .seconds(30))
         #expect(lines.all.filter { $0.contains(said) }.count == 1, "one line per fault: \(lines.all)")
+        #expect(gym.stored == 1 && broker.waiting(for: "collector-test") == 1, "still not stored, still kept: \(lines.all.dropFirst(deliveries))")
         try endFault()
-        #expect(drive([], gym, timeout: 10) { gym.stored == 2 }, "the broker sends the unacknowledged record again: \(lines.all)")
-        _ = drive([], gym, timeout: 0.5) { false }
+        #expect(drive([], gym) { gym.stored == 2 }, "the broker sends the unacknowledged record again: \(lines.all)")
+        drive([], gym, for: .seconds(60))
+        #expect(broker.waiting(for: "collector-test") == 0, "acknowledged once stored")
         #expect(try gym.store.workouts().map(\.id) == ["rack-1/rest@1000000000", "rack-1/rest@2000000000"], "each once")
     }
 

@@ -5,6 +5,7 @@ import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
+import GymTimerSimulation
 import Testing
 
 /// Records from the network are checked before the gym's database takes them, as the kiosk
@@ -61,41 +62,41 @@ import Testing
         }
     }
 
-    /// Through the real broker: 5000 bad records (and each hostile kind once) give one log
-    /// line per kind, none is stored, the good one is, and the station hears which were
-    /// refused. (Before, every one was stored or logged: 5001 lines.)
+    /// Through the broker (the in-memory one, in virtual time): 5000 bad records (and each
+    /// hostile kind once) give one log line per kind, none is stored, the good one is, and the
+    /// station hears which were refused. (Before, every one was stored or logged: 5001 lines.)
     @Test func theCollectorRefusesHostileRecordsWithOneLogLinePerKind() throws {
         var template = Array((NSTemporaryDirectory() + "fleet-check-XXXXXX").utf8CString)
         let directory = String(cString: mkdtemp(&template)!)
-        let broker = try LocalBroker()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let loop = VirtualLoop()
+        let broker = InMemoryBroker(now: { loop.now.sinceOrigin })
         let lines = LogLines()
         let gym = try FleetCollector(
-            options: .init(clientID: "collector-check", host: "127.0.0.1", port: broker.port, cleanSession: false),
-            prefix: "gymtimer", database: directory + "/gym.sqlite", unixNow: { Self.now }, log: lines.add)
-        func step(until done: () -> Bool) -> Bool {
-            let end = Date().addingTimeInterval(30)
-            while !done(), Date() < end { gym.step(timeout: .milliseconds(5)) }
-            return done()
-        }
-        #expect(step { gym.isSubscribed })
-        let acks = try observer(port: broker.port, ["gymtimer/rack-1/ack"])
-        let sender = try MQTTClient(.init(clientID: "hostile", host: "127.0.0.1", port: broker.port))
+            options: .init(clientID: "collector-check", host: "gym.local", port: 1883, cleanSession: false),
+            prefix: "gymtimer", database: directory + "/gym.sqlite", transport: broker.factory, now: { loop.now },
+            unixNow: { Self.now }, log: lines.add)
+        loop.drivers = [gym]
+        #expect(loop.run(upTo: .seconds(60)) { gym.isSubscribed })
+        let acks = try broker.factory(.init(clientID: "acks", host: "gym.local", port: 1883))
+        try acks.connect()
+        try acks.subscribe("gymtimer/rack-1/ack", qos: 1)
+        let sender = try broker.factory(.init(clientID: "hostile", host: "gym.local", port: 1883))
         try sender.connect()
-        _ = pump([sender]) { $0[0]?.contains(.connected) == true }
         var heard: [FleetRecordAck] = []
         func listen() {
-            for event in pump([acks], timeout: 0.001, until: { _ in false })[0] ?? [] {
-                if case .message(let message) = event, let ack = FleetRecordAck.parse(message.payload) { heard.append(ack) }
+            for case .message(let message) in acks.takeEvents() {
+                if let ack = FleetRecordAck.parse(message.payload) { heard.append(ack) }
             }
         }
         var sent = 0
-        // In chunks the collector takes before the next (a raw sender has no outbox: what the
-        // broker drops from a full queue would be lost, and this test counts refusals).
+        // In chunks the collector takes before the next, as on a real broker (a raw sender has
+        // no outbox: what a broker drops from a full queue would be lost, and this test counts refusals).
         func send(_ chunk: [[UInt8]]) throws {
             for bytes in chunk { try sender.publish(MQTTMessage(topic: "gymtimer/rack-1/workout", payload: bytes, qos: 1)) }
             sent += chunk.count
-            #expect(step {
-                _ = pump([sender], timeout: 0.001) { _ in false }
+            _ = sender.takeEvents()
+            #expect(loop.run(upTo: .seconds(60)) {
                 listen()
                 return gym.refused + gym.stored >= sent
             }, "\(gym.refused) refused, \(gym.stored) stored of \(sent)")
@@ -110,14 +111,12 @@ import Testing
         let refusals = lines.all.filter { $0.contains("refused a record") }
         #expect(refusals.count == Set(Self.hostile.map(\.2)).count, "one line per kind: \(refusals)")
         // The station is told: the 5000 and the hostile ones with an id, as refused; the good one as stored.
-        let end = Date().addingTimeInterval(10)
-        while heard.flatMap(\.stored).isEmpty, Date() < end {
+        #expect(loop.run(upTo: .seconds(60)) {
             listen()
-            gym.step(timeout: .milliseconds(1))
-        }
+            return !heard.flatMap(\.stored).isEmpty
+        })
         #expect(heard.flatMap(\.refused).filter { $0.kind == "bad-sets" }.count >= 5000)
         #expect(heard.flatMap(\.stored) == ["rack-1/rest@1"])
         #expect(heard.allSatisfy { $0.ids.count <= FleetRecordAck.maximumIDs })
     }
 }
-

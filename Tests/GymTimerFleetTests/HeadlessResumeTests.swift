@@ -106,37 +106,4 @@ extension HeadlessStationTests {
         let records = try HistoryStore.reading(path: "\(directory)/late/history.sqlite").workouts()
         #expect(records.map(\.sets) == [1], "one rest workout of one set: \(records)")
     }
-
-    /// With a `[fleet]`, the restarted station's retained `state` names the same deadline.
-    @Test func aRestartedStationsRetainedStateCarriesTheSameDeadline() throws {
-        let broker = try LocalBroker()
-        let watcher = try observer(port: broker.port, ["gymtimer/rack-3/state"])
-        let rest = "[rest]\ndefault_seconds = 30\n"
-        var rack3 = try station("rack-3", port: broker.port, extra: rest)
-        _ = messages(watcher) { $0.contains { $0.topic.hasSuffix("/state") } }
-        rack3.send("0 click start")
-        func resting(_ message: MQTTMessage, since: Double = 0) -> Bool {
-            let state = object(message.text)
-            return state["phase"]?.string == "resting" && (state["t"]?.number ?? 0) >= since
-        }
-        let before = messages(watcher) { $0.contains { resting($0) } }.first { resting($0) }
-        let deadline = try #require(before.flatMap { object($0.text)["deadline"]?.number }, "resting, with a deadline")
-        rack3.signal(SIGKILL)
-        rack3.wait()
-
-        // Only a state published after the restart counts (`t` is when it was published).
-        let restartedAt = (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000
-        rack3 = try station("rack-3", port: broker.port, extra: rest)
-        let after = messages(watcher, seconds: 10) { $0.contains { resting($0, since: restartedAt) } }
-            .first { resting($0, since: restartedAt) }
-        let resumed = try #require(after.map { object($0.text) }, "the restarted station is resting")
-        #expect(resumed["deadline"]?.number.map { abs($0 - deadline) < 0.002 } == true, "the same deadline: \(resumed), \(deadline)")
-        let console = FleetConsole(options: .init(clientID: "console", host: "127.0.0.1", port: broker.port), prefix: "gymtimer")
-        // Read as of 42.3 s before the deadline, what is left is 0:43 (rounded up, as the display counts).
-        let seen = try console.stations(wait: 1, now: { deadline - 42.3 }).first { $0.name == "rack-3" }
-        #expect(seen?.phase == "resting" && seen?.status == "online", "fleet status reads it: \(String(describing: seen))")
-        #expect(seen?.left == "0:43", "what is left, from the retained deadline: \(String(describing: seen))")
-        rack3.send("0 end")
-        #expect(rack3.wait(upTo: 10) == 0)
-    }
 }

@@ -19,8 +19,10 @@ import Testing
         try station.connect()
         try coach.connect()
         _ = pump([station, coach]) { connected($0, 0) && connected($0, 1) }
-        try coach.subscribe("gymtimer/+/workout", qos: 1)
-        _ = pump([station, coach], timeout: 0.3) { _ in false }
+        // Granted before the station publishes (what a broker takes with no subscriber it drops).
+        let subscription = try coach.subscribe("gymtimer/+/workout", qos: 1)
+        let granted = pump([station, coach]) { $0[1]?.contains(.subscribed(mid: subscription)) == true }
+        #expect(granted[1]?.contains(.subscribed(mid: subscription)) == true, "the broker grants the subscription")
         let mid = try station.publish(MQTTMessage(topic: "gymtimer/rack-3/workout", text: #"{"id":"a1"}"#, qos: 1))
         let events = pump([station, coach]) { events in
             events[0]?.contains(.delivered(mid: mid)) == true && events[1]?.contains { if case .message = $0 { true } else { false } } == true
@@ -48,7 +50,8 @@ import Testing
         #expect(seen[0]?.contains(.message(MQTTMessage(topic: "gymtimer/rack-3/status", text: "online", qos: 1, retain: true))) == true)
         // The station's process dies without DISCONNECT: its socket closes, the broker publishes the will.
         _ = shutdown(station!.socket, Int32(SHUT_RDWR))
-        _ = pump([station!], timeout: 0.2) { _ in false }
+        let gone = pump([station!]) { $0[0]?.contains { if case .disconnected = $0 { true } else { false } } == true }
+        #expect(gone[0]?.contains { if case .disconnected = $0 { true } else { false } } == true, "the station's link is gone")
         station = nil
         seen = pump([owner]) { $0[0]?.contains { if case .message(let m) = $0 { m.text == "offline" } else { false } } == true }
         #expect(seen[0]?.contains { if case .message(let m) = $0 { m.topic == "gymtimer/rack-3/status" && m.text == "offline" } else { false } } == true)
