@@ -95,7 +95,11 @@ declare -A BACKGROUND_PIDS=() BACKGROUND_START=()
 background() {
   local name=$1; shift
   mkdir -p .build/prefetch
-  setsid "$@" > ".build/prefetch/$name.log" 2>&1 < /dev/null &
+  # At the lowest CPU and disk priority: the build and the tests in front come first, the
+  # downloads in between. The job's own end is noted, for await to say how long it took.
+  rm -f ".build/prefetch/$name.end"
+  setsid nice -n 19 ionice -c 2 -n 7 bash -c '"$@"; rc=$?; date +%s > "$0"; exit $rc' ".build/prefetch/$name.end" "$@" \
+    > ".build/prefetch/$name.log" 2>&1 < /dev/null &
   BACKGROUND_PIDS[$name]=$!
   BACKGROUND_START[$name]=$(date +%s)
 }
@@ -105,7 +109,9 @@ await() {
   t0=$(date +%s)
   wait "${BACKGROUND_PIDS[$name]}" || rc=$?
   unset "BACKGROUND_PIDS[$name]"
-  echo "background $name: $([ $rc = 0 ] && echo done || echo "failed (exit $rc; the stage does it again): .build/prefetch/$name.log") in $(( $(date +%s) - BACKGROUND_START[$name] )) s, waited $(( $(date +%s) - t0 )) s"
+  local end
+  end=$(cat ".build/prefetch/$name.end" 2>/dev/null || date +%s)
+  echo "background $name: $([ $rc = 0 ] && echo done || echo "failed (exit $rc; the stage does it again): .build/prefetch/$name.log") in $(( end - BACKGROUND_START[$name] )) s, waited $(( $(date +%s) - t0 )) s for it"
 }
 # Stops what still runs when the test command ends early.
 background_stop() {
