@@ -95,10 +95,10 @@ declare -A BACKGROUND_PIDS=() BACKGROUND_START=()
 background() {
   local name=$1; shift
   mkdir -p .build/prefetch
-  # At the lowest CPU and disk priority: the build and the tests in front come first, the
+  # At a low CPU and disk priority: the build and the tests in front come first, the
   # downloads in between. The job's own end is noted, for await to say how long it took.
   rm -f ".build/prefetch/$name.end"
-  setsid nice -n 19 ionice -c 2 -n 7 bash -c '"$@"; rc=$?; date +%s > "$0"; exit $rc' ".build/prefetch/$name.end" "$@" \
+  setsid nice -n 10 ionice -c 2 -n 7 bash -c '"$@"; rc=$?; date +%s > "$0"; exit $rc' ".build/prefetch/$name.end" "$@" \
     > ".build/prefetch/$name.log" 2>&1 < /dev/null &
   BACKGROUND_PIDS[$name]=$!
   BACKGROUND_START[$name]=$(date +%s)
