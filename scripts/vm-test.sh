@@ -39,22 +39,33 @@ if ! Tests/vm/build.sh; then
   echo "vm tests: FAIL (building the VM)"; exit 1
 fi
 
+# The release binaries a Pi's owner builds (both stages use them; the second finds them built):
+# bookworm's with deploy/install.sh --build-only (libgpiod 1.6), and for trixie the kiosk with
+# the same flags against libgpiod 2.2 from trixie's source (static: it needs no libgpiod.so). The
+# console links no libgpiod: bookworm's build of it goes beside the trixie kiosk, instead of a
+# second release build of SwiftNIO and Hummingbird that would make the same program.
+release_binaries() {
+  bookworm=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
+  [ -x "$bookworm" ] || { echo "vm tests: FAIL (deploy/install.sh --build-only)"; exit 1; }
+  local prefix
+  if ! prefix=$(scripts/build-libgpiod2.sh); then
+    ls .build/libgpiod2/src/libgpiod_*.orig.tar.* >/dev/null 2>&1 || cannot_run "could not download libgpiod from Debian trixie"
+    echo "vm tests: FAIL (building libgpiod 2.2)"; exit 1
+  fi
+  PKG_CONFIG_PATH=$prefix/lib/pkgconfig swift build -c release --static-swift-stdlib --scratch-path .build-gpiod2 \
+    --product gymtimer >&2 || { echo "vm tests: FAIL (the release build against libgpiod 2.2)"; exit 1; }
+  trixie=.build-gpiod2/release/gymtimer
+  [ -x "$trixie" ] || { echo "vm tests: FAIL (no $trixie)"; exit 1; }
+  install -m 0755 "$(dirname "$bookworm")/gymtimer-console" "$(dirname "$trixie")/gymtimer-console"
+}
+
 if [ "$stage" = kernel ]; then
   # The release binaries, built as install.sh builds them for a Pi (the install stage then finds
   # them built): a debug build cannot keep the alarm's sound fed under this emulator (on a
   # slower host every boot of the debug build recorded silence from the loopback; the release
   # build the same boot later recorded the whole alarm).
-  echo "== vm tests: the release binaries, built as deploy/install.sh --build-only builds them"
-  bookworm=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
-  [ -x "$bookworm" ] || { echo "vm tests: FAIL (deploy/install.sh --build-only)"; exit 1; }
-  echo "== vm tests: gymtimer against libgpiod 2.2 (Debian trixie's source package, static; .build-gpiod2)"
-  if ! prefix=$(scripts/build-libgpiod2.sh); then
-    ls .build/libgpiod2/src/libgpiod_*.orig.tar.* >/dev/null 2>&1 || cannot_run "could not download libgpiod from Debian trixie"
-    echo "vm tests: FAIL (building libgpiod 2.2)"; exit 1
-  fi
-  trixie=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig GYMTIMER_BUILD_DIR=.build-gpiod2 deploy/install.sh --build-only \
-           | sed -n 's/^  built //p')
-  [ -x "$trixie" ] || { echo "vm tests: FAIL (deploy/install.sh --build-only against libgpiod 2.2)"; exit 1; }
+  echo "== vm tests: the release binaries (deploy/install.sh --build-only, and against libgpiod 2.2)"
+  release_binaries
   rc=0
   # The same checks against each libgpiod API; the binary's own start-up line says which it uses.
   for build in "1.6 $bookworm" "2.2 $trixie"; do
@@ -78,19 +89,13 @@ if [ "$stage" = kernel ]; then
   log=".build/vm/console-libgpiod{1.6,2.2}-{1,2}.log"
 else
   echo "== install test: the release binaries, built as install.sh builds them on a Pi"
-  bookworm=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
-  [ -x "$bookworm" ] || { echo "install test: FAIL (deploy/install.sh --build-only)"; exit 1; }
+  release_binaries
   # Each release installs its own binary, then is offered the other's: bookworm runs the
   # static-libgpiod-2 one; trixie has no libgpiod.so.2, so install.sh must refuse bookworm's.
   # VM_RELEASES=bookworm (a developer's quicker run) boots Debian 12 only, offered its own binary.
   if [ "${VM_RELEASES:-bookworm trixie}" = bookworm ]; then
     setups=("bookworm 12 $bookworm $bookworm works")
   else
-    # For trixie: against libgpiod 2.2 from trixie's source (static: it needs no libgpiod.so).
-    prefix=$(scripts/build-libgpiod2.sh) || { echo "install test: FAIL (building libgpiod 2.2)"; exit 1; }
-    trixie=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig GYMTIMER_BUILD_DIR=.build-gpiod2 deploy/install.sh --build-only \
-             | sed -n 's/^  built //p')
-    [ -x "$trixie" ] || { echo "install test: FAIL (deploy/install.sh --build-only against libgpiod 2.2)"; exit 1; }
     setups=("bookworm 12 $bookworm $trixie works" "trixie 13 $trixie $bookworm refused")
   fi
   rc=0
