@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GymTimerHistory
 
 /// The station's durable outbox (fleet.md): every workout record to publish waits here, in a
 /// SQLite file beside the history, until the gym's collector says its database holds it (or
@@ -31,7 +32,6 @@ public final class FleetOutbox {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(1)
-            database = try DatabaseQueue(path: path, configuration: configuration)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1") { db in
                 // seq keeps the order records were made in; id is the record's, unique.
@@ -47,7 +47,8 @@ public final class FleetOutbox {
                 // At most one row: the Unix time of the start the station is waiting for.
                 try db.execute(sql: "CREATE TABLE scheduled_start (slot INTEGER PRIMARY KEY CHECK (slot = 1), at REAL NOT NULL)")
             }
-            try migrator.migrate(database)
+            // Another process may be creating the same file at this instant (`openMigrated`).
+            database = try migrator.openMigrated(path: path, configuration: configuration)
         } catch {
             throw .outbox(path: path, detail: "\(error)")
         }
@@ -79,6 +80,22 @@ public final class FleetOutbox {
     /// How many records wait.
     public func count() throws(FleetLinkError) -> Int {
         do {
+            return try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0 }
+        } catch {
+            throw .outbox(path: path, detail: "\(error)")
+        }
+    }
+
+    /// How many records wait in the outbox at `path`, read without creating, migrating or
+    /// writing it: a look from outside the station (a test, a diagnosis) while the station may
+    /// be creating it. A second process opening it with `init` then could make the station's
+    /// first migration fail, and the station run without its outbox.
+    public static func count(readingOnly path: String) throws(FleetLinkError) -> Int {
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            configuration.busyMode = .timeout(1)
+            let database = try DatabaseQueue(path: path, configuration: configuration)
             return try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0 }
         } catch {
             throw .outbox(path: path, detail: "\(error)")

@@ -86,35 +86,14 @@ public final class HistoryStore: WorkoutHistory {
         return try migrated(path: path, configuration: configuration)
     }
 
-    /// Opens the file and brings its schema up to date. Another process (a second collector)
-    /// may be creating or migrating the same new file at this instant: a step that fails
-    /// because the other got there first (locked, "no such table", "duplicate column") is
-    /// tried again, for up to a second, and finds the other's work done.
+    /// Opens the file and brings its schema up to date, while another process (a second
+    /// collector) may be creating or migrating the same new file (`openMigrated`).
     private static func migrated(path: String, configuration: Configuration) throws -> DatabaseQueue {
         let migrator = HistorySchema.migrator
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                let database = try DatabaseQueue(path: path, configuration: configuration)
-                if try database.read({ try migrator.hasBeenSuperseded($0) }) {
-                    throw HistoryError.notAHistory(path: path, reason: "written by a newer GymTimer")
-                }
-                try migrator.migrate(database)
-                return database
-            } catch let error as DatabaseError where attempt < 50 && racing(error) {
-                var none = pollfd()
-                _ = poll(&none, 0, 20)
+        return try migrator.openMigrated(path: path, configuration: configuration) { db in
+            if try migrator.hasBeenSuperseded(db) {
+                throw HistoryError.notAHistory(path: path, reason: "written by a newer GymTimer")
             }
-        }
-    }
-
-    /// Whether `error` may come from another connection migrating the same file meanwhile.
-    private static func racing(_ error: DatabaseError) -> Bool {
-        switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED: true
-        case .SQLITE_ERROR: ["no such table", "duplicate column", "already exists"].contains { error.message?.contains($0) == true }
-        default: false
         }
     }
 

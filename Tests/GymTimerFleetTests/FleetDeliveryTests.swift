@@ -170,6 +170,24 @@ import Testing
         #expect(FleetOutbox.path(besideHistory: "/var/lib/gymtimer/history.sqlite") == "/var/lib/gymtimer/outbox.sqlite")
     }
 
+    /// Two processes creating one outbox at the same instant (the test that watched a station's
+    /// outbox did) made one migration fail, and that station kept its records in memory.
+    @Test func twoOpeningsRacingToCreateOneOutboxBothGetIt() throws {
+        for n in 0..<20 {
+            let path = "\(directory)/race-\(n).sqlite"
+            let failures = Failures()
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                do { _ = try FleetOutbox(path: path) } catch { failures.add("\(error)") }
+            }
+            #expect(failures.all.isEmpty, "\(failures.all)")
+            #expect(try FleetOutbox.count(readingOnly: path) == 0)
+        }
+        #expect(throws: FleetLinkError.self, "a missing outbox is not created by a look") {
+            try FleetOutbox.count(readingOnly: "\(directory)/none.sqlite")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/none.sqlite"))
+    }
+
     @Test func recordsMadeWhileTheBrokerIsDownAllArriveOnceAfterItReturns() throws {
         let outbox = try FleetOutbox(path: directory + "/outbox.sqlite")
         let rack1 = station("rack-1", outbox: outbox)
@@ -266,4 +284,12 @@ import Testing
             return { try FileManager.default.removeItem(atPath: disk + "/filler") }
         }
     }
+}
+
+/// Errors collected from concurrent work.
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [String] = []
+    func add(_ error: String) { lock.withLock { errors.append(error) } }
+    var all: [String] { lock.withLock { errors } }
 }
