@@ -30,17 +30,13 @@ stage "a stage that cannot run fails under CI (Tests/ci/stage-truth-test.sh)" Te
 
 stage "unit tests" swift test --skip-build
 
-# Raspberry Pi OS trixie has libgpiod 2: the kiosk built against libgpiod 2.2 from Debian
-# trixie's source package (static, cached in .build/libgpiod2), warnings as errors. The kernel
-# VM runs this binary against gpio-sim, and the arm64 stage runs the hardware layer's unit
-# tests against trixie's own libgpiod 2.2, on the Pi's architecture.
-gpiod2_build() {
-  local gpiod2
-  gpiod2=$(scripts/build-libgpiod2.sh)/lib/pkgconfig
-  PKG_CONFIG_PATH=$gpiod2 swift build --scratch-path .build-gpiod2 --product gymtimer -Xswiftc -warnings-as-errors
-}
+# Raspberry Pi OS trixie has libgpiod 2: the kiosk's release binary against libgpiod 2.2 from
+# Debian trixie's source package (static, cached in .build/libgpiod2), built as install.sh
+# builds, warnings as errors (scripts/build-gpiod2-kiosk.sh). The kernel and install VMs boot
+# this binary, and the arm64 stage runs the hardware layer's unit tests against trixie's own
+# libgpiod 2.2, on the Pi's architecture.
 await libgpiod2
-stage "gymtimer against libgpiod 2.2 (.build-gpiod2, warnings are errors)" gpiod2_build
+stage "gymtimer against libgpiod 2.2 (release, .build-gpiod2, warnings are errors)" scripts/build-gpiod2-kiosk.sh
 
 scenarios() {
   python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/scenarios"

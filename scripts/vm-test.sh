@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Tests under Debian's stock kernel in qemu (software emulation, no KVM), with the kernel's
 # simulated devices gpio-sim, i2c-stub and snd-aloop:
-#   scripts/vm-test.sh kernel    the real gymtimer driven against them (Tests/vm/), twice: built
-#                                against Debian 12's libgpiod 1.6 (.build/debug) and against
-#                                libgpiod 2.2 from Debian 13's source (.build-gpiod2/debug)
-#   scripts/vm-test.sh install   deploy/install.sh on Debian 12 and on Debian 13 booted with
+#   scripts/vm-test.sh kernel    the real gymtimer driven against them (Tests/vm/), twice: the
+#                                release binaries built against Debian 12's libgpiod 1.6
+#                                (.build/release) and against libgpiod 2.2 from Debian 13's
+#                                source (.build-gpiod2/release)
+#   scripts/vm-test.sh install   deploy/install.sh on Debian 12 and on Debian 13 (side by side,
+#                                two emulators) booted with
 #                                systemd, checking the service it makes, across a reboot, and
 #                                the other release's binary (Tests/vm/systemd/); then with a
 #                                [fleet] whose broker and `gymtimer collect` run on this host
@@ -41,21 +43,17 @@ fi
 
 # The release binaries a Pi's owner builds (both stages use them; the second finds them built):
 # bookworm's with deploy/install.sh --build-only (libgpiod 1.6), and for trixie the kiosk with
-# the same flags against libgpiod 2.2 from trixie's source (static: it needs no libgpiod.so). The
+# the same flags against libgpiod 2.2 from trixie's source (scripts/build-gpiod2-kiosk.sh, which
+# the test command's libgpiod 2.2 stage ran before: built already). The
 # console links no libgpiod: bookworm's build of it goes beside the trixie kiosk, instead of a
 # second release build of SwiftNIO and Hummingbird that would make the same program.
 release_binaries() {
   bookworm=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
   [ -x "$bookworm" ] || { echo "vm tests: FAIL (deploy/install.sh --build-only)"; exit 1; }
-  local prefix
-  if ! prefix=$(scripts/build-libgpiod2.sh); then
+  if ! trixie=$(scripts/build-gpiod2-kiosk.sh); then
     ls .build/libgpiod2/src/libgpiod_*.orig.tar.* >/dev/null 2>&1 || cannot_run "could not download libgpiod from Debian trixie"
-    echo "vm tests: FAIL (building libgpiod 2.2)"; exit 1
+    echo "vm tests: FAIL (the release build against libgpiod 2.2: scripts/build-gpiod2-kiosk.sh)"; exit 1
   fi
-  PKG_CONFIG_PATH=$prefix/lib/pkgconfig swift build -c release --static-swift-stdlib --scratch-path .build-gpiod2 \
-    --product gymtimer >&2 || { echo "vm tests: FAIL (the release build against libgpiod 2.2)"; exit 1; }
-  trixie=.build-gpiod2/release/gymtimer
-  [ -x "$trixie" ] || { echo "vm tests: FAIL (no $trixie)"; exit 1; }
   install -m 0755 "$(dirname "$bookworm")/gymtimer-console" "$(dirname "$trixie")/gymtimer-console"
 }
 
@@ -98,21 +96,33 @@ else
   else
     setups=("bookworm 12 $bookworm $trixie works" "trixie 13 $trixie $bookworm refused")
   fi
-  rc=0
-  for setup in "${setups[@]}"; do
-    set -- $setup
-    t0=$(date +%s)
-    echo "== install test: Debian $2 ($1) root filesystem (debootstrap, cached in .build/vm)"
-    # The fleet step's host side: a broker, `gymtimer collect` and the guest's signals on free
-    # ports of 127.0.0.1 (10.0.2.2 in the VM); the station is named after the release.
-    read -r fport hport < <(python3 -c 'import socket
-s=[socket.socket() for _ in range(2)]
+  # Each release's root filesystem first, one after the other (they share the boot initramfs),
+  # with the fleet step's host side on free ports of 127.0.0.1 (10.0.2.2 in the VM): a broker,
+  # `gymtimer collect` and the guest's signals; the station is named after the release.
+  # (All the ports at once, so that no two are the same.)
+  read -r -a free < <(python3 -c 'import socket, sys
+s=[socket.socket() for _ in range(2 * int(sys.argv[1]))]
 [x.bind(("127.0.0.1", 0)) for x in s]
-print(*[x.getsockname()[1] for x in s])')
+print(*[x.getsockname()[1] for x in s])' ${#setups[@]})
+  declare -A ports
+  for i in "${!setups[@]}"; do
+    set -- ${setups[$i]}
+    echo "== install test: Debian $2 ($1) root filesystem (debootstrap, cached in .build/vm)"
+    fport=${free[$((2 * i))]}; hport=${free[$((2 * i + 1))]}
+    ports[$1]="$fport $hport"
     if ! VM_FLEET="$fport $hport vm-$1" Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
       ls -d .build/vm/debian-"$1"-* >/dev/null 2>&1 || cannot_run "debootstrap could not download Debian $1"
       echo "install test: FAIL (building the $1 VM)"; exit 1
     fi
+  done
+  # Then both boot side by side: much of a boot waits (apt over the VM's network, systemd's
+  # timers, the watchdog, the reboot), so two emulators share the 2 cores at little cost to
+  # each, and the stage takes about the time of one release instead of two. Each release's
+  # lines are printed together when both are done.
+  boot_release() {
+    local fport hport fleethost one hostrc t0
+    t0=$(date +%s)
+    read -r fport hport <<<"${ports[$1]}"
     echo "== install test: booting Debian $2 with systemd (qemu TCG), installing, rebooting"
     rm -f ".build/vm/install-console-$1-"[12].log   # an old run's lines must not answer for this one
     python3 Tests/vm/systemd/fleet_host.py "$3" ".build/vm/fleet-$1" ".build/vm/install-console-$1" \
@@ -127,7 +137,19 @@ print(*[x.getsockname()[1] for x in s])')
     [ $hostrc = 0 ] || one=1
     echo "vm tests (install, Debian $2 $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s," \
       "$(( $(cat ".build/vm/install-console-$1-"[12].log 2>/dev/null | grep -ac ' ok: ') + $(grep -ac 'fleet host: ok ' ".build/vm/fleet-host-$1.log") )) checks passed in the guest and the host"
-    [ $one = 0 ] || rc=1
+    return $one
+  }
+  pids=()
+  for setup in "${setups[@]}"; do
+    set -- $setup
+    boot_release "$@" > ".build/vm/install-$1.out" 2>&1 &
+    pids+=($!)
+  done
+  rc=0
+  for i in "${!setups[@]}"; do
+    set -- ${setups[$i]}
+    wait "${pids[$i]}" || rc=1
+    cat ".build/vm/install-$1.out"
   done
   log=".build/vm/install-console-*.log"
 fi
