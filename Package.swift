@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 /// Layers, dependencies pointing one way:
@@ -206,3 +207,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The arm64 stage of the test command (scripts/test-arm64.sh) runs, under emulation, the unit
+// tests of what can differ on arm64 only. Its debug build (GYMTIMER_ARM64_UNIT_TESTS=1) leaves
+// out what none of those tests link: the console's HTTP server (SwiftNIO, Hummingbird) and its
+// tests, the fuzz targets, the pure core's tests. The release build beside it, which the
+// package ships, has everything.
+if ProcessInfo.processInfo.environment["GYMTIMER_ARM64_UNIT_TESTS"] == "1" {
+    let unused: Set<String> = [
+        "GymTimerConsole", "gymtimer-console", "GymTimerConsoleTests", "GymTimerCoreTests", "FuzzTests", "FuzzSupport",
+        "FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "FuzzRecord", "FuzzConsole",
+    ]
+    package.targets.removeAll { unused.contains($0.name) }
+    package.products.removeAll { unused.contains($0.name) }
+}

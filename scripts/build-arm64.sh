@@ -5,8 +5,9 @@
 #   scripts/build-arm64.sh            the release binaries gymtimer and gymtimer-console
 #                                     (Swift runtime linked in) and
 #                                     gymtimer_<version>_arm64.deb, in .build-arm64/out/
-#   scripts/build-arm64.sh --tests    also the unit tests for arm64 (debug), run under
-#                                     qemu-aarch64-static (scripts/test-arm64.sh runs them)
+#   scripts/build-arm64.sh --tests    also the unit tests for arm64 (debug, only the targets
+#                                     they link), run under qemu-aarch64-static
+#                                     (scripts/test-arm64.sh runs them)
 #   scripts/build-arm64.sh --prepare  only the downloads: the compiler's chroot and the SDK
 #                                     (the test command runs it in the background while the
 #                                     host builds, scripts/prefetch.sh)
@@ -180,7 +181,7 @@ if [ $prepare = 1 ]; then stage "prepared: the chroot and the SDK"; echo "$W"; e
 # ---- 4. build in the chroot. pkg-config must look in the sysroot only: otherwise SwiftPM
 # adds the host's -L/usr/lib/x86_64-linux-gnu and the arm64 link fails.
 xswift() {
-  in_chroot env HOME=/root PKG_CONFIG_SYSROOT_DIR=$SYSROOT_IN PKG_CONFIG_PATH=$SYSROOT_IN/usr/lib/aarch64-linux-gnu/pkgconfig:$SYSROOT_IN/usr/share/pkgconfig \
+  in_chroot env HOME=/root ${XSWIFT_ENV:-} PKG_CONFIG_SYSROOT_DIR=$SYSROOT_IN PKG_CONFIG_PATH=$SYSROOT_IN/usr/lib/aarch64-linux-gnu/pkgconfig:$SYSROOT_IN/usr/share/pkgconfig \
     sh -c 'cd /src && exec /usr/libexec/swift/bin/swift "$@" --swift-sdks-path /sdk --swift-sdk '$SDK' --scratch-path .build-arm64/'$SUITE swift "$@"
 }
 quiet() { grep -vE '^\[[0-9]+/[0-9]+\] |^Building for|^Compiling |^Write |^Fetching |^Fetched |^Computing |^Computed |^Creating |^Working copy' || true; }
@@ -221,8 +222,10 @@ fi
 ln -sfn "$repo" "$SYSROOT/src"
 
 if [ $tests = 1 ]; then
-  stage "swift build --build-tests for $SDK (debug, dynamic runtime, warnings are errors)"
-  xswift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | quiet >&2
+  # Only what the arm64 unit tests link (Package.swift, GYMTIMER_ARM64_UNIT_TESTS): not the
+  # console's HTTP server nor the fuzz targets, which the release build above compiled.
+  stage "swift build --build-tests for $SDK (debug, dynamic runtime, warnings are errors; what scripts/test-arm64.sh runs)"
+  XSWIFT_ENV=GYMTIMER_ARM64_UNIT_TESTS=1 xswift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | quiet >&2
   [ "${PIPESTATUS[0]}" = 0 ] || die "the arm64 test build failed (see above)"
 fi
 stage "done"
