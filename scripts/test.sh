@@ -51,8 +51,12 @@ stage "acceptance scenarios (shared and Tests/scenarios)" scenarios
 # The coach's console in headless Chromium (selenium from .build-venv, made by install-deps.sh):
 # a real Mosquitto, the collector, two headless stations; its screenshot goes to .build (run it
 # with --screenshot docs/console.png to refresh the README's picture).
-stage "the coach's console in a real browser (Tests/console/console_test.py)" \
+# Then the console on a hostile Wi-Fi: an attacker on 127.0.0.2 against the coach on 127.0.0.1.
+console() {
   .build-venv/bin/python Tests/console/console_test.py .build/debug/gymtimer --screenshot .build/console.png
+  python3 Tests/console/hostile_test.py .build/debug/gymtimer
+}
+stage "the coach's console in a real browser, and on a hostile Wi-Fi (Tests/console/)" console
 
 terminal() {
   python3 Tests/terminal/terminal_test.py .build/debug/gymtimer

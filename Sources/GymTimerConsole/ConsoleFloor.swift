@@ -23,8 +23,7 @@ public struct ConsoleFloor: Sendable {
     /// Takes in one message; says whether a tile changed. Topics that are no station's
     /// `status` or `state` (or name no valid station) are ignored.
     public mutating func apply(_ message: MQTTMessage) -> Bool {
-        guard let station = FleetTopics.station(in: message.topic, prefix: prefix),
-              FleetSettings.isValidStation(station) else { return false }
+        guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { return false }
         let known = status[station] != nil || state[station] != nil
         if !known, Set(status.keys).union(state.keys).count >= Self.maximumStations { return false }
         if message.topic == FleetTopics(prefix: prefix, station: station).status {

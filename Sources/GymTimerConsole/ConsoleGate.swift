@@ -12,12 +12,13 @@ public final class ConsoleGate: @unchecked Sendable {
         self.now = now
     }
 
-    /// A login with `guess`; `.wrongPIN` too when the console has no PIN (nothing unlocks it).
-    public func login(_ guess: String) -> ConsoleSessions.Login {
+    /// A login with `guess` from the client at `address`; `.wrongPIN` too when the console has
+    /// no PIN (nothing unlocks it).
+    public func login(_ guess: String, from address: String) -> ConsoleSessions.Login {
         guard let pin else { return .wrongPIN }
         lock.lock()
         defer { lock.unlock() }
-        return sessions.login(guess, pin: pin, now: now())
+        return sessions.login(guess, pin: pin, now: now(), from: address)
     }
 
     public func session(_ id: String?) -> ConsoleSessions.Session? {

@@ -13,20 +13,34 @@ public struct ConsoleServer: Sendable {
     public let broadcast: ConsoleBroadcast
     public let gate: ConsoleGate
     public let title: String
+    /// The names and addresses it answers to (every request's `Host` is checked).
+    public let hosts: ConsoleHosts
+    public let connections: ConsoleConnectionLimit
     public let now: @Sendable () -> Double
 
     /// The session cookie's name.
     public static let cookie = "gymtimer_console"
     /// The largest request body read (a login, an action): anything bigger is refused unread.
     public static let maximumBody = 16 * 1024
+    /// A connection with no request in progress for this long is closed (one that never sends
+    /// its request's head included), so idle and slow sockets do not pile up.
+    public static let idleSeconds: Int64 = 5
+    /// How long a request's body may take to arrive once its head has.
+    public static let bodySeconds: Int64 = 5
+    /// The most connections open at once (pages' live updates included: `ConsoleBroadcast`
+    /// allows fewer), well under the process's 1,024 open files.
+    public static let maximumConnections = 256
 
     public init(
-        link: ConsoleLink, broadcast: ConsoleBroadcast, gate: ConsoleGate, title: String = "GymTimer · Coach's console",
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        link: ConsoleLink, broadcast: ConsoleBroadcast, gate: ConsoleGate, hosts: ConsoleHosts,
+        connections: ConsoleConnectionLimit = ConsoleConnectionLimit(maximum: ConsoleServer.maximumConnections),
+        title: String = "GymTimer · Coach's console", now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.link = link
         self.broadcast = broadcast
         self.gate = gate
+        self.hosts = hosts
+        self.connections = connections
         self.title = title
         self.now = now
     }
@@ -56,14 +70,36 @@ public struct ConsoleServer: Sendable {
         return text(status, encoded, type: "application/json")
     }
 
+    /// The body of `request` (at most `maximumBody` bytes) if it has arrived within
+    /// `bodySeconds`; nil when it is bigger or slower: a client sending a byte now and then
+    /// must not hold its connection, which the idle time-out does not cover once a request has
+    /// begun.
+    static func body(of request: Request) async -> ByteBuffer? {
+        await withTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask {
+                var request = request
+                return try? await request.collectBody(upTo: maximumBody)
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(bodySeconds))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
     /// The cookie a request carries, if any.
     static func sessionID(_ request: Request) -> String? {
         request.cookies[cookie]?.value
     }
 
     /// The router: every path the console answers.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<ConsoleRequestContext> {
+        let router = Router(context: ConsoleRequestContext.self)
+        // First: the middleware applies to the routes added after it.
+        router.add(middleware: ConsoleHostCheck(hosts: hosts))
         router.get("/") { request, _ -> Response in
             page(request, message: nil, status: .ok)
         }
@@ -86,16 +122,15 @@ public struct ConsoleServer: Sendable {
                     try await writer.finish(nil)
                 })
         }
-        router.post("/login") { request, _ -> Response in
-            var request = request
+        router.post("/login") { request, context -> Response in
             guard ConsoleRequestCheck.sameOrigin(origin: request.headers[.origin], referer: request.headers[.referer], host: request.head.authority) else {
                 return Self.text(.forbidden, "refused: the request did not come from this console's page", type: "text/plain; charset=utf-8")
             }
-            guard let body = try? await request.collectBody(upTo: Self.maximumBody) else {
-                return Self.text(.contentTooLarge, "request too large", type: "text/plain; charset=utf-8")
+            guard let body = await Self.body(of: request) else {
+                return Self.text(.contentTooLarge, "request too large or too slow", type: "text/plain; charset=utf-8")
             }
             let pin = ConsoleForm.value("pin", in: String(buffer: body)) ?? ""
-            switch gate.login(pin) {
+            switch gate.login(pin, from: context.clientAddress) {
             case .opened(let session):
                 var headers = Self.secured([.location: "/"])
                 headers[.setCookie] = "\(Self.cookie)=\(session.id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(ConsoleSessions.lifetime))"
@@ -108,29 +143,30 @@ public struct ConsoleServer: Sendable {
             }
         }
         router.post("/logout") { request, _ -> Response in
-            var request = request
-            let body = (try? await request.collectBody(upTo: Self.maximumBody)).map { String(buffer: $0) } ?? ""
+            let body = await Self.body(of: request).map { String(buffer: $0) } ?? ""
             let session = gate.session(Self.sessionID(request))
-            if ConsoleRequestCheck.check(
+            // Without the page's token (a link on another site, a forged form) nothing changes:
+            // neither the session nor the cookie.
+            if let refusal = ConsoleRequestCheck.check(
                 session: session, token: ConsoleForm.value("csrf", in: body), origin: request.headers[.origin],
-                referer: request.headers[.referer], host: request.head.authority) == nil {
-                gate.logout(session?.id)
+                referer: request.headers[.referer], host: request.head.authority) {
+                return Self.text(.forbidden, "\(refusal)", type: "text/plain; charset=utf-8")
             }
+            gate.logout(session?.id)
             var headers = Self.secured([.location: "/"])
             headers[.setCookie] = "\(Self.cookie)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return Response(status: .seeOther, headers: headers)
         }
         for verb in ConsoleAction.Verb.allCases {
             router.post("/api/\(verb.rawValue)") { request, _ -> Response in
-                var request = request
                 let session = gate.session(Self.sessionID(request))
                 if let refusal = ConsoleRequestCheck.check(
                     session: session, token: request.headers[HTTPField.Name("X-CSRF-Token")!], origin: request.headers[.origin],
                     referer: request.headers[.referer], host: request.head.authority) {
                     return Self.json(refusal == .notLoggedIn ? .unauthorized : .forbidden, message: "\(refusal)")
                 }
-                guard let body = try? await request.collectBody(upTo: Self.maximumBody) else {
-                    return Self.json(.contentTooLarge, message: "request too large")
+                guard let body = await Self.body(of: request) else {
+                    return Self.json(.contentTooLarge, message: "request too large or too slow")
                 }
                 let action: ConsoleAction
                 switch ConsoleAction.parse(verb, body: Array(buffer: body)) {
@@ -180,8 +216,11 @@ public struct ConsoleServer: Sendable {
     public func run(listen: ConsoleListen, ready: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "gymtimer-console")
         logger.logLevel = .warning
+        let connections = connections
         let app = Application(
             router: router(),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [connections.handler()], idleTimeout: .seconds(Self.idleSeconds))),
             configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
             onServerRunning: { channel in await ready(channel.localAddress?.port ?? listen.port) },
             logger: logger)

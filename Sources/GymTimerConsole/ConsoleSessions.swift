@@ -1,8 +1,14 @@
 import Foundation
 
 /// Who may act on the console: sessions opened with the PIN, each with its own anti-forgery
-/// token, and a lock-out after repeated wrong PINs. Pure (time is given); `ConsoleServer`
-/// keeps one behind a lock.
+/// token, and lock-outs after repeated wrong PINs. Pure (time is given); `ConsoleGate` keeps
+/// one behind a lock.
+///
+/// On a Wi-Fi that members and guests share, one guesser must not keep the coach out. Wrong
+/// PINs count per client address: five in a row lock out that address only, for a minute. A
+/// guesser with many addresses is held by a limit on every address's wrong PINs together (20
+/// in 10 minutes), which locks out only addresses that have never opened a session: a device
+/// the coach has logged in from before (in the last 12 hours) may always try.
 public struct ConsoleSessions: Sendable {
     /// One logged-in browser.
     public struct Session: Hashable, Sendable {
@@ -15,16 +21,31 @@ public struct ConsoleSessions: Sendable {
 
     /// How long a session lasts from its login: a coach's day.
     public static let lifetime = 12 * 3600.0
-    /// Wrong PINs allowed in a row before the console refuses every PIN for `lockout` seconds.
+    /// Wrong PINs allowed in a row from one address before it is refused for `lockout` seconds.
     public static let allowedFailures = 5
     public static let lockout = 60.0
+    /// Wrong PINs from all addresses together within `floodWindow` seconds before addresses
+    /// that never opened a session are refused until the window has room again.
+    public static let floodFailures = 20
+    public static let floodWindow = 600.0
     /// The most sessions kept; the oldest goes first.
     public static let maximumSessions = 64
+    /// The most client addresses remembered (wrong PINs, past logins); the stalest goes first.
+    public static let maximumClients = 1024
 
     private(set) var sessions: [String: Session] = [:]
-    private var failures = 0
-    private var lockedUntil = 0.0
+    /// Per client address: wrong PINs in a row, locked until, last successful login.
+    private var clients: [String: Client] = [:]
+    /// When the recent wrong PINs from every address came.
+    private var recentFailures: [Double] = []
     private let random: @Sendable () -> String
+
+    private struct Client {
+        var failures = 0
+        var lockedUntil = 0.0
+        var trustedUntil = 0.0
+        var lastSeen = 0.0
+    }
 
     /// `random` gives a fresh unguessable token each call (`ConsoleSessions.token()` in use).
     public init(random: @escaping @Sendable () -> String = ConsoleSessions.token) {
@@ -39,18 +60,29 @@ public struct ConsoleSessions: Sendable {
         case lockedOut(seconds: Int)
     }
 
-    /// Checks `guess` against `pin` at `now` and opens a session if it matches.
-    public mutating func login(_ guess: String, pin: ConsolePIN, now: Double) -> Login {
-        if now < lockedUntil { return .lockedOut(seconds: Int((lockedUntil - now).rounded(.up))) }
+    /// Checks `guess` from the client at `address` against `pin` at `now` and opens a session
+    /// if it matches.
+    public mutating func login(_ guess: String, pin: ConsolePIN, now: Double, from address: String = "") -> Login {
+        var client = clients[address] ?? Client()
+        client.lastSeen = now
+        defer { remember(client, address) }
+        if now < client.lockedUntil { return .lockedOut(seconds: Int((client.lockedUntil - now).rounded(.up))) }
+        recentFailures.removeAll { $0 <= now - Self.floodWindow }
+        if client.trustedUntil <= now, recentFailures.count >= Self.floodFailures, let oldest = recentFailures.first {
+            return .lockedOut(seconds: Int((oldest + Self.floodWindow - now).rounded(.up)))
+        }
         guard pin.matches(guess) else {
-            failures += 1
-            if failures >= Self.allowedFailures {
-                failures = 0
-                lockedUntil = now + Self.lockout
+            recentFailures.append(now)
+            if recentFailures.count > 4 * Self.floodFailures { recentFailures.removeFirst() }
+            client.failures += 1
+            if client.failures >= Self.allowedFailures {
+                client.failures = 0
+                client.lockedUntil = now + Self.lockout
             }
             return .wrongPIN
         }
-        failures = 0
+        client.failures = 0
+        client.trustedUntil = now + Self.lifetime
         sessions = sessions.filter { $0.value.expires > now }
         if sessions.count >= Self.maximumSessions, let oldest = sessions.values.min(by: { $0.expires < $1.expires }) {
             sessions[oldest.id] = nil
@@ -58,6 +90,14 @@ public struct ConsoleSessions: Sendable {
         let session = Session(id: random(), csrf: random(), expires: now + Self.lifetime)
         sessions[session.id] = session
         return .opened(session)
+    }
+
+    /// Keeps what is known of `address`, forgetting the stalest client beyond `maximumClients`.
+    private mutating func remember(_ client: Client, _ address: String) {
+        clients[address] = client
+        if clients.count > Self.maximumClients, let stalest = clients.min(by: { $0.value.lastSeen < $1.value.lastSeen })?.key {
+            clients[stalest] = nil
+        }
     }
 
     /// The live session whose cookie is `id`, if any.

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import GymTimerCore
 import GymTimerDrivers
+import GymTimerConfig
 import GymTimerFleet
 import GymTimerHAL
 import GymTimerHistory
@@ -185,7 +186,15 @@ public final class FleetCollector {
                     MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "online", qos: 1, retain: true))
             case .subscribed, .delivered: break
             case .message(let message):
-                guard let station = FleetTopics.station(in: message.topic, prefix: prefix) else { continue }
+                guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else {
+                    // A record on a name no station may have: stored by nobody, acknowledged to nobody.
+                    refused += 1
+                    if loggedRefusals.insert("station name").inserted {
+                        log("collect: refused a record on a topic whose station name is not valid (a station's name "
+                            + "\(FleetSettings.stationRule)) (further ones of this kind are not logged)")
+                    }
+                    continue
+                }
                 switch FleetWorkoutMessage.decode(message.payload, station: station, receivedAt: unixNow()) {
                 case .success(let workout):
                     records.append(workout)

@@ -56,8 +56,7 @@ public struct FleetConsole {
         var state: [String: JSONValue] = [:]
         for event in client.pump(for: wait, until: { _ in false }) {
             guard case .message(let message) = event,
-                  let station = FleetTopics.station(in: message.topic, prefix: prefix),
-                  FleetSettings.isValidStation(station) else { continue }
+                  let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { continue }
             if message.topic.hasSuffix("/status") { status[station] = message.text }
             if message.topic.hasSuffix("/state") { state[station] = JSONValue.parse(message.payload) }
         }
@@ -179,8 +178,7 @@ public struct FleetConsole {
         var seen: [String: String] = [:]
         _ = client.pump(for: wait) { events in
             for case .message(let message) in events {
-                guard let station = FleetTopics.station(in: message.topic, prefix: prefix),
-                      FleetSettings.isValidStation(station) else { continue }
+                guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { continue }
                 seen[station] = message.text
             }
             guard case .stations(let names) = target else { return false }

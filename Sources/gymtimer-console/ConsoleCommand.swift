@@ -21,6 +21,11 @@ struct ConsoleCommand: ParsableCommand {
     @Option(name: .long, help: "The address to serve on, HOST:PORT (only that address is bound): 192.168.1.10:8080, 127.0.0.1:8080.")
     var listen: String
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A name the gym's devices reach the console by (its DNS name), beside its address and this machine's name; repeat for more.",
+        discussion: "Requests naming any other host are refused, so a page on another site cannot reach the console through a browser."))
+    var name: [String] = []
+
     @Option(name: .long, help: "The collector's history database (gymtimer collect --db), read-only, for today's scores.")
     var db: String?
 
@@ -35,6 +40,9 @@ struct ConsoleCommand: ParsableCommand {
         switch ConsoleListen.parse(listen) {
         case .success(let parsed): address = parsed
         case .failure(let problem): throw CLIError.usage("\(problem)")
+        }
+        if let bad = name.first(where: { !ConsoleHosts.isValidName($0) }) {
+            throw CLIError.usage("--name \(bad): give a host name such as gym-server or gym-server.example.org")
         }
         var pin: ConsolePIN?
         if let pinFile {
@@ -56,7 +64,8 @@ struct ConsoleCommand: ParsableCommand {
             broadcast.publish(event: "scores", data: #"{"problem":"no --db given: start the console with the collector's database to see scores"}"#)
         }
         scores?.start()
-        let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin))
+        let hosts = ConsoleHosts.onThisMachine(listen: address, extraNames: name)
+        let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin), hosts: hosts)
         let lockNote = pin == nil ? "read-only: no --pin-file" : "actions need the PIN"
         let outcome = ConsoleOutcome()
         let finished = DispatchSemaphore(value: 0)

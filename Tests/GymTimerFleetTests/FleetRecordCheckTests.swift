@@ -119,4 +119,38 @@ import Testing
         #expect(heard.flatMap(\.stored) == ["rack-1/rest@1"])
         #expect(heard.allSatisfy { $0.ids.count <= FleetRecordAck.maximumIDs })
     }
+
+    /// Anyone on the gym's broker can publish on `gymtimer/<name>/workout`: a record under a
+    /// name no station may have is refused (logged once), and never stored or listed.
+    @Test func theCollectorStoresNoRecordUnderANameNoStationMayHave() throws {
+        var template = Array((NSTemporaryDirectory() + "fleet-check-XXXXXX").utf8CString)
+        let directory = String(cString: mkdtemp(&template)!)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let loop = VirtualLoop()
+        let broker = InMemoryBroker(now: { loop.now.sinceOrigin })
+        let lines = LogLines()
+        let gym = try FleetCollector(
+            options: .init(clientID: "collector-check", host: "gym.local", port: 1883, cleanSession: false),
+            prefix: "gymtimer", database: directory + "/gym.sqlite", transport: broker.factory, now: { loop.now },
+            unixNow: { Self.now }, log: lines.add)
+        loop.drivers = [gym]
+        #expect(loop.run(upTo: .seconds(60)) { gym.isSubscribed })
+        let sender = try broker.factory(.init(clientID: "hostile", host: "gym.local", port: 1883))
+        try sender.connect()
+        let names = ["<svg onload=alert(8)>", "Rack-1", "rack_1", String(repeating: "a", count: 33), "all"]
+        for name in names {
+            // As the station of that name would send it (its id and station are the topic's).
+            let payload = Self.payload {
+                $0["id"] = "\(name)/rest@1"
+                $0["station"] = name
+            }
+            try sender.publish(MQTTMessage(topic: "gymtimer/\(name)/workout", payload: payload, qos: 1))
+        }
+        try sender.publish(MQTTMessage(topic: "gymtimer/rack-1/workout", payload: Self.payload(), qos: 1))
+        _ = sender.takeEvents()
+        #expect(loop.run(upTo: .seconds(60)) { gym.stored + gym.refused >= names.count + 1 })
+        #expect(gym.stored == 1 && gym.refused == names.count, "\(gym.stored) stored, \(gym.refused) refused")
+        #expect(try gym.store.workouts().map(\.station) == ["rack-1"])
+        #expect(lines.all.filter { $0.contains("station name is not valid") }.count == 1, "\(lines.all)")
+    }
 }

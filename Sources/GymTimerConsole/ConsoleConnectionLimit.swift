@@ -1,0 +1,63 @@
+import Foundation
+import NIOCore
+
+/// A cap on the console's open connections, shared by all of them: one past `maximum` is
+/// closed as soon as it is accepted. With the idle timeout (`ConsoleServer.idleSeconds`) it
+/// keeps a flood of sockets from another machine of the gym's Wi-Fi from using up the
+/// process's open files (1,024 by default), which took the page down for everyone.
+public final class ConsoleConnectionLimit: @unchecked Sendable {
+    public let maximum: Int
+    private let lock = NSLock()
+    private var open = 0
+
+    public init(maximum: Int) {
+        self.maximum = maximum
+    }
+
+    /// The connections open now.
+    public var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return open
+    }
+
+    /// Counts a new connection in; false (not counted) when the cap is reached.
+    func admit() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard open < maximum else { return false }
+        open += 1
+        return true
+    }
+
+    func release() {
+        lock.lock()
+        open -= 1
+        lock.unlock()
+    }
+
+    /// The handler each connection's pipeline gets (`HTTP1Channel`'s additional handlers).
+    func handler() -> Handler { Handler(limit: self) }
+
+    /// Admits its connection when added to the pipeline or closes it; releases it when removed.
+    final class Handler: ChannelDuplexHandler, RemovableChannelHandler {
+        typealias InboundIn = NIOAny
+        typealias OutboundIn = NIOAny
+        private let limit: ConsoleConnectionLimit
+        private var admitted = false
+
+        init(limit: ConsoleConnectionLimit) {
+            self.limit = limit
+        }
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            admitted = limit.admit()
+            if !admitted { context.channel.close(promise: nil) }
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            if admitted { limit.release() }
+            admitted = false
+        }
+    }
+}

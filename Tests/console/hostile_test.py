@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""The coach's console on a Wi-Fi that members and guests share (issue 32, point 5): a real
+`gymtimer console` on 127.0.0.1 with its PIN and a real Mosquitto; the coach's requests come from
+127.0.0.1, the attacker's from another address of this machine, 127.0.0.2. Checked:
+
+  1. DNS rebinding: requests whose Host (and Origin) name another site are refused (421), a
+     login among them, and open no session;
+  2. one guesser keeps nobody else out: wrong PINs from 127.0.0.2 lock out 127.0.0.2 only, and
+     the coach logs in from 127.0.0.1 at once;
+  3. /logout without the page's token changes nothing: the session still works;
+  4. slow senders (a byte a second of a request's head or body) are cut off within seconds;
+  5. a flood of 1,100 idle sockets from 127.0.0.2 (the console started with the usual limit of
+     1,024 open files): the coach's page is still served, and every idle socket is closed by the
+     console within seconds.
+
+usage: hostile_test.py GYMTIMER
+Prints "N passed, M failed"; exits non-zero on any failure.
+"""
+import http.client
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+COACH, ATTACKER = "127.0.0.1", "127.0.0.2"
+PIN = "4821"
+FLOOD = 1100
+# The console closes a connection idle this long (ConsoleServer.idleSeconds), plus a margin a
+# loaded machine holds.
+IDLE_CLOSED_WITHIN = 5 + 10
+# A slow sender is cut off after 5 s (the idle time-out for a head, ConsoleServer.bodySeconds for
+# a body), plus the same margin.
+SLOW_LIMIT = 5 + 10
+
+passed, failed = 0, 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+    return ok
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def request(port, method, path, source=COACH, host=None, headers=None, body=None):
+    """(status, headers, body text) of one request to the console from `source`."""
+    connection = http.client.HTTPConnection(COACH, port, timeout=10, source_address=(source, 0))
+    try:
+        connection.putrequest(method, path, skip_host=True)
+        connection.putheader("Host", host or f"{COACH}:{port}")
+        for name, value in (headers or {}).items():
+            connection.putheader(name, value)
+        data = body.encode() if body is not None else None
+        if data is not None:
+            connection.putheader("Content-Type", "application/x-www-form-urlencoded")
+            connection.putheader("Content-Length", str(len(data)))
+        connection.endheaders(data)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read().decode(errors="replace")
+    finally:
+        connection.close()
+
+
+def session_cookie(headers):
+    for value in headers.get_all("Set-Cookie") or []:
+        if value.startswith("gymtimer_console=") and "Max-Age=0" not in value:
+            return value.split(";")[0]
+    return None
+
+
+def main():
+    gymtimer = os.path.abspath(sys.argv[1])
+    work = tempfile.mkdtemp(prefix="console-hostile-")
+    mqtt, port = free_port(), free_port()
+    with open(os.path.join(work, "mosquitto.conf"), "w") as f:
+        f.write(f"listener {mqtt} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    pin = os.path.join(work, "pin")
+    with open(pin, "w") as f:
+        f.write(PIN + "\n")
+    os.chmod(pin, 0o600)
+    processes = []
+    flood = []
+    try:
+        processes.append(subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", os.path.join(work, "mosquitto.conf")],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+        def usual_open_files():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+        console_log = open(os.path.join(work, "console.log"), "w")
+        processes.append(subprocess.Popen(
+            [gymtimer, "console", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--listen", f"{COACH}:{port}", "--pin-file", pin],
+            stdin=subprocess.DEVNULL, stdout=console_log, stderr=console_log, preexec_fn=usual_open_files))
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            try:
+                if request(port, "GET", "/")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.2)
+        check("the console serves its page to the coach", request(port, "GET", "/")[0] == 200)
+        origin = {"Origin": f"http://{COACH}:{port}"}
+
+        # 1. DNS rebinding: another site's name, pointed at the console's address.
+        evil = f"evil.example:{port}"
+        status, _, _ = request(port, "GET", "/", source=ATTACKER, host=evil)
+        check("a page requested under another site's name is refused", status == 421, f"status {status}")
+        status, headers, _ = request(port, "POST", "/login", source=ATTACKER, host=evil,
+                                     headers={"Origin": f"http://{evil}"}, body=f"pin={PIN}")
+        check("a login under another site's name is refused and opens no session",
+              status == 421 and session_cookie(headers) is None, f"status {status}, cookie {session_cookie(headers)}")
+        status, _, _ = request(port, "POST", "/api/reset", source=ATTACKER, host=evil,
+                               headers={"Origin": f"http://{evil}", "Content-Type": "application/json"}, body="{}")
+        check("an action under another site's name is refused", status == 421, f"status {status}")
+
+        # 2. A guesser on 127.0.0.2 keeps nobody else out.
+        statuses = [request(port, "POST", "/login", source=ATTACKER, headers=origin, body="pin=0000")[0] for _ in range(12)]
+        check("wrong PINs from 127.0.0.2 lock out 127.0.0.2", statuses[:5] == [401] * 5 and set(statuses[5:]) == {429},
+              f"{statuses}")
+        status, _, _ = request(port, "POST", "/login", source=ATTACKER, headers=origin, body=f"pin={PIN}")
+        check("the right PIN from the locked-out address is not looked at", status == 429, f"status {status}")
+        status, headers, _ = request(port, "POST", "/login", source=COACH, headers=origin, body=f"pin={PIN}")
+        cookie = session_cookie(headers)
+        check("the coach logs in from 127.0.0.1 meanwhile", status == 303 and cookie is not None, f"status {status}")
+
+        # 3. /logout without the page's token changes nothing.
+        page = request(port, "GET", "/", headers={"Cookie": cookie or ""})[2]
+        check("the coach's page is unlocked", 'name="csrf" value="' in page)
+        status, headers, _ = request(port, "POST", "/logout", headers={**origin, "Cookie": cookie or ""}, body="")
+        check("/logout without the page's token is refused and keeps the cookie",
+              status == 403 and not headers.get_all("Set-Cookie"), f"status {status}, {headers.get_all('Set-Cookie')}")
+        page = request(port, "GET", "/", headers={"Cookie": cookie or ""})[2]
+        check("the session still works after it", 'name="csrf" value="' in page)
+
+        # 4. Slow senders from 127.0.0.2: a byte a second of a request's head, or of its body.
+        def slow(head, trickle):
+            """Seconds until the console answered or closed a connection that sends `head`, then a
+            byte of `trickle` a second (None if it held it for SLOW_LIMIT s)."""
+            s = socket.create_connection((COACH, port), timeout=5, source_address=(ATTACKER, 0))
+            started = time.monotonic()
+            try:
+                s.sendall(head.encode())
+                s.settimeout(1)
+                for byte in trickle.encode() * 100:
+                    if time.monotonic() - started > SLOW_LIMIT:
+                        return None
+                    try:
+                        s.sendall(bytes([byte]))
+                        s.recv(1024)
+                        return time.monotonic() - started   # answered (or closed: b"")
+                    except socket.timeout:
+                        continue
+                    except OSError:
+                        return time.monotonic() - started   # reset
+                return None
+            finally:
+                s.close()
+        taken = slow("GET / HTTP/1.1\r\n", "X-Slow: a\r\n")
+        check(f"a request head sent a byte a second is cut off within {SLOW_LIMIT} s", taken is not None,
+              "held open")
+        taken = slow(f"POST /login HTTP/1.1\r\nHost: {COACH}:{port}\r\nOrigin: http://{COACH}:{port}\r\n"
+                     "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\n", "pin=0000&")
+        check(f"a request body sent a byte a second is cut off within {SLOW_LIMIT} s", taken is not None,
+              "held open")
+
+        # 5. A flood of idle sockets from 127.0.0.2.
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+        for _ in range(FLOOD):
+            s = socket.socket()
+            s.setblocking(True)
+            s.settimeout(5)
+            s.bind((ATTACKER, 0))
+            try:
+                s.connect((COACH, port))
+                flood.append(s)
+            except OSError:
+                s.close()
+        print(f"     {len(flood)} idle sockets opened from {ATTACKER}")
+        started = time.monotonic()
+        served = None
+        while time.monotonic() - started < 10:
+            try:
+                if request(port, "GET", "/")[0] == 200:
+                    served = time.monotonic() - started
+                    break
+            except OSError:
+                time.sleep(0.2)
+        check("the coach's page is served during the flood", served is not None, "not within 10 s")
+        # Every idle socket is closed by the console: a read sees the end (or a reset).
+        open_ones = list(flood)
+        deadline = started + IDLE_CLOSED_WITHIN
+        while open_ones and time.monotonic() < deadline:
+            still = []
+            for s in open_ones:
+                s.setblocking(False)
+                try:
+                    if s.recv(1) != b"":
+                        still.append(s)
+                except BlockingIOError:
+                    still.append(s)
+                except OSError:
+                    pass
+            open_ones = still
+            if open_ones:
+                time.sleep(0.5)
+        check(f"every idle socket is closed by the console within {IDLE_CLOSED_WITHIN} s",
+              len(flood) >= 1000 and not open_ones, f"{len(open_ones)} of {len(flood)} still open")
+        status = request(port, "GET", "/")[0]
+        check("the page is served after the flood", status == 200, f"status {status}")
+    finally:
+        for s in flood:
+            s.close()
+        for process in reversed(processes):
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if failed:
+            with open(os.path.join(work, "console.log")) as f:
+                print("console log:\n" + f.read())
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
