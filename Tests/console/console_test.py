@@ -30,6 +30,9 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, counts, free_port  # noqa: E402
+
 STATIONS = ["rack-1", "rack-2"]
 PROGRAM = "AMRAP 1"
 AMRAP_SECONDS = 20
@@ -39,26 +42,6 @@ CLASS_LEAD = 6        # the console's lead-in: at = now + this
 # what they trace differs only by how late each process's loop woke, which on a loaded 2-core
 # machine stays well under this.
 SAME_INSTANT = 0.25
-
-passed, failed = 0, 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-    return ok
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def until(seconds, predicate, step=0.2):
     end = time.monotonic() + seconds
@@ -363,7 +346,7 @@ def main():
             except subprocess.TimeoutExpired:
                 process.kill()
                 check(f"{name} stops on SIGTERM", False)
-        if failed:
+        if counts["failed"]:
             for name in ["console", "collect"] + STATIONS:
                 path = os.path.join(work, f"{name}.log")
                 if os.path.exists(path):
@@ -372,8 +355,8 @@ def main():
             print(f"(work files kept in {work})")
         else:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"{counts['passed']} passed, {counts['failed']} failed")
+    return 1 if counts["failed"] else 0
 
 
 if __name__ == "__main__":

@@ -26,6 +26,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, counts, free_port  # noqa: E402
+
 COACH, ATTACKER = "127.0.0.1", "127.0.0.2"
 PIN = "4821"
 FLOOD = 1100
@@ -35,26 +38,6 @@ IDLE_CLOSED_WITHIN = 5 + 10
 # A slow sender is cut off after 5 s (the idle time-out for a head, ConsoleServer.bodySeconds for
 # a body), plus the same margin.
 SLOW_LIMIT = 5 + 10
-
-passed, failed = 0, 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-    return ok
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def request(port, method, path, source=COACH, host=None, headers=None, body=None):
     """(status, headers, body text) of one request to the console from `source`."""
@@ -230,12 +213,12 @@ def main():
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
-        if failed:
+        if counts["failed"]:
             with open(os.path.join(work, "console.log")) as f:
                 print("console log:\n" + f.read())
         shutil.rmtree(work, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"{counts['passed']} passed, {counts['failed']} failed")
+    return 1 if counts["failed"] else 0
 
 
 if __name__ == "__main__":
