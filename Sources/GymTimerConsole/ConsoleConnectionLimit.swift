@@ -14,13 +14,6 @@ public final class ConsoleConnectionLimit: @unchecked Sendable {
         self.maximum = maximum
     }
 
-    /// The connections open now.
-    public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return open
-    }
-
     /// Counts a new connection in; false (not counted) when the cap is reached.
     func admit() -> Bool {
         lock.lock()
