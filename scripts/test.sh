@@ -16,11 +16,15 @@ shared=../shared
 stage "dependencies (scripts/install-deps.sh --tests)" scripts/install-deps.sh --tests
 stage_failed && { stage_table; exit 1; }
 
-# What later stages download and unpack, in the background while the host builds and tests
-# (each into its stage's cache; a stage awaits its own job first).
-background libgpiod2 scripts/build-libgpiod2.sh
+# What later stages build, download and unpack runs in the background while the host builds
+# and tests, at a lower CPU and disk priority (the tests in front come first, and a build leaves
+# one of two cores idle much of the time). Each job only fills its stage's cache: a stage awaits
+# its job, then runs its own command, which finds the work done (or does it again and fails with
+# its own reason). The release binaries build in .build-release and .build-gpiod2, beside the
+# debug build in .build; the arm64 cross build in its chroot once the chroot is downloaded.
+background release scripts/build-release-binaries.sh
 background ha env HA_BUILD_ONLY=1 scripts/ha-test.sh
-background arm64 bash -c 'scripts/build-arm64.sh --prepare && Tests/package/lifecycle.sh --prepare'
+background arm64 bash -c 'scripts/build-arm64.sh --prepare && Tests/package/lifecycle.sh --prepare && scripts/build-arm64.sh --tests'
 background vm bash -c 'Tests/vm/build.sh && Tests/vm/systemd/build.sh bookworm --base-only && Tests/vm/systemd/build.sh trixie --base-only'
 stage "build (warnings are errors)" swift build --build-tests -Xswiftc -warnings-as-errors
 stage_failed && { stage_table; exit 1; }
@@ -29,14 +33,6 @@ stage_failed && { stage_table; exit 1; }
 stage "a stage that cannot run fails under CI (Tests/ci/stage-truth-test.sh)" Tests/ci/stage-truth-test.sh
 
 stage "unit tests" swift test --skip-build
-
-# Raspberry Pi OS trixie has libgpiod 2: the kiosk's release binary against libgpiod 2.2 from
-# Debian trixie's source package (static, cached in .build/libgpiod2), built as install.sh
-# builds, warnings as errors (scripts/build-gpiod2-kiosk.sh). The kernel and install VMs boot
-# this binary, and the arm64 stage runs the hardware layer's unit tests against trixie's own
-# libgpiod 2.2, on the Pi's architecture.
-await libgpiod2
-stage "gymtimer against libgpiod 2.2 (release, .build-gpiod2, warnings are errors)" scripts/build-gpiod2-kiosk.sh
 
 scenarios() {
   python3 "$shared/bin/scenario" --bin .build/debug/gymtimer "$shared/scenarios"
@@ -92,6 +88,28 @@ stage "systemd unit hardening (exposure must stay at 2.0 or lower)" unit_hardeni
 await ha
 stage "a real Home Assistant drives a station (scripts/ha-test.sh; cached in .build-ha)" scripts/ha-test.sh .build/debug/gymtimer
 
+# The release binaries the VMs boot and the amd64 package ships (scripts/build-release-binaries.sh,
+# built in the background above): Raspberry Pi OS bookworm's libgpiod 1.6 as deploy/install.sh
+# builds on a Pi, and trixie's libgpiod 2 (2.2 from Debian trixie's source, static, cached in
+# .build/libgpiod2), warnings as errors.
+await release
+stage "the release binaries: libgpiod 1.6 (.build-release) and 2.2 (.build-gpiod2, warnings are errors)" \
+  scripts/build-release-binaries.sh
+
+# Software emulation on 2 cores is slow and its start-up time varies with load: one retry
+# tells a loaded machine apart from a real failure, and says so. A VM stage that cannot run
+# (77) is not retried.
+vm_tests() {
+  local rc=0
+  scripts/vm-test.sh "$1" || rc=$?
+  [ $rc = 0 ] || [ $rc = "$CANNOT_RUN" ] && return $rc
+  echo "vm tests ($1): failed once, retrying to rule out an overloaded emulator"
+  scripts/vm-test.sh "$1"
+}
+await vm
+stage "kernel VM: the real binary against gpio-sim, i2c-stub and snd-aloop (qemu)" vm_tests kernel
+stage "install VM: install.sh on Debian 12 and 13 under systemd (qemu)" vm_tests install
+
 # The Raspberry Pi's build: cross-compiled with Swift 6.2.3 for arm64 trixie, the unit tests of
 # what can differ on arm64 and every scenario above run under qemu user emulation, and its Debian
 # package checked by lintian and installed, upgraded and purged.
@@ -118,25 +136,11 @@ install_sh() {
 }
 stage "install.sh: a failed build stops it, a foreign package is refused" install_sh
 
-# Software emulation on 2 cores is slow and its start-up time varies with load: one retry
-# tells a loaded machine apart from a real failure, and says so. A VM stage that cannot run
-# (77) is not retried.
-vm_tests() {
-  local rc=0
-  scripts/vm-test.sh "$1" || rc=$?
-  [ $rc = 0 ] || [ $rc = "$CANNOT_RUN" ] && return $rc
-  echo "vm tests ($1): failed once, retrying to rule out an overloaded emulator"
-  scripts/vm-test.sh "$1"
-}
-await vm
-stage "kernel VM: the real binary against gpio-sim, i2c-stub and snd-aloop (qemu)" vm_tests kernel
-stage "install VM: install.sh on Debian 12 and 13 under systemd (qemu)" vm_tests install
-
-# The x86-64 package, from the release binary the install test built (Debian 12, libgpiod 1.6).
+# The x86-64 package, from the release binaries the VMs booted (Debian 12, libgpiod 1.6).
 amd64_package() {
-  [ -x .build/release/gymtimer ] || { echo "no .build/release/gymtimer: the install VM stage builds it"; exit 1; }
+  [ -x .build-release/release/gymtimer ] || { echo "no .build-release/release/gymtimer: scripts/build-release-binaries.sh builds it"; exit 1; }
   local out
-  out=$(scripts/build-deb.sh amd64 .build/release/gymtimer .build/deb | sed -n 's/^  built \([^ ]*\).*/\1/p')
+  out=$(scripts/build-deb.sh amd64 .build-release/release/gymtimer .build/deb | sed -n 's/^  built \([^ ]*\).*/\1/p')
   lintian --fail-on error "$out"
   echo "ok   lintian: $(basename "$out")"
   Tests/package/lifecycle.sh "$out"

@@ -3,8 +3,8 @@
 # simulated devices gpio-sim, i2c-stub and snd-aloop:
 #   scripts/vm-test.sh kernel    the real gymtimer driven against them (Tests/vm/), twice: the
 #                                release binaries built against Debian 12's libgpiod 1.6
-#                                (.build/release) and against libgpiod 2.2 from Debian 13's
-#                                source (.build-gpiod2/release)
+#                                (.build-release/release) and against libgpiod 2.2 from Debian
+#                                13's source (.build-gpiod2/release)
 #   scripts/vm-test.sh install   deploy/install.sh on Debian 12 and on Debian 13 (side by side,
 #                                two emulators) booted with
 #                                systemd, checking the service it makes, across a reboot, and
@@ -41,20 +41,19 @@ if ! Tests/vm/build.sh; then
   echo "vm tests: FAIL (building the VM)"; exit 1
 fi
 
-# The release binaries a Pi's owner builds (both stages use them; the second finds them built):
-# bookworm's with deploy/install.sh --build-only (libgpiod 1.6), and for trixie the kiosk with
-# the same flags against libgpiod 2.2 from trixie's source (scripts/build-gpiod2-kiosk.sh, which
-# the test command's libgpiod 2.2 stage ran before: built already). The
-# console links no libgpiod: bookworm's build of it goes beside the trixie kiosk, instead of a
-# second release build of SwiftNIO and Hummingbird that would make the same program.
+# The release binaries a Pi's owner builds (both stages use them; the test command built them
+# in the background before: scripts/build-release-binaries.sh then finds them built):
+# bookworm's with deploy/install.sh --build-only (libgpiod 1.6, in .build-release) and trixie's
+# kiosk with the same flags against libgpiod 2.2 from trixie's source (.build-gpiod2).
 release_binaries() {
-  bookworm=$(deploy/install.sh --build-only | sed -n 's/^  built //p')
-  [ -x "$bookworm" ] || { echo "vm tests: FAIL (deploy/install.sh --build-only)"; exit 1; }
-  if ! trixie=$(scripts/build-gpiod2-kiosk.sh); then
-    ls .build/libgpiod2/src/libgpiod_*.orig.tar.* >/dev/null 2>&1 || cannot_run "could not download libgpiod from Debian trixie"
-    echo "vm tests: FAIL (the release build against libgpiod 2.2: scripts/build-gpiod2-kiosk.sh)"; exit 1
+  local out rc=0
+  out=$(scripts/build-release-binaries.sh) || rc=$?
+  if [ $rc != 0 ]; then
+    echo "$out"
+    [ $rc = "$CANNOT_RUN" ] && exit "$CANNOT_RUN"
+    echo "vm tests: FAIL (scripts/build-release-binaries.sh)"; exit 1
   fi
-  install -m 0755 "$(dirname "$bookworm")/gymtimer-console" "$(dirname "$trixie")/gymtimer-console"
+  bookworm=$(sed -n 's/^bookworm //p' <<<"$out"); trixie=$(sed -n 's/^trixie //p' <<<"$out")
 }
 
 if [ "$stage" = kernel ]; then
@@ -62,7 +61,7 @@ if [ "$stage" = kernel ]; then
   # them built): a debug build cannot keep the alarm's sound fed under this emulator (on a
   # slower host every boot of the debug build recorded silence from the loopback; the release
   # build the same boot later recorded the whole alarm).
-  echo "== vm tests: the release binaries (deploy/install.sh --build-only, and against libgpiod 2.2)"
+  echo "== vm tests: the release binaries (scripts/build-release-binaries.sh)"
   release_binaries
   rc=0
   # The same checks against each libgpiod API; the binary's own start-up line says which it uses.

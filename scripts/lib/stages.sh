@@ -76,22 +76,27 @@ stage_table() {
     esac
   done
   printf '%-44s %6s\n' "all ($(( total / 60 )) min $(( total % 60 )) s)" "$total"
+  # The jobs that ran beside the stages (their seconds overlap the stages' and are not in "all").
+  [ ${#BACKGROUND_ROWS[@]} = 0 ] || printf '%s\n' "${BACKGROUND_ROWS[@]}"
   echo "stages: $passed passed, $failed failed$([ $skipped = 0 ] || echo ", $skipped skipped")"
   rm -rf "$STAGE_LOGS"
   [ "$failed" = 0 ]
 }
 
-# Downloads and unpacking that later stages need (debootstrap roots, the cross compiler, Home
-# Assistant's venv, the VM's kernel) are network- and disk-bound: they run in the background
-# while the host builds and tests. The test command awaits a stage's job before the stage (in
+# Builds, downloads and unpacking that later stages need (the release binaries, debootstrap
+# roots, the cross compiler and the arm64 build, Home Assistant's venv, the VM's kernel) run in
+# the background while the host builds and tests: downloads wait on the network and a build
+# leaves one of two cores idle much of the time. The test command awaits a stage's job before the stage (in
 # its own shell: a job is that shell's child); the job only fills the
 # stage's cache, so a job that failed costs nothing but time: the stage does the work again and
 # fails, if it must, with its own reason.
 #
 #   background NAME COMMAND...  starts COMMAND (a program: a session of its own, so that it
 #                               stops whole), its output in .build/prefetch/NAME.log
-#   await NAME                  waits for it and says how long it took and how long it was waited for
+#   await NAME                  waits for it and says how long it took and how long it was waited
+#                               for (a row under the table, too)
 declare -A BACKGROUND_PIDS=() BACKGROUND_START=()
+BACKGROUND_ROWS=()
 background() {
   local name=$1; shift
   mkdir -p .build/prefetch
@@ -111,7 +116,11 @@ await() {
   unset "BACKGROUND_PIDS[$name]"
   local end
   end=$(cat ".build/prefetch/$name.end" 2>/dev/null || date +%s)
-  echo "background $name: $([ $rc = 0 ] && echo done || echo "failed (exit $rc; the stage does it again): .build/prefetch/$name.log") in $(( end - BACKGROUND_START[$name] )) s, waited $(( $(date +%s) - t0 )) s for it"
+  local result seconds waited
+  result=$([ $rc = 0 ] && echo done || echo "failed (exit $rc; the stage does it again): .build/prefetch/$name.log")
+  seconds=$(( end - BACKGROUND_START[$name] )) waited=$(( $(date +%s) - t0 ))
+  BACKGROUND_ROWS+=("$(printf '%-44s %6s  %-14s %s' "background: $name" "$seconds" "waited $waited s" "$result")")
+  echo "background $name: $result in $seconds s, waited $waited s for it"
 }
 # Stops what still runs when the test command ends early.
 background_stop() {
