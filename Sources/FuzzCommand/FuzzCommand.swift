@@ -15,6 +15,9 @@ enum FuzzCommand {
                 if let at, case .success(let delay) = FleetCommand.startDelay(at: at, unixNow: 1_767_225_600) {
                     precondition(delay >= .seconds(-3) && delay <= .seconds(86_401), "accepted an at outside the window")
                 }
+            case .classStart(let at, let mode, let name):
+                precondition(at.isFinite && at > 0 && FleetCommand.modes.contains(mode), "accepted a bad class start")
+                precondition(name.map { !$0.isEmpty && $0.utf8.count <= 64 } ?? true, "accepted a bad name")
             case .setRest(let seconds): precondition((1...3600).contains(seconds), "accepted rest seconds out of range")
             case .select(let mode, let name):
                 precondition(FleetCommand.modes.contains(mode), "accepted an unknown mode")
@@ -30,7 +33,7 @@ enum FuzzCommand {
                         "accepted a bad sleep window")
                 }
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a sleep window does not survive its JSON")
-            case .dismiss, .pause, .resume, .reset, .lock, .unlock: break
+            case .dismiss, .pause, .resume, .reset, .lock, .unlock, .cancel: break
             }
         case .failure(let error):
             precondition(!error.description.isEmpty && !error.kind.isEmpty, "refused a command without saying why")

@@ -10,7 +10,8 @@ import GymTimerMQTT
 /// how long a command takes from its publication to the station's display write, and how often
 /// an idle station with a broker wakes (its keep-alive, nothing else), and how exactly two
 /// stations begin a synchronised start (`{"do":"start","at":…}` on `all/cmd`): each one's
-/// offset from `at` and the skew between them.
+/// offset from `at` and the skew across three; and a command's round trip, from its sending
+/// with an id to every one of three stations' answers back at the sender.
 struct FleetBenchmark {
     /// The gymtimer binary run as the station; nil: not measured.
     var executable: String?
@@ -22,15 +23,19 @@ struct FleetBenchmark {
     static let latencyName = "fleet command→output, publish → display write"
     static let wakeupsName = "wake-ups per second, idle with [fleet] (keep-alive only)"
     static let offsetName = "fleet synchronised start, |countdown begins − at|"
-    static let skewName = "fleet synchronised start, skew between two stations"
+    static let skewName = "fleet synchronised start, skew across three stations"
+    static let roundTripName = "fleet command round trip, sent → all three stations' answers"
     /// How many synchronised starts to time.
     var starts = 10
+    /// How many commands' round trips to time.
+    var roundTripCommands = 30
 
     func run() -> [BenchmarkFigure] {
         do {
             return try measure()
         } catch {
-            return [Self.latency([], note: "not measured: \(error)"), Self.wakeups([], note: "not measured: \(error)")]
+            return [Self.latency([], note: "not measured: \(error)"), Self.wakeups([], note: "not measured: \(error)"),
+                    Self.roundTrip([], note: "not measured: \(error)")]
                 + Self.synchronised(offsets: [], skews: [], note: "not measured: \(error)")
         }
     }
@@ -76,21 +81,33 @@ struct FleetBenchmark {
         let note = (unanswered > 0 ? "\(unanswered) of \(commands) commands gave no display write. " : "")
             + "\(commands) `set` commands (QoS 0) through Mosquitto on loopback to a headless station, each timed from just before its publication to the station's display write (the trace's `unix`); one machine, one wall clock"
 
-        // Synchronised starts: a second station, then `starts` class starts on `all/cmd`, each
-        // reset (`{"do":"reset"}`) before the next.
-        let secondTrace = directory + "/second.jsonl"
-        let second = try RunningProcess(
-            executable, ["simulate", "--headless", "--config", try secondConfig(directory, port: broker.port), "--data-dir", directory + "/second"],
-            stdout: secondTrace, stderr: directory + "/second.log", pipeInput: true)
+        // Two more stations (three in all, a small class), then: commands' round trips (sent
+        // with an id on `all/cmd` → every station's answer back), and `starts` class starts on
+        // `all/cmd`, each reset (`{"do":"reset"}`) before the next.
+        var others: [(name: String, trace: String, process: RunningProcess)] = []
         defer {
-            second.send("0 end")
-            if second.wait(upTo: 5) == nil { second.signal(SIGKILL); second.wait() }
+            for other in others {
+                other.process.send("0 end")
+                if other.process.wait(upTo: 5) == nil { other.process.signal(SIGKILL); other.process.wait() }
+            }
         }
-        try commander.subscribe(FleetTopics(prefix: "gymtimer", station: "bench-2").status, qos: 1)
+        for name in ["bench-2", "bench-3"] {
+            let otherTrace = directory + "/\(name).jsonl"
+            let process = try RunningProcess(
+                executable, ["simulate", "--headless", "--config", try config(name, directory, port: broker.port), "--data-dir", directory + "/" + name],
+                stdout: otherTrace, stderr: directory + "/\(name).log", pipeInput: true)
+            others.append((name, otherTrace, process))
+            try commander.subscribe(FleetTopics(prefix: "gymtimer", station: name).status, qos: 1)
+        }
+        var online3: Set<String> = []
         _ = commander.pump(for: 10) { events in
-            events.contains { if case .message(let m) = $0 { m.text == "online" && m.topic.contains("bench-2") } else { false } }
+            for case .message(let m) in events where m.text == "online" { online3.insert(m.topic) }
+            return online3.count >= 3
         }
         _ = commander.pump(for: 1) { _ in false }
+        let roundTrips = try Self.roundTrips(commander, stations: ["bench"] + others.map(\.name), count: roundTripCommands)
+        let roundTripNote = (roundTrips.count < roundTripCommands ? "\(roundTripCommands - roundTrips.count) of \(roundTripCommands) not answered by all three within 2 s. " : "")
+            + "\(roundTripCommands) `set` commands with an id on `all/cmd` (QoS 1) to three headless stations, each timed from just before its publication to the third station's answer (its `command` event under that id) back at the sender, as `gymtimer fleet` and the console wait for them; Mosquitto on loopback"
         var ats: [Double] = []
         for _ in 0..<starts {
             let at = Date().timeIntervalSince1970 + 1
@@ -101,23 +118,52 @@ struct FleetBenchmark {
             _ = commander.pump(for: 0.3) { _ in false }
         }
         commander.disconnect()
-        let first = Self.countdownBegins(trace: (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "", after: ats.first ?? 0)
-        let other = Self.countdownBegins(trace: (try? String(contentsOfFile: secondTrace, encoding: .utf8)) ?? "", after: ats.first ?? 0)
+        let begins = ([trace] + others.map(\.trace)).map {
+            Self.countdownBegins(trace: (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "", after: ats.first ?? 0)
+        }
         var offsets: [Double] = []
         var skews: [Double] = []
-        for (n, at) in ats.enumerated() where n < first.count && n < other.count {
-            offsets += [abs(first[n] - at) * 1000, abs(other[n] - at) * 1000]
-            skews.append(abs(first[n] - other[n]) * 1000)
+        for (n, at) in ats.enumerated() where begins.allSatisfy({ n < $0.count }) {
+            let instants = begins.map { $0[n] }
+            offsets += instants.map { abs($0 - at) * 1000 }
+            skews.append(((instants.max() ?? 0) - (instants.min() ?? 0)) * 1000)
         }
-        let startNote = (skews.count < starts ? "\(starts - skews.count) of \(starts) starts not seen in both traces. " : "")
-            + "\(starts) starts with `at` 1 s ahead on `all/cmd` to two headless stations on one machine (one clock), from the traces' `unix` of the rest LED lighting; each reset before the next"
-        return [Self.latency(latencies, note: note), wakeups] + Self.synchronised(offsets: offsets, skews: skews, note: startNote)
+        let startNote = (skews.count < starts ? "\(starts - skews.count) of \(starts) starts not seen in all three traces. " : "")
+            + "\(starts) starts with `at` 1 s ahead on `all/cmd` to three headless stations on one machine (one clock), from the traces' `unix` of the rest LED lighting (the skew: latest − earliest of the three); each reset before the next"
+        return [Self.latency(latencies, note: note), wakeups, Self.roundTrip(roundTrips, note: roundTripNote)]
+            + Self.synchronised(offsets: offsets, skews: skews, note: startNote)
     }
 
-    /// The second station's config (station `bench-2`).
-    private func secondConfig(_ directory: String, port: Int) throws -> String {
-        let path = directory + "/second.toml"
-        try "[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"bench-2\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+    /// Each command's round trip in ms: a `set` with a fresh id published on `all/cmd`, until
+    /// every one of `stations` has answered it (its event under that id); a command not answered
+    /// by all within 2 s has no sample.
+    static func roundTrips(_ commander: MQTTClient, stations: [String], count: Int) throws -> [Double] {
+        try commander.subscribe("gymtimer/+/event", qos: 1)
+        _ = commander.pump(for: 0.3) { _ in false }
+        var samples: [Double] = []
+        for k in 0..<count {
+            let request = FleetRequest(.setRest(seconds: k % 2 == 0 ? 60 : 90), id: FleetRequest.newID())
+            var answers = FleetAnswers(id: request.id ?? "", asked: stations, offline: [])
+            let sent = Date().timeIntervalSince1970
+            _ = try commander.publish(MQTTMessage(topic: "gymtimer/all/cmd", text: request.json, qos: 1))
+            var done: Double?
+            _ = commander.pump(for: 2) { events in
+                for case .message(let m) in events {
+                    guard let station = FleetTopics.validStation(in: m.topic, prefix: "gymtimer") else { continue }
+                    answers.take(event: m.payload, from: station)
+                }
+                if answers.isComplete, done == nil { done = Date().timeIntervalSince1970 }
+                return answers.isComplete
+            }
+            if let done { samples.append((done - sent) * 1000) }
+        }
+        return samples
+    }
+
+    /// Station `name`'s config, in `directory`.
+    private func config(_ name: String, _ directory: String, port: Int) throws -> String {
+        let path = directory + "/\(name).toml"
+        try "[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"\(name)\"\n".write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -192,6 +238,12 @@ struct FleetBenchmark {
         BenchmarkFigure(
             name: latencyName, unit: .milliseconds, statistics: BenchmarkStatistics(samples),
             target: .init(.p99, .below, 50), note: note)
+    }
+
+    static func roundTrip(_ samples: [Double], note: String) -> BenchmarkFigure {
+        BenchmarkFigure(
+            name: roundTripName, unit: .milliseconds, statistics: BenchmarkStatistics(samples),
+            target: .init(.p99, .below, 100), note: note)
     }
 
     static func wakeups(_ counts: [Double], note: String?) -> BenchmarkFigure {

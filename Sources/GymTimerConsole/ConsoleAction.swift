@@ -8,7 +8,7 @@ import GymTimerFleetLink
 /// for a class its program and lead-in, for a message its text and length, for brightness its
 /// percentage. Pure: `commands(now:)` says what goes on the wire.
 public struct ConsoleAction: Hashable, Sendable {
-    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, pause, resume, reset, message, lock, unlock, brightness, sleep, `repeat`, stopRepeating = "stop-repeating" }
+    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, callOff = "call-off", pause, resume, reset, message, lock, unlock, brightness, sleep, `repeat`, stopRepeating = "stop-repeating" }
 
     public var verb: Verb
     public var stations: [String]
@@ -24,6 +24,9 @@ public struct ConsoleAction: Hashable, Sendable {
     /// A repeating class: every so many minutes, until this Unix time (`repeat`).
     public var everyMinutes: Int?
     public var until: Double?
+    /// A class: start on the stations that are ready even if others refuse or do not answer
+    /// (otherwise the whole class starts or none of it).
+    public var startReady = false
 
     /// The body as the page sends it.
     struct Body: Decodable {
@@ -39,6 +42,7 @@ public struct ConsoleAction: Hashable, Sendable {
         var sleepFrom: String?
         var sleepUntil: String?
         var sleepOff: Bool?
+        var startReady: Bool?
     }
 
     /// The lead-in's bounds: long enough for the command to reach every station, short enough
@@ -69,6 +73,7 @@ public struct ConsoleAction: Hashable, Sendable {
         }
         var action = ConsoleAction(
             verb: verb, stations: stations, program: verb == .class || verb == .repeat ? program : nil, lead: lead)
+        action.startReady = verb == .class && decoded.startReady == true
         switch verb {
         case .message:
             // The station checks the text again (FloorMessage): this is the page's early, clear answer.
@@ -118,14 +123,15 @@ public struct ConsoleAction: Hashable, Sendable {
         self.percent = percent
     }
 
-    /// The commands each station gets, in order: for a class, the program picked (when named)
-    /// and one start at `now` + the lead-in, the same instant for every station.
+    /// The commands each station gets, in order: for a class, one start at `now` + the
+    /// lead-in, the same instant for every station, that picks the program when one is named
+    /// (a station that is busy or has no such program refuses it whole).
     public func commands(now: Double) -> [FleetCommand] {
         switch verb {
         case .class:
-            let start = FleetCommand.start(at: now + lead)
-            guard let program else { return [start] }
-            return [.select(mode: "program", name: program), start]
+            guard let program else { return [.start(at: now + lead)] }
+            return [.classStart(at: now + lead, mode: "program", name: program)]
+        case .callOff: return [.cancel]
         case .pause: return [.pause]
         case .resume: return [.resume]
         case .reset: return [.reset]
@@ -155,27 +161,69 @@ public struct ConsoleAction: Hashable, Sendable {
         return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
-    /// What the page says once the commands are queued.
-    public func confirmation(at now: Double, offline: [String]) -> String {
-        var text: String
+    /// What the page says when every station did it: the action on `stations`.
+    public func confirmation(at now: Double, on stations: [String]) -> String {
+        let names = stations.joined(separator: ", ")
         switch verb {
         case .class:
-            text = "Class\(program.map { " (\($0))" } ?? "") starts in \(Int(lead.rounded())) s on \(stations.joined(separator: ", "))"
-        case .pause: text = "Paused \(stations.joined(separator: ", "))"
-        case .resume: text = "Resumed \(stations.joined(separator: ", "))"
-        case .reset: text = "Reset \(stations.joined(separator: ", "))"
-        case .message: text = "Showing \(self.text ?? "") for \(seconds) s on \(stations.joined(separator: ", "))"
-        case .lock: text = "Buttons locked on \(stations.joined(separator: ", "))"
-        case .unlock: text = "Buttons unlocked on \(stations.joined(separator: ", "))"
-        case .brightness: text = "Brightness \(percent ?? 0) % on \(stations.joined(separator: ", "))"
+            return "Class\(program.map { " (\($0))" } ?? "") starts in \(Int(lead.rounded())) s on \(names)"
+        case .callOff: return "Start called off on \(names)"
+        case .pause: return "Paused \(names)"
+        case .resume: return "Resumed \(names)"
+        case .reset: return "Reset \(names)"
+        case .message: return "Showing \(text ?? "") for \(seconds) s on \(names)"
+        case .lock: return "Buttons locked on \(names)"
+        case .unlock: return "Buttons unlocked on \(names)"
+        case .brightness: return "Brightness \(percent ?? 0) % on \(names)"
         case .sleep:
-            text = (sleepWindow.map { "Displays sleep \($0) (station time)" } ?? "No sleep window") + " on \(stations.joined(separator: ", "))"
+            return (sleepWindow.map { "Displays sleep \($0) (station time)" } ?? "No sleep window") + " on \(names)"
         case .repeat:
-            text = "Class\(program.map { " (\($0))" } ?? "") starts in \(Int(lead.rounded())) s on \(stations.joined(separator: ", ")), "
+            return "Class\(program.map { " (\($0))" } ?? "") starts in \(Int(lead.rounded())) s on \(names), "
                 + "then every \(everyMinutes ?? 0) min until \(Self.clock(until ?? now))"
-        case .stopRepeating: text = "Repeating classes stopped"
+        case .stopRepeating: return "Repeating classes stopped"
         }
-        if !offline.isEmpty { text += "; offline, will not get it: \(offline.joined(separator: ", "))" }
-        return text
+    }
+
+    /// What the page says once the stations answered (`answers`: one per command sent, in
+    /// order): the action on the stations that did every command, then each refusal with its
+    /// reason (stations refusing for one reason named together), who did not answer, and who
+    /// was offline. Never the action on a station that refused or did not answer.
+    /// A class that not every station was ready for is called off where it was scheduled
+    /// (`calledOff`: the answers to that `cancel`): the line says so first, then why.
+    public func report(at now: Double, answers: [FleetAnswers], offline: [String], calledOff: FleetAnswers? = nil) -> String {
+        let asked = stations.filter { !offline.contains($0) }
+        let done = asked.filter { station in !answers.isEmpty && answers.allSatisfy { $0.answers[station] == .done } }
+        var parts: [String]
+        switch verb {
+        case .class where calledOff != nil:
+            parts = ["Class not started: not every station was ready (tick \"start on the ready ones\" to start without them)"]
+        case .stopRepeating: parts = [confirmation(at: now, on: [])]
+        case .repeat where done.isEmpty:
+            // The later starts are still sent as they fall due; only the first was not done.
+            parts = ["Class\(program.map { " (\($0))" } ?? "") repeats every \(everyMinutes ?? 0) min until \(Self.clock(until ?? now)); "
+                + "its first start was not done anywhere"]
+        default: parts = [done.isEmpty ? "Not done anywhere" : confirmation(at: now, on: done)]
+        }
+        var reasons: [String] = []
+        var byReason: [String: [String]] = [:]
+        for answer in answers {
+            for (station, reason) in answer.refused {
+                if byReason[reason] == nil { reasons.append(reason) }
+                if byReason[reason]?.contains(station) != true { byReason[reason, default: []].append(station) }
+            }
+        }
+        for reason in reasons { parts.append("refused on \(byReason[reason]!.joined(separator: ", ")): \(reason)") }
+        let refusedAny = Set(byReason.values.joined())
+        let silent = asked.filter { station in
+            !done.contains(station) && !refusedAny.contains(station) && answers.contains { $0.answers[station] == nil }
+        }
+        if !silent.isEmpty { parts.append("no answer from \(silent.joined(separator: ", "))") }
+        if !offline.isEmpty { parts.append("offline, will not get it: \(offline.joined(separator: ", "))") }
+        if let calledOff {
+            if !calledOff.done.isEmpty { parts.append("called off on \(calledOff.done.joined(separator: ", "))") }
+            for (station, reason) in calledOff.refused { parts.append("could not call it off on \(station): \(reason)") }
+            if !calledOff.silent.isEmpty { parts.append("no answer to the call-off from \(calledOff.silent.joined(separator: ", "))") }
+        }
+        return parts.joined(separator: "; ")
     }
 }

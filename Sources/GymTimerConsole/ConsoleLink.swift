@@ -1,13 +1,15 @@
 import Foundation
 import Glibc
 import GymTimerFleet
+import GymTimerFleetLink
 import GymTimerMQTT
 
 /// The console's connection to the broker, on a thread of its own: the existing poll-driven
 /// MQTT client (`MQTTClient`), never run on the HTTP server's event loop. It keeps the floor
 /// (`ConsoleFloor`) from the stations' retained topics, publishes each change of the tiles to
 /// the pages (`ConsoleBroadcast`), and publishes the commands the HTTP side queues (`send`),
-/// woken at once through a pipe. A lost broker is tried again every 2 s.
+/// woken at once through a pipe, each with an id whose answers it gathers (`answers(_:)`:
+/// fleet.md, "Commands are answered"). A lost broker is tried again every 2 s.
 public final class ConsoleLink: @unchecked Sendable {
     public let options: MQTTClient.Options
     public let prefix: String
@@ -20,6 +22,9 @@ public final class ConsoleLink: @unchecked Sendable {
     private var outbox: [MQTTMessage] = []
     /// Classes that repeat: their starts are queued by the thread as they fall due.
     private var schedules: [ConsoleSchedule] = []
+    /// The answers to the commands sent lately, by id (the oldest dropped beyond `maximumAwaited`).
+    private var awaited: [String: FleetAnswers] = [:]
+    private var awaitedOrder: [String] = []
     private var connected = false
     private var brokerProblem: String? = "connecting"
     private var stopping = false
@@ -30,6 +35,17 @@ public final class ConsoleLink: @unchecked Sendable {
 
     /// The most commands waiting for the broker; more are refused rather than queued.
     public static let maximumQueued = 1024
+    /// The most commands whose answers are kept (a page asks within seconds of sending).
+    public static let maximumAwaited = 256
+    /// How long a page's action waits for every station's answer (it stops once all answered).
+    public static let answerWait = 3.0
+
+    /// What `send` queued: one id per command (in order), and the stations it was for that
+    /// are offline (they will not get it).
+    public struct Sent: Hashable, Sendable {
+        public var ids: [String]
+        public var offline: [String]
+    }
 
     public init(
         options: MQTTClient.Options, prefix: String, broadcast: ConsoleBroadcast,
@@ -94,9 +110,10 @@ public final class ConsoleLink: @unchecked Sendable {
     }
 
     /// Queues `commands` (each made at the moment they are queued, once the stations are
-    /// checked, so a start's `at` counts from then) for each of `stations`, in order, and
-    /// wakes the thread. Every station must have been seen on the broker; says which are offline.
-    public func send(_ commands: () -> [FleetCommand], to stations: [String]) -> Result<[String], Refusal> {
+    /// checked, so a start's `at` counts from then) for each of `stations`, in order, each with
+    /// an id whose answers are gathered, and wakes the thread. Every station must have been seen
+    /// on the broker; says which are offline.
+    public func send(_ commands: () -> [FleetCommand], to stations: [String]) -> Result<Sent, Refusal> {
         guard !stations.isEmpty else { return .failure(.noStations) }
         lock.lock()
         let known = floor.names
@@ -115,21 +132,47 @@ public final class ConsoleLink: @unchecked Sendable {
             lock.unlock()
             return .failure(.busy)
         }
+        let online = Set(floor.online)
+        let offline = stations.filter { !online.contains($0) }
+        var ids: [String] = []
         for command in made {
+            let request = FleetRequest(command, id: FleetRequest.newID())
+            let id = request.id ?? ""
+            ids.append(id)
+            awaited[id] = FleetAnswers(id: id, asked: stations.filter { online.contains($0) }, offline: offline)
+            awaitedOrder.append(id)
             for station in stations {
-                outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: command.json, qos: 1))
+                outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: request.json, qos: 1))
             }
         }
-        let offline = stations.filter { !floor.online.contains($0) }
+        while awaitedOrder.count > Self.maximumAwaited { awaited[awaitedOrder.removeFirst()] = nil }
         lock.unlock()
         poke()
-        return .success(offline)
+        return .success(Sent(ids: ids, offline: offline))
+    }
+
+    /// The answers gathered so far to the commands `ids` named (nil for one no longer kept).
+    public func answers(_ ids: [String]) -> [FleetAnswers?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ids.map { awaited[$0] }
+    }
+
+    /// The answers to `ids` once every station asked has answered each, or as they are after
+    /// `seconds` (what did not answer by then is reported as silent).
+    public func awaitAnswers(_ ids: [String], within seconds: Double = ConsoleLink.answerWait) async -> [FleetAnswers] {
+        let end = now() + seconds
+        while true {
+            let got = answers(ids).compactMap { $0 }
+            if got.allSatisfy(\.isComplete) || now() >= end { return got }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Repeats a class (`ConsoleSchedule`): its first start is checked and queued like a class
     /// started by hand (the stations must be known, the broker connected); later ones are queued
     /// by the thread as they fall due. Says which stations are offline.
-    public func repeatClass(_ schedule: ConsoleSchedule) -> Result<[String], Refusal> {
+    public func repeatClass(_ schedule: ConsoleSchedule) -> Result<Sent, Refusal> {
         var schedule = schedule
         let first = schedule.due(now: schedule.next - schedule.lead)
         let result = send({ first.flatMap(schedule.commands(at:)) }, to: schedule.stations)
@@ -156,8 +199,9 @@ public final class ConsoleLink: @unchecked Sendable {
         for index in schedules.indices {
             for at in schedules[index].due(now: now) {
                 for command in schedules[index].commands(at: at) {
+                    let request = FleetRequest(command, id: FleetRequest.newID())
                     for station in schedules[index].stations where outbox.count < Self.maximumQueued {
-                        outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: command.json, qos: 1))
+                        outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: request.json, qos: 1))
                     }
                 }
             }
@@ -230,6 +274,7 @@ public final class ConsoleLink: @unchecked Sendable {
                 case .message(let message):
                     lock.lock()
                     if floor.apply(message) { changed = true }
+                    take(answer: message)
                     lock.unlock()
                 case .delivered, .subscribed:
                     break
@@ -266,7 +311,17 @@ public final class ConsoleLink: @unchecked Sendable {
         let every = FleetTopics.everyStation(prefix: prefix)
         _ = try? client.subscribe(every.status, qos: 1)
         _ = try? client.subscribe(every.state, qos: 1)
-        _ = try? client.subscribe("\(prefix)/+/event", qos: 0)
+        // At QoS 1: the answers to commands come as events, and the pages wait for them.
+        _ = try? client.subscribe("\(prefix)/+/event", qos: 1)
+    }
+
+    /// A station's event that answers a command sent lately goes to that command's answers
+    /// (called with the lock held).
+    private func take(answer message: MQTTMessage) {
+        guard !message.retain, message.topic.hasSuffix("/event"),
+              let station = FleetTopics.validStation(in: message.topic, prefix: prefix),
+              let (id, _) = FleetAnswer.parse(event: message.payload) else { return }
+        awaited[id]?.take(event: message.payload, from: station)
     }
 
     /// Publishes what is queued, while connected (a command waits for the broker otherwise).

@@ -45,9 +45,11 @@ public enum ConsolePage {
             <label>Program <input id="program" list="programs" maxlength="64" placeholder="AMRAP 12"></label>
             <datalist id="programs"><option value="Tabata"><option value="EMOM 10"><option value="AMRAP 12"><option value="For Time"></datalist>
             <label>Lead-in (s) <input id="lead" type="number" min="3" max="600" value="10"></label>
+            <label><input id="start-ready" type="checkbox"> start on the ready ones if some refuse</label>
             </div>
             <div class="row buttons">
             <button id="start" class="go" type="button">Start class</button>
+            <button id="call-off" type="button">Call off the start</button>
             <button id="pause" type="button">Pause</button>
             <button id="resume" type="button">Resume</button>
             <button id="reset" class="stop" type="button">Reset</button>
@@ -222,9 +224,10 @@ public enum ConsolePage {
         if (csrf) {
           document.getElementById("start").addEventListener("click", () => {
             const program = document.getElementById("program").value.trim();
-            act("/api/class", { stations: picked(), program: program || null, lead: Number(document.getElementById("lead").value) });
+            act("/api/class", { stations: picked(), program: program || null, lead: Number(document.getElementById("lead").value),
+              startReady: document.getElementById("start-ready").checked });
           });
-          for (const verb of ["pause", "resume", "reset", "lock", "unlock"]) {
+          for (const verb of ["call-off", "pause", "resume", "reset", "lock", "unlock"]) {
             document.getElementById(verb).addEventListener("click", () => act("/api/" + verb, { stations: picked() }));
           }
           document.getElementById("repeat").addEventListener("click", () => {

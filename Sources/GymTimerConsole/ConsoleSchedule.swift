@@ -43,10 +43,10 @@ public struct ConsoleSchedule: Hashable, Sendable {
         return sending
     }
 
-    /// The commands for the start at `at`: the program picked, then the start.
+    /// The command for the start at `at`: a class start that picks the program (refused whole
+    /// by a station that is busy or has no such program), or a plain start at `at`.
     public func commands(at: Double) -> [FleetCommand] {
-        let start = FleetCommand.start(at: at)
-        guard let program else { return [start] }
-        return [.select(mode: "program", name: program), start]
+        guard let program else { return [.start(at: at)] }
+        return [.classStart(at: at, mode: "program", name: program)]
     }
 }

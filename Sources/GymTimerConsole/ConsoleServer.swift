@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerFleetLink
 import Hummingbird
 import HTTPTypes
 import Logging
@@ -174,7 +175,7 @@ public struct ConsoleServer: Sendable {
                 case .failure(let problem): return Self.json(.badRequest, message: "\(problem)")
                 }
                 var sentAt = now()
-                let result: Result<[String], ConsoleLink.Refusal>
+                let result: Result<ConsoleLink.Sent, ConsoleLink.Refusal>
                 switch action.verb {
                 case .repeat:
                     guard let schedule = action.schedule(now: sentAt) else {
@@ -182,7 +183,7 @@ public struct ConsoleServer: Sendable {
                     }
                     result = link.repeatClass(schedule)
                 case .stopRepeating:
-                    result = .success([])
+                    result = .success(.init(ids: [], offline: []))
                     if link.stopRepeating() == 0 { return Self.json(.ok, message: "No class was repeating") }
                 default:
                     result = link.send({
@@ -191,7 +192,21 @@ public struct ConsoleServer: Sendable {
                     }, to: action.stations)
                 }
                 switch result {
-                case .success(let offline): return Self.json(.ok, message: action.confirmation(at: sentAt, offline: offline))
+                case .success(let sent):
+                    // Each station's answer, within a few seconds: the page says what each did, and
+                    // a refusal or a silence is never shown as done (a 409: the page shows it in red).
+                    let answers = await link.awaitAnswers(sent.ids)
+                    let done = answers.count == sent.ids.count && answers.allSatisfy(\.succeeded)
+                    // A class starts on every station chosen or on none (unless the coach chose
+                    // the ready ones): where it was scheduled, it is called off.
+                    var calledOff: FleetAnswers?
+                    if !done, action.verb == .class, !action.startReady, let scheduled = answers.last?.done, !scheduled.isEmpty,
+                       case .success(let cancel) = link.send({ [.cancel] }, to: scheduled) {
+                        calledOff = await link.awaitAnswers(cancel.ids).first
+                    }
+                    return Self.json(
+                        done ? .ok : .conflict,
+                        message: action.report(at: sentAt, answers: answers, offline: sent.offline, calledOff: calledOff))
                 case .failure(let refusal): return Self.json(.conflict, message: "\(refusal)")
                 }
             }

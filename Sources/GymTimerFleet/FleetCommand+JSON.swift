@@ -7,6 +7,12 @@ extension FleetCommand {
         switch self {
         case .start(nil): return #"{"do":"start"}"#
         case .start(let at?): return #"{"do":"start","at":"# + String(format: "%.3f", at) + "}"
+        case .classStart(let at, let mode, nil):
+            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + Self.quoted(mode) + "}"
+        case .classStart(let at, let mode, let name?):
+            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + Self.quoted(mode)
+                + #","name":"# + Self.quoted(name) + "}"
+        case .cancel: return #"{"do":"cancel"}"#
         case .dismiss: return #"{"do":"dismiss"}"#
         case .pause: return #"{"do":"pause"}"#
         case .resume: return #"{"do":"resume"}"#

@@ -5,6 +5,13 @@ import GymTimerCore
 public enum FleetCommand: Hashable, Sendable {
     /// As a press of start; with `at`, at that Unix time (a synchronised class start).
     case start(at: Double?)
+    /// A class's start on this station: what to run (a mode, and a program or preset by name)
+    /// picked now and started at the Unix time `at` — or, when the station is busy or has no
+    /// such entry, refused whole with nothing changed (the station's answer says which: the
+    /// class is prepared and armed in one step).
+    case classStart(at: Double, mode: String, name: String?)
+    /// Calls off the start scheduled with `at` (nothing else changes).
+    case cancel
     /// As a press of dismiss.
     case dismiss
     /// As picking a mode (and a preset or program by name) in the menu, only while idle.
@@ -47,9 +54,20 @@ public enum FleetCommand: Hashable, Sendable {
 
     /// Parses one payload. Every way a payload can be wrong is one `FleetCommandError`.
     public static func parse(_ payload: [UInt8]) -> Result<FleetCommand, FleetCommandError> {
+        object(of: payload).flatMap { parse(object: $0) }
+    }
+
+    /// The JSON object a payload holds, or why it holds none (too large, not JSON, not an object).
+    static func object(of payload: [UInt8]) -> Result<[String: JSONValue], FleetCommandError> {
         guard payload.count <= maximumSize else { return .failure(.tooLarge(bytes: payload.count)) }
         guard let json = JSONValue.parse(payload) else { return .failure(.malformed) }
         guard case .object(let object) = json else { return .failure(.notAnObject) }
+        return .success(object)
+    }
+
+    /// The command a payload's object says (its fields checked: any field not the command's is
+    /// refused, so an `id` must be taken out first: `FleetRequest`).
+    static func parse(object: [String: JSONValue]) -> Result<FleetCommand, FleetCommandError> {
         guard let verb = object["do"] else { return .failure(.missing("do")) }
         guard let name = verb.string else { return .failure(.wrongType(field: "do", expected: "a string")) }
         let fields = Set(object.keys)
@@ -58,16 +76,24 @@ public enum FleetCommand: Hashable, Sendable {
         }
         switch name {
         case "start":
-            if let extra = only(["do", "at"]) { return .failure(extra) }
-            guard let raw = object["at"] else { return .success(.start(at: nil)) }
+            if let extra = only(["do", "at", "mode", "name"]) { return .failure(extra) }
+            guard let raw = object["at"] else {
+                if let extra = only(["do"]) { return .failure(extra) }
+                return .success(.start(at: nil))
+            }
             guard let at = raw.number, at.isFinite, at > 0 else {
                 return .failure(.wrongType(field: "at", expected: "a Unix time in seconds"))
             }
-            return .success(.start(at: at))
-        case "dismiss", "pause", "resume", "reset", "lock", "unlock":
+            guard object["mode"] != nil else {
+                if let extra = only(["do", "at"]) { return .failure(extra) }
+                return .success(.start(at: at))
+            }
+            return selection(in: object).map { .classStart(at: at, mode: $0.mode, name: $0.name) }
+        case "dismiss", "pause", "resume", "reset", "lock", "unlock", "cancel":
             if let extra = only(["do"]) { return .failure(extra) }
             let simple: [String: FleetCommand] = [
                 "dismiss": .dismiss, "pause": .pause, "resume": .resume, "reset": .reset, "lock": .lock, "unlock": .unlock,
+                "cancel": .cancel,
             ]
             return .success(simple[name]!)
         case "brightness":
@@ -109,15 +135,7 @@ public enum FleetCommand: Hashable, Sendable {
             return .success(.message(text: text, seconds: Int(seconds)))  // whole and within 1…60: exact
         case "select":
             if let extra = only(["do", "mode", "name"]) { return .failure(extra) }
-            guard let raw = object["mode"] else { return .failure(.missing("mode")) }
-            guard let mode = raw.string, modes.contains(mode) else {
-                return .failure(.wrongType(field: "mode", expected: "one of " + modes.sorted().joined(separator: ", ")))
-            }
-            guard let rawName = object["name"] else { return .success(.select(mode: mode, name: nil)) }
-            guard let preset = rawName.string, !preset.isEmpty, preset.utf8.count <= 64 else {
-                return .failure(.wrongType(field: "name", expected: "a name of up to 64 bytes"))
-            }
-            return .success(.select(mode: mode, name: preset))
+            return selection(in: object).map { .select(mode: $0.mode, name: $0.name) }
         case "set":
             if let extra = only(["do", "rest_seconds"]) { return .failure(extra) }
             guard let raw = object["rest_seconds"] else { return .failure(.missing("rest_seconds")) }
@@ -128,5 +146,19 @@ public enum FleetCommand: Hashable, Sendable {
         default:
             return .failure(.unknown(name.count > 32 ? String(name.prefix(32)) + "…" : name))
         }
+    }
+
+    /// The `mode` (one of `modes`) and optional `name` (1 to 64 bytes) of a `select` or a class
+    /// start, checked.
+    private static func selection(in object: [String: JSONValue]) -> Result<(mode: String, name: String?), FleetCommandError> {
+        guard let raw = object["mode"] else { return .failure(.missing("mode")) }
+        guard let mode = raw.string, modes.contains(mode) else {
+            return .failure(.wrongType(field: "mode", expected: "one of " + modes.sorted().joined(separator: ", ")))
+        }
+        guard let rawName = object["name"] else { return .success((mode, nil)) }
+        guard let preset = rawName.string, !preset.isEmpty, preset.utf8.count <= 64 else {
+            return .failure(.wrongType(field: "name", expected: "a name of up to 64 bytes"))
+        }
+        return .success((mode, preset))
     }
 }

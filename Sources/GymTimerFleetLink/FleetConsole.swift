@@ -124,23 +124,32 @@ public struct FleetConsole {
         return DisplayContent.time(seconds: Int(max(0, seconds).rounded(.up))).description
     }
 
-    /// What a coach's command reached: the stations seen online and offline among those it
-    /// was for (every station seen, for `.all`).
+    /// What became of a coach's command: what was sent, the stations seen online and offline
+    /// among those it was for (every station seen, for `.all`), and each online station's answer.
     public struct Delivery: Hashable, Sendable {
+        public var command: FleetCommand
         public var online: [String]
         public var offline: [String]
+        /// Done or refused (and why) per station, and who did not answer in time.
+        public var answers: FleetAnswers
     }
 
-    /// Publishes the command `payload` makes (fleet.md) to `target`, never retained, and waits
-    /// up to 5 s for the broker to take it. Named stations must have been seen on the broker
-    /// (their retained `status`, looked for up to `wait` seconds): a name nobody ever used is
-    /// an error, not a command into the void. `payload` is asked for once they are checked
-    /// (a start's `at` is counted from then).
-    public func send(to target: FleetTarget, wait: Double = 1, payload: () -> String) throws(FleetLinkError) -> Delivery {
+    /// How long a command's sender waits for every station's answer (it stops as soon as all
+    /// have answered: on one machine that is milliseconds; `gymtimer bench` measures it).
+    public static let answerWait = 5.0
+
+    /// Publishes `command` (made once the stations are checked: a start's `at` counts from
+    /// then) to `target` with a fresh id, never retained, and waits up to `answerWait` seconds
+    /// for each online station's answer under that id (fleet.md, "Commands are answered").
+    /// Named stations must have been seen on the broker (their retained `status`, looked for
+    /// up to `wait` seconds): a name nobody ever used is an error, not a command into the void.
+    /// Named stations that are offline are reported, as are those that refused or did not answer.
+    public func send(
+        to target: FleetTarget, wait: Double = 1, answerWait: Double = FleetConsole.answerWait, command: () -> FleetCommand
+    ) throws(FleetLinkError) -> Delivery {
         let client = try connected()
         defer { client.disconnect() }
         let seen = try statuses(client, wanted: target, wait: wait)
-        let payload = payload()
         let names: [String]
         switch target {
         case .all: names = seen.keys.sorted()
@@ -149,22 +158,39 @@ public struct FleetConsole {
             guard unknown.isEmpty else { throw .unknownStations(unknown, seen: seen.keys.sorted()) }
             names = wanted
         }
+        let online = names.filter { seen[$0] == "online" }
+        let offline = names.filter { seen[$0] != "online" }
+        // The answers come on the stations' event topics: subscribed before the command goes,
+        // so the broker (which takes one client's packets in order) routes every answer here.
+        do {
+            try client.subscribe("\(prefix)/+/event", qos: 1)
+        } catch {
+            throw .broker(broker: options.broker, detail: Self.reason(error))
+        }
+        let request = FleetRequest(command(), id: FleetRequest.newID())
+        var answers = FleetAnswers(id: request.id ?? "", asked: online, offline: offline)
         var waiting: Set<Int32> = []
         for topic in target.topics(prefix: prefix) {
             do {
-                waiting.insert(try client.publish(MQTTMessage(topic: topic, text: payload, qos: 1, retain: false)))
+                waiting.insert(try client.publish(MQTTMessage(topic: topic, text: request.json, qos: 1, retain: false)))
             } catch {
                 throw .broker(broker: options.broker, detail: Self.reason(error))
             }
         }
-        let events = client.pump(for: 5) { events in
-            waiting.subtracting(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } }).isEmpty
+        var taken = false
+        let events = client.pump(for: max(5, answerWait)) { events in
+            for case .message(let message) in events where !message.retain {
+                guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { continue }
+                answers.take(event: message.payload, from: station)
+            }
+            taken = taken || waiting.subtracting(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } }).isEmpty
+            return taken && answers.isComplete
         }
         let delivered = Set(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } })
         guard waiting.isSubset(of: delivered) else {
             throw .broker(broker: options.broker, detail: "the broker did not take the command within 5 s")
         }
-        return Delivery(online: names.filter { seen[$0] == "online" }, offline: names.filter { seen[$0] != "online" })
+        return Delivery(command: request.command, online: online, offline: offline, answers: answers)
     }
 
     /// The retained `status` of every station seen within `wait` seconds (less once every

@@ -50,6 +50,8 @@ public final class FleetStation: TimedDriver {
     /// What was selected when the scheduled start was asked for (nil after a restart: whatever
     /// is selected): at its instant the kiosk starts only if still idle in it.
     private var scheduledEntry: ModeMenu.Entry?
+    /// The id the scheduled start's command carried: its instant's `started` or `error` answers it too.
+    private var scheduledID: String?
     private var lastReport: FleetStateReport?
     /// The kiosk as last observed (what `select` navigates the menu of).
     private var lastKiosk: Kiosk?
@@ -171,11 +173,13 @@ public final class FleetStation: TimedDriver {
             defer { remember(start: nil) }
             // At its instant, the kiosk checks it is still where the coach left it.
             let effects = deliver(.command(.classStart(expecting: scheduledEntry)), start)
+            let id = scheduledID
             scheduledEntry = nil
+            scheduledID = nil
             if let refusal = Self.refusal(in: effects) {
-                refuse(.notAllowed(command: refusal.command, reason: refusal.reason))
+                refuse(.notAllowed(command: refusal.command, reason: refusal.reason), answering: id)
             } else {
-                event("started", ["at": String(format: "%.3f", unix(start))])
+                event("started", ["at": String(format: "%.3f", unix(start))], answering: id)
             }
         }
         guard let connection else { return }
@@ -296,21 +300,36 @@ public final class FleetStation: TimedDriver {
     private func command(_ message: MQTTMessage) {
         // Only the station's own topics are subscribed; anything else is not a command for it.
         guard topics.commandTopics.contains(message.topic) else { return }
+        // The id first: whatever is wrong with the command, its answer carries the id.
+        let (id, parsed) = FleetRequest.parse(message.payload)
         // A retained command is old news replayed by the broker at (re)subscription: never obeyed.
-        guard !message.retain else { return refuse(.retained) }
-        switch FleetCommand.parse(message.payload) {
-        case .failure(let error): refuse(error)
-        case .success(let command): obey(command)
+        guard !message.retain else { return refuse(.retained, answering: id) }
+        switch parsed {
+        case .failure(let error): refuse(error, answering: id)
+        case .success(let command): obey(command, answering: id)
         }
     }
 
-    private func obey(_ command: FleetCommand) {
+    /// Obeys a command, answering under `id` (when it carried one): done or refused.
+    private func obey(_ command: FleetCommand, answering id: String?) {
+        func send(_ command: KioskCommand, _ name: String, _ fields: [String: String] = [:]) {
+            self.send(command, name, fields, answering: id)
+        }
         switch command {
         case .start(nil): send(.press(.start), "start")
         case .dismiss: send(.press(.dismiss), "dismiss")
         case .pause: send(.pause, "pause")
         case .resume: send(.resume, "resume")
-        case .reset: send(.reset, "reset")
+        case .reset:
+            // A reset in a class's lead-in calls its start off too: nothing starts after it.
+            callOffScheduledStart()
+            send(.reset, "reset")
+        case .cancel:
+            guard scheduledStart != nil else {
+                return refuse(.notAllowed(command: "cancel", reason: "no start is scheduled"), answering: id)
+            }
+            callOffScheduledStart()
+            event("command", ["do": FleetStateReport.quoted("cancel")], answering: id)
         case .setRest(let seconds): send(.setRest(seconds: seconds), "set")
         case .lock: send(.lockButtons(true), "lock")
         case .unlock: send(.lockButtons(false), "unlock")
@@ -319,35 +338,70 @@ public final class FleetStation: TimedDriver {
         case .message(let text, let seconds): send(.showMessage(text: text, seconds: seconds), "message")
         case .select(let mode, let name):
             guard let kiosk = lastKiosk else {
-                return refuse(.notAllowed(command: "select", reason: "the station is starting"))
+                return refuse(.notAllowed(command: "select", reason: "the station is starting"), answering: id)
             }
-            guard let startMode = StartMode(rawValue: mode) else { return refuse(.unknown(mode)) }
+            guard let startMode = StartMode(rawValue: mode) else { return refuse(.unknown(mode), answering: id) }
             switch kiosk.menuEntry(for: startMode, named: name) {
-            case .failure(let refusal): refuse(.notAllowed(command: refusal.command, reason: refusal.reason))
+            case .failure(let refusal): refuse(.notAllowed(command: refusal.command, reason: refusal.reason), answering: id)
             case .success(let entry): send(.select(entry), "select", ["mode": FleetStateReport.quoted(mode)])
             }
         case .start(let unixTime?):
-            let delay: Duration
-            switch FleetCommand.startDelay(at: unixTime, unixNow: unixNow()) {
-            case .failure(let error): return refuse(error)
-            case .success(let ahead): delay = ahead
-            }
-            guard let kiosk = lastKiosk, kiosk.isIdle else {
-                return refuse(.notAllowed(command: "start", reason: "the station is busy (\(lastReport?.phase ?? "starting"))"))
-            }
-            scheduledStart = now() + delay
-            scheduledEntry = kiosk.menu(at: .origin)?.selection
-            remember(start: unixTime)
-            event("scheduled", ["at": String(format: "%.3f", unixTime)])
+            schedule(at: unixTime, selecting: nil, answering: id)
+        case .classStart(let unixTime, let mode, let name):
+            schedule(at: unixTime, selecting: (mode, name), answering: id)
         }
     }
 
-    /// Hands the kiosk `command` now; its refusal becomes an `error` event, else a `command` event.
-    private func send(_ command: KioskCommand, _ name: String, _ fields: [String: String] = [:]) {
-        if let refusal = Self.refusal(in: deliver(.command(command), now())) {
-            return refuse(.notAllowed(command: refusal.command, reason: refusal.reason))
+    /// Schedules a start at `unixTime` (a class's): refused whole, nothing changed, when the
+    /// instant is out of the window, the station is busy, or `selecting` names what its menu
+    /// has not; else what `selecting` names is picked now, and at the instant the kiosk starts
+    /// if it is still idle in it. Answered `scheduled` (or the refusal) under `id`.
+    private func schedule(at unixTime: Double, selecting: (mode: String, name: String?)?, answering id: String?) {
+        let delay: Duration
+        switch FleetCommand.startDelay(at: unixTime, unixNow: unixNow()) {
+        case .failure(let error): return refuse(error, answering: id)
+        case .success(let ahead): delay = ahead
         }
-        event("command", fields.merging(["do": FleetStateReport.quoted(name)]) { $1 })
+        guard let kiosk = lastKiosk, kiosk.isIdle else {
+            return refuse(
+                .notAllowed(command: "start", reason: "the station is busy (\(lastReport?.phase ?? "starting"))"), answering: id)
+        }
+        var entry = kiosk.menu(at: .origin)?.selection
+        if let selecting {
+            guard let startMode = StartMode(rawValue: selecting.mode) else { return refuse(.unknown(selecting.mode), answering: id) }
+            switch kiosk.menuEntry(for: startMode, named: selecting.name) {
+            case .failure(let refusal):
+                return refuse(.notAllowed(command: "start", reason: refusal.reason), answering: id)
+            case .success(let picked):
+                if let refusal = Self.refusal(in: deliver(.command(.select(picked)), now())) {
+                    return refuse(.notAllowed(command: "start", reason: refusal.reason), answering: id)
+                }
+                entry = picked
+            }
+        }
+        scheduledStart = now() + delay
+        scheduledEntry = entry
+        scheduledID = id
+        remember(start: unixTime)
+        event("scheduled", ["at": String(format: "%.3f", unixTime)], answering: id)
+    }
+
+    /// Forgets the scheduled start, if any (in memory and in the outbox's file).
+    private func callOffScheduledStart() {
+        guard scheduledStart != nil else { return }
+        scheduledStart = nil
+        scheduledEntry = nil
+        scheduledID = nil
+        remember(start: nil)
+    }
+
+    /// Hands the kiosk `command` now; its refusal becomes an `error` event, else a `command`
+    /// event (either answering `id`).
+    private func send(_ command: KioskCommand, _ name: String, _ fields: [String: String], answering id: String?) {
+        if let refusal = Self.refusal(in: deliver(.command(command), now())) {
+            return refuse(.notAllowed(command: refusal.command, reason: refusal.reason), answering: id)
+        }
+        event("command", fields.merging(["do": FleetStateReport.quoted(name)]) { $1 }, answering: id)
     }
 
     private static func refusal(in effects: [Effect]) -> KioskRefusal? {
@@ -355,20 +409,23 @@ public final class FleetStation: TimedDriver {
         return nil
     }
 
-    private func refuse(_ error: FleetCommandError) {
+    private func refuse(_ error: FleetCommandError, answering id: String?) {
         if loggedKinds.insert(error.kind).inserted {
             log("fleet: refused a command (\(error.kind)): \(error) (further ones of this kind are not logged)")
         }
-        event("error", ["kind": FleetStateReport.quoted(error.kind), "reason": FleetStateReport.quoted(error.description)])
+        event("error", ["kind": FleetStateReport.quoted(error.kind), "reason": FleetStateReport.quoted(error.description)], answering: id)
     }
 
-    /// Publishes `{"t": …, "event": name, …fields}` (fields are JSON values already).
-    private func event(_ name: String, _ fields: [String: String] = [:]) {
+    /// Publishes `{"t": …, "event": name, …fields}` (fields are JSON values already). An event
+    /// that answers a command carries its `id` and goes at QoS 1: the sender waits for it.
+    private func event(_ name: String, _ fields: [String: String] = [:], answering id: String? = nil) {
+        var fields = fields
+        if let id { fields["id"] = FleetStateReport.quoted(id) }
         onEvent(name, fields)
         guard connected, let client else { return }
         var text = "{\"t\":\(String(format: "%.3f", unixNow())),\"event\":\(FleetStateReport.quoted(name))"
         for key in fields.keys.sorted() { text += ",\(FleetStateReport.quoted(key)):\(fields[key]!)" }
-        _ = try? client.publish(MQTTMessage(topic: topics.event, text: text + "}", qos: 0))
+        _ = try? client.publish(MQTTMessage(topic: topics.event, text: text + "}", qos: id == nil ? 0 : 1))
     }
 
     private func unix(_ moment: Moment) -> Double {

@@ -1,5 +1,6 @@
 import Foundation
 import GymTimerFleet
+import GymTimerFleetLink
 import GymTimerMQTT
 import GymTimerCore
 import Testing
@@ -71,8 +72,8 @@ import Testing
     @Test func aClassIsOneProgramPickAndOneStartAtTheSameInstant() throws {
         let body = Array(#"{"stations":["rack-1","rack-2"],"program":"AMRAP 12","lead":10}"#.utf8)
         let action = try ConsoleAction.parse(.class, body: body).get()
-        #expect(action.commands(now: 1000) == [.select(mode: "program", name: "AMRAP 12"), .start(at: 1010)])
-        #expect(action.commands(now: 1000).map(\.json).last == #"{"do":"start","at":1010.000}"#)
+        #expect(action.commands(now: 1000) == [.classStart(at: 1010, mode: "program", name: "AMRAP 12")])
+        #expect(action.commands(now: 1000).map(\.json).last == #"{"do":"start","at":1010.000,"mode":"program","name":"AMRAP 12"}"#)
         let pause = try ConsoleAction.parse(.pause, body: Array(#"{"stations":["rack-1"]}"#.utf8)).get()
         #expect(pause.commands(now: 5) == [.pause])
         for bad in [#"{"stations":[]}"#, #"{"stations":["a","a"]}"#, #"{"stations":["a/b"]}"#, #"{"stations":["a"],"lead":1}"#, "nope",
@@ -107,7 +108,7 @@ import Testing
         let night = try SleepWindow.parse(from: "22:00", until: "06:00").get()
         let set = try parse(#"{"stations":["rack-1"],"sleepFrom":"22:00","sleepUntil":"06:00"}"#).get()
         #expect(set.commands(now: 0) == [.sleep(night)])
-        #expect(set.confirmation(at: 0, offline: []) == "Displays sleep 22:00–06:00 (station time) on rack-1")
+        #expect(set.confirmation(at: 0, on: ["rack-1"]) == "Displays sleep 22:00–06:00 (station time) on rack-1")
         #expect(try parse(#"{"stations":["rack-1"],"sleepOff":true}"#).get().commands(now: 0) == [.sleep(nil)])
         for bad in [#"{"stations":["a"]}"#, #"{"stations":["a"],"sleepFrom":"22:00"}"#, #"{"stations":["a"],"sleepFrom":"25:00","sleepUntil":"06:00"}"#,
                     #"{"stations":["a"],"sleepFrom":"06:00","sleepUntil":"06:00"}"#, #"{"stations":["a"],"sleepFrom":"<b>","sleepUntil":"06:00"}"#] {
@@ -137,5 +138,43 @@ import Testing
         #expect(await iterator.next() == "event: scores\ndata: {}\n\n")
         broadcast.publish(event: "floor", data: "3")
         #expect(await iterator.next() == "event: floor\ndata: 3\n\n")
+    }
+
+    /// The page's line after the stations answered: the action only on those that did every
+    /// command (a class: the program chosen and the start scheduled), each refusal with its
+    /// reason, silence and offline said; never "Paused" on a station that refused.
+    @Test func theReportNamesWhatEachStationDidAndNeverCallsARefusalDone() throws {
+        func event(_ name: String, _ id: String, reason: String? = nil) -> [UInt8] {
+            Array((#"{"event":""# + name + #"","id":""# + id + "\"" + (reason.map { #","reason":""# + $0 + "\"" } ?? "") + "}").utf8)
+        }
+        let pause = ConsoleAction(verb: .pause, stations: ["rack-1", "rack-2", "rack-3", "rack-4"])
+        var answers = FleetAnswers(id: "p", asked: ["rack-1", "rack-2", "rack-3"], offline: ["rack-4"])
+        answers.take(event: event("command", "p"), from: "rack-1")
+        answers.take(event: event("error", "p", reason: "already paused"), from: "rack-2")
+        #expect(pause.report(at: 0, answers: [answers], offline: ["rack-4"])
+            == "Paused rack-1; refused on rack-2: already paused; no answer from rack-3; offline, will not get it: rack-4")
+        let all = ConsoleAction(verb: .pause, stations: ["rack-1"])
+        var fine = FleetAnswers(id: "q", asked: ["rack-1"], offline: [])
+        fine.take(event: event("command", "q"), from: "rack-1")
+        #expect(all.report(at: 0, answers: [fine], offline: []) == "Paused rack-1")
+
+        // A class: rack-2 has no such program and refuses it; chosen "start on the ready ones",
+        // it starts on rack-1 and the line says why not on rack-2. Else it is called off on rack-1.
+        var lesson = ConsoleAction(verb: .class, stations: ["rack-1", "rack-2"], program: "AMRAP 12", lead: 10)
+        lesson.startReady = true
+        var start = FleetAnswers(id: "t", asked: ["rack-1", "rack-2"], offline: [])
+        start.take(event: event("scheduled", "t"), from: "rack-1")
+        start.take(event: event("error", "t", reason: "no program named AMRAP 12"), from: "rack-2")
+        #expect(lesson.report(at: 0, answers: [start], offline: [])
+            == "Class (AMRAP 12) starts in 10 s on rack-1; refused on rack-2: no program named AMRAP 12")
+        lesson.startReady = false
+        var cancel = FleetAnswers(id: "c", asked: ["rack-1"], offline: [])
+        cancel.take(event: event("command", "c"), from: "rack-1")
+        #expect(lesson.report(at: 0, answers: [start], offline: [], calledOff: cancel)
+            == "Class not started: not every station was ready (tick \"start on the ready ones\" to start without them); "
+            + "refused on rack-2: no program named AMRAP 12; called off on rack-1")
+        var none = FleetAnswers(id: "u", asked: ["rack-1"], offline: [])
+        none.take(event: event("error", "u", reason: "busy"), from: "rack-1")
+        #expect(all.report(at: 0, answers: [none], offline: []) == "Not done anywhere; refused on rack-1: busy")
     }
 }

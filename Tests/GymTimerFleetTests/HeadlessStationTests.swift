@@ -585,10 +585,13 @@ extension HeadlessStationTests {
         #expect(negative == 2 && why.contains("--in -5: must be between 0 and 3600"), "\(why)")
         #expect(try commands(watcher, port: broker.port).isEmpty, "no command reached any station")
 
-        let (started, out, _) = try run(["fleet", "start", "--broker", url, "--stations", "rack-1", "--in", "1"])
-        #expect(started == 0 && out.contains("(rack-1)"), "\(out)")
+        // rack-1 is only a retained `online`: nobody answers, so the start is not reported done.
+        let (started, out, err2) = try run(["fleet", "start", "--broker", url, "--stations", "rack-1", "--in", "1"])
+        #expect(started == 1 && out.contains("(no answer from rack-1)") && err2.contains("not done everywhere"), "\(out) \(err2)")
         let sent = try commands(watcher, port: broker.port)
         #expect(sent.map(\.topic) == ["gymtimer/rack-1/cmd"] && sent.allSatisfy { !$0.retain && $0.text.hasPrefix("{\"do\":\"start\",\"at\":") })
+        #expect(sent.allSatisfy { if case (let id?, .success) = FleetRequest.parse($0.payload) { FleetRequest.isValidID(id) } else { false } },
+                "the command carries an id: \(sent.map(\.text))")
     }
 
     @Test func fleetSleepSendsTheWindowOrOffAndRefusesBadTimesBeforeSending() throws {
@@ -600,12 +603,17 @@ extension HeadlessStationTests {
             #expect(status == 2 && err.contains("sleep"), "\(bad): \(err)" as Comment)
         }
         #expect(try commands(watcher, port: broker.port).isEmpty, "no command reached any station")
+        // The commands without their ids (fresh each time); rack-1 is only a retained `online`, so
+        // nobody answers and the exit status says so.
+        func withoutIDs(_ messages: [MQTTMessage]) -> [String] {
+            messages.map { $0.text.replacingOccurrences(of: #","id":"[0-9a-f]{16}""#, with: "", options: .regularExpression) }
+        }
         let (set, _, setErr) = try run(["fleet", "sleep", "--broker", url, "--stations", "rack-1", "--from", "22:00", "--until", "06:00"])
-        #expect(set == 0, "\(setErr)")
-        #expect(try commands(watcher, port: broker.port).map(\.text) == [#"{"do":"sleep","from":"22:00","until":"06:00"}"#])
+        #expect(set == 1 && setErr.contains("no answer from rack-1"), "\(setErr)")
+        #expect(withoutIDs(try commands(watcher, port: broker.port)) == [#"{"do":"sleep","from":"22:00","until":"06:00"}"#])
         let (off, _, offErr) = try run(["fleet", "sleep", "--broker", url, "--stations", "rack-1", "--off"])
-        #expect(off == 0, "\(offErr)")
-        #expect(try commands(watcher, port: broker.port).map(\.text) == [#"{"do":"sleep","off":true}"#])
+        #expect(off == 1 && offErr.contains("no answer from rack-1"), "\(offErr)")
+        #expect(withoutIDs(try commands(watcher, port: broker.port)) == [#"{"do":"sleep","off":true}"#])
     }
 
     @Test func fleetStatusOnHostileRetainedStateNeitherCrashesNorPrintsEscapes() throws {
@@ -689,10 +697,15 @@ extension HeadlessStationTests {
 
         for (verb, extra, phase) in [("pause", [String](), "paused"), ("resume", [], "resting"), ("reset", [], "idle")] {
             let (status, out, err) = try run(["fleet", verb, "--broker", url, "--stations", "rack-1"] + extra)
-            #expect(status == 0 && out.contains("(rack-1)"), "\(verb): \(out) \(err)")
+            #expect(status == 0 && out.contains("(done on rack-1)"), "\(verb): \(out) \(err)")
             let shown = state { $0.contains("\"phase\":\"\(phase)\"") }
             #expect(shown.contains("\"phase\":\"\(phase)\""), "after fleet \(verb): \(shown)")
         }
+        // A refusal is never reported as done: resume with nothing paused; the station's reason
+        // is on the line and the exit status is 1.
+        let (refused, said, whyNot) = try run(["fleet", "resume", "--broker", url, "--stations", "rack-1"])
+        #expect(refused == 1 && said.contains("(refused on rack-1: \"resume\" not allowed now: no rest is paused)"), "\(said) \(whyNot)")
+        #expect(!said.contains("done on"), "\(said)")
         let (status, _, err) = try run(["fleet", "select", "--broker", url, "--stations", "rack-1", "--mode", "interval"])
         #expect(status == 0, "\(err)")
         #expect(state { $0.contains("\"mode\":\"interval\"") }.contains("\"mode\":\"interval\""))
@@ -811,7 +824,8 @@ extension HeadlessStationTests {
 
         let at = (Date().timeIntervalSince1970 + 1.5).rounded(.up)
         let console = FleetConsole(options: .init(clientID: "coach", host: "127.0.0.1", port: broker.port), prefix: "gymtimer")
-        _ = try console.send(to: .stations(["term-1"])) { "{\"do\":\"start\",\"at\":\(at)}" }
+        let delivery = try console.send(to: .stations(["term-1"])) { .start(at: at) }
+        #expect(delivery.answers.done == ["term-1"] && delivery.answers.succeeded, "the station answers: \(delivery.answers.summary())")
         let states = retained(watcher, seconds: 6) { $0.contains { $0.topic.hasSuffix("/state") && $0.text.contains("\"resting\"") } }
         let resting = try #require(states.last { $0.topic.hasSuffix("/state") && $0.text.contains("\"resting\"") })
         let deadline = JSONValue.parse(Array(resting.text.utf8)).flatMap { value -> Double? in

@@ -177,7 +177,7 @@ import Testing
     }
 
     @Test func aStationOnARealBrokerIsTimedAndItsWakeUpsCounted() throws {
-        let figures = FleetBenchmark(executable: GymtimerBinary.path, commands: 10, idleSeconds: 2, starts: 2).run()
+        let figures = FleetBenchmark(executable: GymtimerBinary.path, commands: 10, idleSeconds: 2, starts: 2, roundTripCommands: 3).run()
         let latency = try #require(figures.first { $0.name == FleetBenchmark.latencyName })
         let wakeups = try #require(figures.first { $0.name == FleetBenchmark.wakeupsName })
         let samples = try #require(latency.statistics, "measured: \(latency.note ?? "")")
@@ -188,8 +188,11 @@ import Testing
         // that holds under load; the figure is the bench's).
         let offset = try #require(figures.first { $0.name == FleetBenchmark.offsetName }?.statistics, "measured")
         let skew = try #require(figures.first { $0.name == FleetBenchmark.skewName }?.statistics, "measured")
-        #expect(offset.count == 4 && skew.count == 2)
+        #expect(offset.count == 6 && skew.count == 2, "three stations, two starts")
         #expect(offset.max < 250 && skew.max < 250)
+        // Every command answered by all three stations (the figure's p99 is the bench's).
+        let roundTrip = try #require(figures.first { $0.name == FleetBenchmark.roundTripName })
+        #expect(roundTrip.statistics?.count == 3 && (roundTrip.statistics?.max ?? .infinity) < 2000, "\(roundTrip.note ?? "")")
     }
 
     @Test func aConsoleClickIsMatchedToTheFirstIdleScreenAfterIt() {

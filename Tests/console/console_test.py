@@ -256,8 +256,46 @@ def main():
         check("reset from the page", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
         check("the tiles leave the finished program",
               until(15, lambda: all("finish" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
+
+        # A class called off in its lead-in never starts (the tiles stay as they were past its instant).
+        def tick_station(name, on):
+            box = driver.find_element(By.CSS_SELECTOR, f"#stations input[value='{name}']")
+            if box.is_selected() != on:
+                box.click()
+
+        def phases():
+            return {s: tiles()[s]["phase"] for s in STATIONS}
+        before = phases()
+        lead.clear()
+        lead.send_keys("5")
+        check("a class with a 5 s lead-in", press("start", f"Class ({PROGRAM}) starts in 5 s on rack-1, rack-2") is not None, repr(result()))
+        check("called off from the page, by every station", press("call-off", "Start called off on rack-1, rack-2") is not None,
+              repr(result()))
+        time.sleep(6.5)  # past the instant it had: what must not happen is a start
+        check("the class called off in its lead-in never started", phases() == before, f"{before} then {phases()}")
+
+        # One station busy (rack-1 runs a class of its own): a class on both is refused by rack-1
+        # and called off on rack-2, saying which; ticked "start on the ready ones", it starts on rack-2.
         lead.clear()
         lead.send_keys("3")
+        tick_station("rack-2", False)
+        check("a class on rack-1 alone", press("start", f"Class ({PROGRAM}) starts in 3 s on rack-1") is not None, repr(result()))
+        check("rack-1 counts", until(20, lambda: left("rack-1") and left("rack-1") > 10) is not None, repr(tiles()))
+        tick_station("rack-2", True)
+        idle2 = tiles()["rack-2"]["phase"]
+        said = press("start", "Class not started: not every station was ready")
+        check("a class with one busy station is called off, saying which",
+              said is not None and "refused on rack-1: " in said and "called off on rack-2" in said, repr(result()))
+        time.sleep(4)
+        check("rack-2 did not start", tiles()["rack-2"]["phase"] == idle2, repr(tiles()))
+        driver.find_element(By.ID, "start-ready").click()
+        check("ticked: the class starts on the ready one, and says why not on the other",
+              press("start", f"Class ({PROGRAM}) starts in 3 s on rack-2; refused on rack-1: ") is not None, repr(result()))
+        driver.find_element(By.ID, "start-ready").click()
+        check("rack-2 counts", until(20, lambda: left("rack-2") and left("rack-2") > 10) is not None, repr(tiles()))
+        check("reset both", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
+        check("both idle again", until(15, lambda: phases() == before) is not None, f"{before} then {phases()}")
+
         check("a second class", press("start", f"Class ({PROGRAM}) starts in 3 s") is not None, repr(result()))
         check("both tiles count again", until(20, lambda: all(left(s) and left(s) > 10 for s in STATIONS)) is not None, repr(tiles()))
         check("pause from the page", press("pause", "Paused rack-1, rack-2") is not None, repr(result()))
@@ -267,6 +305,11 @@ def main():
             time.sleep(1.5)
             check("a paused tile does not count", {s: tiles()[s]["left"] for s in STATIONS} == {s: paused[s]["left"] for s in STATIONS},
                   f"{paused} then {tiles()}")
+        # Pause again: every station answers that it is already paused; the page says so in red
+        # and never "Paused" (the answers are the stations', not the console's guess).
+        check("a second pause: each station's refusal, never a success line",
+              press("pause", "Not done anywhere; refused on rack-1, rack-2: \"pause\" not allowed now") is not None
+              and "error" in driver.find_element(By.ID, "result").get_attribute("class"), repr(result()))
         check("resume from the page", press("resume", "Resumed rack-1, rack-2") is not None, repr(result()))
         check("both tiles run again",
               until(10, lambda: all("paus" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
@@ -299,8 +342,11 @@ def main():
             driver.save_screenshot(args.screenshot)
             print(f"screenshot: {args.screenshot}")
 
-        # A class on stations that are running is refused by them, and each tile says why.
-        check("a class while they run is sent", press("start", f"Class ({PROGRAM}) starts in 3 s") is not None, repr(result()))
+        # A class on stations that are running is refused by them: the page says so, per station
+        # and why, in red, never "starts"; and each tile says why.
+        check("a class while they run: the page reports each station's refusal, never a start",
+              press("start", "Not done anywhere; refused on rack-1, rack-2: ") is not None and "starts" not in result()
+              and "error" in driver.find_element(By.ID, "result").get_attribute("class"), repr(result()))
         refused = until(15, lambda: tiles() if all(tiles()[s]["refusal"].startswith("Refused: ") for s in STATIONS) else None)
         check("each station's refusal shows on its tile", refused is not None, repr(tiles()))
         if refused:
@@ -310,8 +356,9 @@ def main():
         # and Stop repeating ends it (the stations, busy, refuse its first start as above).
         driver.execute_script("""const t = new Date(Date.now() + 2 * 3600 * 1000);
             document.getElementById('until').value = String(t.getHours()).padStart(2, '0') + ':' + String(t.getMinutes()).padStart(2, '0');""")
-        check("a repeating class from the page", press("repeat", f"Class ({PROGRAM}) starts in 3 s on rack-1, rack-2, then every 15 min until")
-              is not None, repr(result()))
+        check("a repeating class from the page: its first start refused by the busy stations, said so",
+              press("repeat", f"Class ({PROGRAM}) repeats every 15 min until") is not None
+              and "its first start was not done anywhere; refused on rack-1, rack-2: " in result(), repr(result()))
         check("stop repeating from the page", press("stop-repeating", "Repeating classes stopped") is not None, repr(result()))
         check("nothing repeats after that", press("stop-repeating", "No class was repeating") is not None, repr(result()))
 

@@ -8,7 +8,7 @@ struct Fleet: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "See every station of the gym, start them all at one instant, pause, resume, reset or set them up, show them a message, lock their buttons, set their brightness and sleep window.",
         subcommands: [
-            FleetStatus.self, FleetStart.self, FleetPause.self, FleetResume.self, FleetReset.self, FleetSelect.self,
+            FleetStatus.self, FleetStart.self, FleetCancel.self, FleetPause.self, FleetResume.self, FleetReset.self, FleetSelect.self,
             FleetSet.self, FleetMessage.self, FleetLock.self, FleetUnlock.self, FleetBrightness.self, FleetSleep.self,
         ])
 }
@@ -45,10 +45,15 @@ struct FleetStatus: ParsableCommand {
     }
 }
 
-/// `gymtimer fleet start`: one synchronised start, `at` = now + `--in` seconds.
+/// `gymtimer fleet start`: one synchronised start, `at` = now + `--in` seconds; with `--mode`
+/// (and `--name`), a class: what to run is picked on each station as the start is scheduled, or
+/// the station refuses it whole. The whole class starts or none of it: when any station refuses
+/// or does not answer, the start is called off where it was scheduled (`--start-ready` keeps it
+/// on the stations that are ready).
 struct FleetStart: CoachCommand {
     static let configuration = CommandConfiguration(
-        commandName: "start", abstract: "Start stations at one instant: {\"do\": \"start\", \"at\": now + --in}.")
+        commandName: "start",
+        abstract: "Start stations at one instant: {\"do\": \"start\", \"at\": now + --in}, optionally picking what they run; all of them or none.")
 
     @OptionGroup var broker: FleetBrokerOptions
 
@@ -58,19 +63,52 @@ struct FleetStart: CoachCommand {
     @Option(name: .customLong("in"), parsing: .unconditional, help: "Seconds from now to the start (0 to 3600).")
     var delay = 10.0
 
+    @Option(name: .long, help: "What the class runs: rest, interval, workout or program (default: what each station has selected).")
+    var mode: String?
+
+    @Option(name: .long, help: "The workout preset or program by name (with --mode), e.g. \"AMRAP 12\".")
+    var name: String?
+
+    @Flag(name: .customLong("start-ready"), help: "If some stations refuse or do not answer, start on the ready ones anyway (default: call the start off everywhere).")
+    var startReady = false
+
     func validate() throws {
         guard delay.isFinite, delay >= 0, delay <= 3600 else {
             throw CLIError.usage("--in \(delay.formatted()): must be between 0 and 3600 seconds from now")
         }
+        if let mode, !FleetCommand.modes.contains(mode) {
+            throw CLIError.usage("--mode \(mode): must be one of \(FleetCommand.modes.sorted().joined(separator: ", "))")
+        }
+        if name != nil, mode == nil { throw CLIError.usage("--name needs --mode (e.g. --mode program --name \"AMRAP 12\")") }
+        if let name, name.isEmpty || name.utf8.count > 64 { throw CLIError.usage("--name: 1 to 64 bytes") }
     }
 
     // `at` is worked out once the stations are checked, so the check does not eat into --in.
-    func command() -> FleetCommand { .start(at: Date().timeIntervalSince1970 + delay) }
+    func command() -> FleetCommand {
+        let at = Date().timeIntervalSince1970 + delay
+        guard let mode else { return .start(at: at) }
+        return .classStart(at: at, mode: mode, name: name)
+    }
+
+    var doneWord: String { "scheduled" }
+    var callsOffUnlessAll: Bool { !startReady }
 
     func confirmation(_ command: FleetCommand) -> String {
-        guard case .start(let at?) = command else { return "start" }
-        return "start at \(String(format: "%.3f", at))"
+        switch command {
+        case .start(let at?), .classStart(let at, _, _): return "start at \(String(format: "%.3f", at))"
+        default: return "start"
+        }
     }
+}
+
+/// `gymtimer fleet cancel`: calls off a start scheduled with `fleet start`, before its instant.
+struct FleetCancel: CoachCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel", abstract: "Call off a start scheduled with fleet start (before its instant); nothing else changes.")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+    func command() -> FleetCommand { .cancel }
+    var doneWord: String { "called off" }
 }
 
 /// `gymtimer fleet pause`: pause what runs on the stations, whatever their mode.

@@ -20,16 +20,21 @@ struct FleetTargetOptions: ParsableArguments {
         }
     }
 
-    /// Which stations the command reached, for the confirmation line.
-    func describe(_ target: FleetTarget, _ delivery: FleetConsole.Delivery) -> String {
-        var text: String
+    /// What became of the command on each station, for the confirmation line.
+    func describe(_ target: FleetTarget, _ delivery: FleetConsole.Delivery, done: String) -> String {
+        if case .all = target, delivery.online.isEmpty { return "all stations: none is online now" }
+        return delivery.answers.summary(done: done)
+    }
+
+    /// Whether the command was done everywhere it was for: every station asked did it, and no
+    /// station named with `--stations` was offline (with `--all`, an offline station a retained
+    /// `offline` still names is reported, not a failure: it may be long gone).
+    func succeeded(_ target: FleetTarget, _ delivery: FleetConsole.Delivery) -> Bool {
+        let answers = delivery.answers
+        let everyAskedDidIt = answers.refused.isEmpty && answers.silent.isEmpty
         switch target {
-        case .all: text = delivery.online.isEmpty ? "all stations: none is online now" : "all stations: \(delivery.online.joined(separator: ", "))"
-        case .stations(let names): text = names.joined(separator: ", ")
+        case .all: return everyAskedDidIt && !delivery.online.isEmpty
+        case .stations: return everyAskedDidIt && delivery.offline.isEmpty
         }
-        if !delivery.offline.isEmpty, case .stations = target {
-            text += "; offline, will not get it: \(delivery.offline.joined(separator: ", "))"
-        }
-        return text
     }
 }
