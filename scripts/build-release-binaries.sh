@@ -7,7 +7,8 @@
 #     warnings as errors (scripts/build-gpiod2-kiosk.sh), in .build-gpiod2, with bookworm's
 #     gymtimer-console copied beside it (the console links no libgpiod: a second release build
 #     of SwiftNIO and Hummingbird would make the same program).
-# Prints two lines, "bookworm PATH" and "trixie PATH" (each kiosk's binary). The test command
+# Prints two lines, "bookworm PATH" and "trixie PATH" (each kiosk's binary), and writes them to
+# .build-release/binaries once both are built (removed first: no file, no binaries). The test command
 # runs it in the background while the debug build and the tests in front use .build (hence
 # .build-release: SwiftPM locks a build folder for one command at a time); the VM stages run it
 # again and find both built. Exits 1 when a build fails, 77 (cannot run) when libgpiod could not
@@ -15,6 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CANNOT_RUN_STAGE="release binaries"; . scripts/lib/cannot-run.sh
+rm -f .build-release/binaries
 bookworm=$(GYMTIMER_BUILD_DIR=.build-release deploy/install.sh --build-only | sed -n 's/^  built //p')
 [ -x "$bookworm" ] || { echo "release binaries: FAIL (GYMTIMER_BUILD_DIR=.build-release deploy/install.sh --build-only)" >&2; exit 1; }
 if ! trixie=$(scripts/build-gpiod2-kiosk.sh); then
@@ -22,5 +24,4 @@ if ! trixie=$(scripts/build-gpiod2-kiosk.sh); then
   echo "release binaries: FAIL (the release build against libgpiod 2.2: scripts/build-gpiod2-kiosk.sh)" >&2; exit 1
 fi
 install -m 0755 "$(dirname "$bookworm")/gymtimer-console" "$(dirname "$trixie")/gymtimer-console"
-echo "bookworm $bookworm"
-echo "trixie $trixie"
+printf 'bookworm %s\ntrixie %s\n' "$bookworm" "$trixie" | tee .build-release/binaries

@@ -33,7 +33,7 @@ enum FuzzCommand {
                         "accepted a bad sleep window")
                 }
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a sleep window does not survive its JSON")
-            case .dismiss, .pause, .resume, .reset, .lock, .unlock, .cancel: break
+            case .dismiss, .pause, .resume, .reset, .lock, .unlock, .cancel, .ping: break
             }
         case .failure(let error):
             precondition(!error.description.isEmpty && !error.kind.isEmpty, "refused a command without saying why")

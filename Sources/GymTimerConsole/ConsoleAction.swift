@@ -146,10 +146,12 @@ public struct ConsoleAction: Hashable, Sendable {
     }
 
     /// The repeating class (`repeat`) asked for at `now`: its first start `lead` from now, then
-    /// every `everyMinutes`, until `until`; nil when `until` is before the first start or more
-    /// than a day ahead.
+    /// every `everyMinutes`, until `until`; nil when `until` comes before the second start (it
+    /// would not repeat: what the page says must be what runs; an end already past is refused,
+    /// never taken for tomorrow) or more than a day ahead.
     public func schedule(now: Double) -> ConsoleSchedule? {
-        guard verb == .repeat, let everyMinutes, let until, until >= now + lead, until <= now + ConsoleSchedule.horizon else { return nil }
+        guard verb == .repeat, let everyMinutes, let until, until >= now + lead + Double(everyMinutes) * 60,
+              until <= now + ConsoleSchedule.horizon else { return nil }
         return ConsoleSchedule(
             stations: stations, program: program, first: now + lead, every: Double(everyMinutes) * 60, until: until, lead: lead)
     }

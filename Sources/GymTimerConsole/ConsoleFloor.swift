@@ -11,6 +11,8 @@ public struct ConsoleFloor: Sendable {
     public let prefix: String
     private(set) var status: [String: String] = [:]
     private(set) var state: [String: JSONValue] = [:]
+    /// The stations heard live (a message not replayed from the broker's retained store).
+    private(set) var live: Set<String> = []
     /// Each station's last refusal (its `error` event): when (its Unix time) and why.
     private(set) var refusals: [String: (t: Double, reason: String)] = [:]
     /// How long a refusal stays on its tile.
@@ -26,6 +28,12 @@ public struct ConsoleFloor: Sendable {
         guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { return false }
         let known = status[station] != nil || state[station] != nil
         if !known, Set(status.keys).union(state.keys).count >= Self.maximumStations { return false }
+        // A live message from a station: it is there now (an event answers the console's ping;
+        // a state or status is a change as it happens).
+        var madeLive = false
+        if !message.retain, !message.payload.isEmpty, known || !message.topic.hasSuffix("/event") {
+            madeLive = live.insert(station).inserted
+        }
         if message.topic == FleetTopics(prefix: prefix, station: station).status {
             if message.payload.isEmpty { status[station] = nil } else { status[station] = String(message.text.prefix(16)) }
             return true
@@ -33,7 +41,7 @@ public struct ConsoleFloor: Sendable {
         if message.topic == FleetTopics(prefix: prefix, station: station).event {
             // Only a station's refusals matter here (presses and phases show in its state).
             guard known, case .object(let fields)? = JSONValue.parse(message.payload), fields["event"]?.string == "error",
-                  let t = fields["t"]?.number, t.isFinite else { return false }
+                  let t = fields["t"]?.number, t.isFinite else { return madeLive }
             refusals[station] = (t, fields["reason"]?.string ?? fields["kind"]?.string ?? "refused")
             return true
         }
@@ -41,13 +49,14 @@ public struct ConsoleFloor: Sendable {
             if message.payload.isEmpty { state[station] = nil } else { state[station] = JSONValue.parse(message.payload) }
             return true
         }
-        return false
+        return madeLive
     }
 
     /// Every station as a tile, by name.
     public func tiles(now: Double) -> [ConsoleTile] {
         Set(status.keys).union(state.keys).sorted().map {
             var tile = ConsoleTile.make(name: $0, status: status[$0], state: state[$0], now: now)
+            tile.live = live.contains($0) && status[$0] == "online"
             if let refusal = refusals[$0], abs(now - refusal.t) <= Self.refusalShown {
                 tile.refusal = FleetCell.text(refusal.reason, width: 120)
             }

@@ -38,7 +38,7 @@ public final class ConsoleLink: @unchecked Sendable {
     /// The most commands whose answers are kept (a page asks within seconds of sending).
     public static let maximumAwaited = 256
     /// How long a page's action waits for every station's answer (it stops once all answered).
-    public static let answerWait = 3.0
+    public static let answerWait = 5.0
 
     /// What `send` queued: one id per command (in order), and the stations it was for that
     /// are offline (they will not get it).
@@ -258,6 +258,7 @@ public final class ConsoleLink: @unchecked Sendable {
                 switch event {
                 case .connected:
                     subscribe(client)
+                    ping()
                     setConnected(true, problem: nil)
                     log("console: connected to \(options.broker)")
                     changed = true
@@ -313,6 +314,16 @@ public final class ConsoleLink: @unchecked Sendable {
         _ = try? client.subscribe(every.state, qos: 1)
         // At QoS 1: the answers to commands come as events, and the pages wait for them.
         _ = try? client.subscribe("\(prefix)/+/event", qos: 1)
+    }
+
+    /// Asks every station to answer (`ping`, on `all/cmd`, after the subscriptions: the broker
+    /// routes the answers here): the stations that do are live (`ConsoleFloor`), those known only
+    /// from retained messages are not, and the page does not tick them for a class.
+    private func ping() {
+        let request = FleetRequest(.ping, id: FleetRequest.newID())
+        lock.lock()
+        outbox.append(MQTTMessage(topic: "\(prefix)/all/cmd", text: request.json, qos: 1))
+        lock.unlock()
     }
 
     /// A station's event that answers a command sent lately goes to that command's answers

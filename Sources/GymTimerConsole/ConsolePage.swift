@@ -187,7 +187,9 @@ public enum ConsolePage {
           const names = tiles.map(t => t.name);
           const shown = Array.from(box.querySelectorAll("input")).map(i => i.value);
           if (names.join("\\n") === shown.join("\\n")) return;
-          names.forEach(n => { if (!seen.has(n)) { seen.add(n); chosen.add(n); } });
+          // A station is ticked by default once it is live (it answered the console's ping or
+          // changed since): a name left in a retained message is shown, never chosen for a class.
+          tiles.forEach(t => { if (t.live && !seen.has(t.name)) { seen.add(t.name); chosen.add(t.name); } });
           box.replaceChildren(el("legend", null, "Stations"));
           for (const n of names) {
             const label = el("label"); const box2 = el("input"); box2.type = "checkbox"; box2.value = n; box2.checked = chosen.has(n);
@@ -233,7 +235,7 @@ public enum ConsolePage {
           document.getElementById("repeat").addEventListener("click", () => {
             const [h, m] = document.getElementById("until").value.split(":").map(Number);
             const until = new Date(); until.setHours(h, m, 0, 0);
-            if (until.getTime() < Date.now()) until.setDate(until.getDate() + 1);
+            // An end already past today is sent as it is, and refused: never silently tomorrow.
             const program = document.getElementById("program").value.trim();
             act("/api/repeat", { stations: picked(), program: program || null, lead: Number(document.getElementById("lead").value),
               every: Number(document.getElementById("every").value), until: until.getTime() / 1000 });

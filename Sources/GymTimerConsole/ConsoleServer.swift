@@ -179,7 +179,7 @@ public struct ConsoleServer: Sendable {
                 switch action.verb {
                 case .repeat:
                     guard let schedule = action.schedule(now: sentAt) else {
-                        return Self.json(.badRequest, message: "the repeats must end after the first start and within a day")
+                        return Self.json(.badRequest, message: "nothing would repeat: the last start must come after the second one (the first start plus one period) and within a day; an end time already past is refused, not taken for tomorrow")
                     }
                     result = link.repeatClass(schedule)
                 case .stopRepeating:

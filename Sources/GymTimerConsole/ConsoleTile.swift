@@ -29,6 +29,11 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
     /// The station's sleep window as `HH:MM–HH:MM` (nil: none), and whether its display sleeps now.
     public var sleep: String? = nil
     public var asleep: Bool = false
+    /// Whether the station spoke since the console connected (a message the broker did not
+    /// replay from its retained store: an answer to the console's ping, a state change). Only
+    /// such stations are ticked for a class by default: a name someone left in a retained
+    /// message is shown, never chosen.
+    public var live: Bool = false
 
     /// The tile of station `name` from what the broker retained for it; `status` nil when only
     /// its state was seen. A number that is no time a station counts (NaN, ±∞, beyond a day

@@ -13,6 +13,7 @@ extension FleetCommand {
             return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + Self.quoted(mode)
                 + #","name":"# + Self.quoted(name) + "}"
         case .cancel: return #"{"do":"cancel"}"#
+        case .ping: return #"{"do":"ping"}"#
         case .dismiss: return #"{"do":"dismiss"}"#
         case .pause: return #"{"do":"pause"}"#
         case .resume: return #"{"do":"resume"}"#

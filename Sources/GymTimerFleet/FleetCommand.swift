@@ -12,6 +12,10 @@ public enum FleetCommand: Hashable, Sendable {
     case classStart(at: Double, mode: String, name: String?)
     /// Calls off the start scheduled with `at` (nothing else changes).
     case cancel
+    /// Changes nothing; answered, so that whoever sends it learns the station is there (the
+    /// console pings when it connects: a station known only from a retained message is not
+    /// ticked for a class until it answers).
+    case ping
     /// As a press of dismiss.
     case dismiss
     /// As picking a mode (and a preset or program by name) in the menu, only while idle.
@@ -89,11 +93,11 @@ public enum FleetCommand: Hashable, Sendable {
                 return .success(.start(at: at))
             }
             return selection(in: object).map { .classStart(at: at, mode: $0.mode, name: $0.name) }
-        case "dismiss", "pause", "resume", "reset", "lock", "unlock", "cancel":
+        case "dismiss", "pause", "resume", "reset", "lock", "unlock", "cancel", "ping":
             if let extra = only(["do"]) { return .failure(extra) }
             let simple: [String: FleetCommand] = [
                 "dismiss": .dismiss, "pause": .pause, "resume": .resume, "reset": .reset, "lock": .lock, "unlock": .unlock,
-                "cancel": .cancel,
+                "cancel": .cancel, "ping": .ping,
             ]
             return .success(simple[name]!)
         case "brightness":

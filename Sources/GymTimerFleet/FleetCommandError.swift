@@ -45,7 +45,7 @@ public enum FleetCommandError: Error, Hashable, Sendable, CustomStringConvertibl
         case .missing(let field): return "command lacks \"\(field)\""
         case .wrongType(let field, let expected): return "\"\(field)\" must be \(expected)"
         case .unexpected(let field, let command): return "\"\(field)\" is not a field of \"\(command)\""
-        case .unknown(let name): return "unknown command \"\(name)\": start, cancel, dismiss, pause, resume, reset, select, set, message, lock, unlock, brightness or sleep"
+        case .unknown(let name): return "unknown command \"\(name)\": start, cancel, ping, dismiss, pause, resume, reset, select, set, message, lock, unlock, brightness or sleep"
         case .notAllowed(let command, let reason): return "\"\(command)\" not allowed now: \(reason)"
         case .startInThePast(let seconds):
             return "start refused: \"at\" is \(Self.seconds(seconds)) s in the past (at most 2 s allowed)"

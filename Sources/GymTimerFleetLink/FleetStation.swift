@@ -324,6 +324,8 @@ public final class FleetStation: TimedDriver {
             // A reset in a class's lead-in calls its start off too: nothing starts after it.
             callOffScheduledStart()
             send(.reset, "reset")
+        case .ping:
+            event("command", ["do": FleetStateReport.quoted("ping")], answering: id)
         case .cancel:
             guard scheduledStart != nil else {
                 return refuse(.notAllowed(command: "cancel", reason: "no start is scheduled"), answering: id)
@@ -362,10 +364,13 @@ public final class FleetStation: TimedDriver {
         case .failure(let error): return refuse(error, answering: id)
         case .success(let ahead): delay = ahead
         }
-        guard let kiosk = lastKiosk, kiosk.isIdle else {
+        guard let kiosk = lastKiosk, kiosk.isIdle || kiosk.showsResult else {
             return refuse(
                 .notAllowed(command: "start", reason: "the station is busy (\(lastReport?.phase ?? "starting"))"), answering: id)
         }
+        // A finished class (its result on the display, its record kept) is no obstacle to the
+        // next: confirmed done as a press of dismiss would, the station is idle again.
+        if kiosk.showsResult { _ = deliver(.command(.press(.dismiss)), now()) }
         var entry = kiosk.menu(at: .origin)?.selection
         if let selecting {
             guard let startMode = StartMode(rawValue: selecting.mode) else { return refuse(.unknown(selecting.mode), answering: id) }

@@ -177,4 +177,24 @@ import Testing
         none.take(event: event("error", "u", reason: "busy"), from: "rack-1")
         #expect(all.report(at: 0, answers: [none], offline: []) == "Not done anywhere; refused on rack-1: busy")
     }
+
+    /// A station is live once it speaks since the console connected (its answer to the ping, a
+    /// state change): only then does the page tick it for a class. A name known only from
+    /// retained messages, however "online" they say it is, stays unticked; so does one offline.
+    @Test func onlyAStationHeardLiveIsTickedForAClass() {
+        var floor = ConsoleFloor(prefix: "gymtimer")
+        for station in ["rack-1", "ghost-1", "rack-3"] {
+            _ = floor.apply(message("gymtimer/\(station)/status", "online"))
+            _ = floor.apply(message("gymtimer/\(station)/state", #"{"mode":"rest","phase":"idle"}"#))
+        }
+        #expect(floor.tiles(now: 0).filter(\.live).isEmpty, "retained only: nobody is live yet")
+        let pong = MQTTMessage(topic: "gymtimer/rack-1/event", text: #"{"t":1,"event":"command","do":"ping","id":"p"}"#, qos: 1)
+        let changed = floor.apply(pong)
+        #expect(changed, "a tile changed: rack-1 is live")
+        let change = MQTTMessage(topic: "gymtimer/rack-3/state", text: #"{"mode":"rest","phase":"resting"}"#, qos: 1)
+        _ = floor.apply(change)
+        _ = floor.apply(MQTTMessage(topic: "gymtimer/rack-3/status", text: "offline", qos: 1))
+        let live = Dictionary(uniqueKeysWithValues: floor.tiles(now: 0).map { ($0.name, $0.live) })
+        #expect(live == ["rack-1": true, "ghost-1": false, "rack-3": false], "rack-3 spoke, then went offline: \(live)")
+    }
 }

@@ -39,6 +39,8 @@ import Testing
         let made = try #require(action.schedule(now: 1000))
         #expect(made.next == 1010 && made.every == 900 && made.until == 5000 && made.program == "EMOM 10")
         #expect(action.schedule(now: 4995) == nil, "the repeats end before the first start")
+        #expect(action.schedule(now: 4100) == nil, "the end comes before the second start: nothing would repeat")
+        #expect(action.schedule(now: 4090) != nil, "the second start at 5000 is the last")
         #expect(action.schedule(now: -90_000) == nil, "more than a day ahead")
         for bad in [#"{"stations":["a"],"every":0,"until":5000}"#, #"{"stations":["a"],"every":241,"until":5000}"#,
                     #"{"stations":["a"],"every":1.5,"until":5000}"#, #"{"stations":["a"],"every":15}"#,

@@ -177,7 +177,11 @@ import Testing
     }
 
     @Test func aStationOnARealBrokerIsTimedAndItsWakeUpsCounted() throws {
-        let figures = FleetBenchmark(executable: GymtimerBinary.path, commands: 10, idleSeconds: 2, starts: 2, roundTripCommands: 3).run()
+        // Commands 0.3 s apart, round trips allowed 10 s: on a loaded machine a station may take
+        // two commands 50 ms apart in one wake-up (only the second shows), which is no error.
+        let figures = FleetBenchmark(
+            executable: GymtimerBinary.path, commands: 10, idleSeconds: 2, starts: 2, roundTripCommands: 3, commandGap: 0.3,
+            roundTripLimit: 10).run()
         let latency = try #require(figures.first { $0.name == FleetBenchmark.latencyName })
         let wakeups = try #require(figures.first { $0.name == FleetBenchmark.wakeupsName })
         let samples = try #require(latency.statistics, "measured: \(latency.note ?? "")")
@@ -192,7 +196,7 @@ import Testing
         #expect(offset.max < 250 && skew.max < 250)
         // Every command answered by all three stations (the figure's p99 is the bench's).
         let roundTrip = try #require(figures.first { $0.name == FleetBenchmark.roundTripName })
-        #expect(roundTrip.statistics?.count == 3 && (roundTrip.statistics?.max ?? .infinity) < 2000, "\(roundTrip.note ?? "")")
+        #expect(roundTrip.statistics?.count == 3 && (roundTrip.statistics?.max ?? .infinity) < 10_000, "\(roundTrip.note ?? "")")
     }
 
     @Test func aConsoleClickIsMatchedToTheFirstIdleScreenAfterIt() {

@@ -20,3 +20,28 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def mqtt_publish(port, topic, payload, retain=False):
+    """Publishes one message at QoS 0 on the broker at 127.0.0.1:port (MQTT 3.1.1: CONNECT,
+    PUBLISH, DISCONNECT), as any client on the gym's network could."""
+    import socket
+
+    def length(n):
+        out = bytearray()
+        while True:
+            byte, n = n % 128, n // 128
+            out.append(byte | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+
+    def text(s):
+        b = s.encode()
+        return len(b).to_bytes(2, "big") + b
+    connect = text("MQTT") + bytes([4, 0x02]) + (60).to_bytes(2, "big") + text(f"test-{port}-{topic}"[:23])
+    publish = text(topic) + payload.encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(bytes([0x10]) + length(len(connect)) + connect)
+        if s.recv(4)[:1] != b"\x20":
+            raise RuntimeError("the broker did not accept the connection")
+        s.sendall(bytes([0x30 | (1 if retain else 0)]) + length(len(publish)) + publish + bytes([0xE0, 0]))

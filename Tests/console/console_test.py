@@ -31,11 +31,11 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, counts, free_port  # noqa: E402
+from checks import check, counts, free_port, mqtt_publish  # noqa: E402
 
 STATIONS = ["rack-1", "rack-2"]
 PROGRAM = "AMRAP 1"
-AMRAP_SECONDS = 20
+AMRAP_SECONDS = 30
 LEAD_IN_SECONDS = 3   # the program's own lead-in on the station
 CLASS_LEAD = 6        # the console's lead-in: at = now + this
 # Two stations given the same `at` start on the same instant of their clocks (one machine here):
@@ -107,6 +107,8 @@ def main():
                         f'lead_in_seconds = {LEAD_IN_SECONDS}\ntime_seconds = {AMRAP_SECONDS}\n')
             start(station, [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, station)],
                   stdout=open(os.path.join(work, f"{station}.jsonl"), "w"))
+        # A name someone left in a retained message: shown, never ticked for a class (it never answers).
+        mqtt_publish(mqtt, "gymtimer/ghost-1/status", "online", retain=True)
         pin = os.path.join(work, "pin")
         with open(pin, "w") as f:
             f.write("4821\n")
@@ -177,6 +179,14 @@ def main():
         check("an action without the session is refused",
               post("/api/reset", {"stations": STATIONS}, {"Origin": base, "X-CSRF-Token": token, "Cookie": ""}) == 401)
 
+        # Only the stations that answered the console are ticked: ghost-1 (a retained `online`) is not.
+        def ticked():
+            return driver.execute_script(
+                "return Object.fromEntries(Array.from(document.querySelectorAll('#stations input')).map(i => [i.value, i.checked]))")
+        check("the live stations are ticked, the retained ghost is shown but not ticked",
+              until(10, lambda: ticked() if ticked() == {"ghost-1": False, "rack-1": True, "rack-2": True} else None) is not None,
+              repr(ticked()))
+
         # The class: both stations (checked by default), the program, a lead-in, one click.
         program = driver.find_element(By.ID, "program")
         program.clear()
@@ -197,7 +207,8 @@ def main():
 
         def counting():
             found = tiles()
-            return all(found[s]["what"].endswith(PROGRAM) and left(s) for s in STATIONS)
+            # Past the program's own lead-in (its 3-2-1 is a count of its own).
+            return all(found[s]["what"].endswith(PROGRAM) and left(s) and left(s) > LEAD_IN_SECONDS + 2 for s in STATIONS)
         check("both tiles show the program counting", until(CLASS_LEAD + 20, counting) is not None,
               repr(tiles()))
         first = {s: left(s) for s in STATIONS}
@@ -342,8 +353,16 @@ def main():
             driver.save_screenshot(args.screenshot)
             print(f"screenshot: {args.screenshot}")
 
-        # A class on stations that are running is refused by them: the page says so, per station
-        # and why, in red, never "starts"; and each tile says why.
+        # A finished class is no obstacle to the next: no Reset (the stations confirm the result as
+        # a press would, its record kept). Then, while that one runs, a class is refused by every
+        # station: the page says so, per station and why, in red, never "starts"; each tile says why.
+        check("the class finishes on both stations (their results shown)",
+              until(AMRAP_SECONDS + 30, lambda: all("finish" in tiles()[s]["phase"].lower() for s in STATIONS)) is not None,
+              repr(tiles()))
+        check("the next class without Reset", press("start", f"Class ({PROGRAM}) starts in 3 s on rack-1, rack-2") is not None,
+              repr(result()))
+        check("both count again", until(20, lambda: all(left(s) and left(s) > LEAD_IN_SECONDS + 2 for s in STATIONS)) is not None,
+              repr(tiles()))
         check("a class while they run: the page reports each station's refusal, never a start",
               press("start", "Not done anywhere; refused on rack-1, rack-2: ") is not None and "starts" not in result()
               and "error" in driver.find_element(By.ID, "result").get_attribute("class"), repr(result()))
@@ -361,6 +380,13 @@ def main():
               and "its first start was not done anywhere; refused on rack-1, rack-2: " in result(), repr(result()))
         check("stop repeating from the page", press("stop-repeating", "Repeating classes stopped") is not None, repr(result()))
         check("nothing repeats after that", press("stop-repeating", "No class was repeating") is not None, repr(result()))
+        # An end time already past is refused, never taken for tomorrow (24 hours of classes).
+        driver.execute_script("""const t = new Date(Math.max(Date.now() - 120 * 1000, new Date().setHours(0, 0, 0, 0)));
+            document.getElementById('until').value = String(t.getHours()).padStart(2, '0') + ':' + String(t.getMinutes()).padStart(2, '0');""")
+        check("repeating until two minutes ago is refused, saying why",
+              press("repeat", "nothing would repeat") is not None and "error" in driver.find_element(By.ID, "result").get_attribute("class"),
+              repr(result()))
+        check("and nothing repeats", press("stop-repeating", "No class was repeating") is not None, repr(result()))
 
         # A sleep window from the page reaches the stations, whose retained states carry it back
         # to the tiles (the tile reads it from the state alone); turned off again, so the

@@ -65,6 +65,17 @@ public struct Kiosk: Hashable, Sendable, Codable {
         }
     }
 
+    /// Whether an interval run, workout or program has finished and shows its result (its
+    /// record kept): the next class may start from there as from idle.
+    public var showsResult: Bool {
+        switch mode {
+        case .rest, .menu: return false
+        case .interval(let interval): return interval.showsResult
+        case .workout(let workout): return workout.showsResult
+        case .program(let program): return program.showsResult
+        }
+    }
+
     /// The outputs to show at start-up or after being rebuilt from stored state. A kiosk rebuilt
     /// after a restart first catches up with the clock (see the modes' deadline handling): the
     /// outputs are those of where it should be now, plus any cue still fresh and any record of a

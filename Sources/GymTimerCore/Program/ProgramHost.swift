@@ -15,6 +15,10 @@ public protocol ProgramHost {
 extension ProgramHost {
     public var isIdle: Bool { run == nil }
 
+    /// Whether a finished run's result is on the display (its record kept): a press of either
+    /// button, or the next class, returns to idle.
+    public var showsResult: Bool { run?.isFinished == true }
+
     /// The outputs of the current state, for start-up and for returning to this mode.
     public func currentOutputs(at now: Moment) -> [Effect] {
         run?.currentOutputs(at: now) ?? idleOutputs()
