@@ -206,16 +206,8 @@ public struct ConsoleAction: Hashable, Sendable {
                 + "its first start was not done anywhere"]
         default: parts = [done.isEmpty ? "Not done anywhere" : confirmation(at: now, on: done)]
         }
-        var reasons: [String] = []
-        var byReason: [String: [String]] = [:]
-        for answer in answers {
-            for (station, reason) in answer.refused {
-                if byReason[reason] == nil { reasons.append(reason) }
-                if byReason[reason]?.contains(station) != true { byReason[reason, default: []].append(station) }
-            }
-        }
-        for reason in reasons { parts.append("refused on \(byReason[reason]!.joined(separator: ", ")): \(reason)") }
-        let refusedAny = Set(byReason.values.joined())
+        parts += FleetAnswers.refusals(in: answers)
+        let refusedAny = Set(answers.flatMap { $0.refused.map(\.station) })
         let silent = asked.filter { station in
             !done.contains(station) && !refusedAny.contains(station) && answers.contains { $0.answers[station] == nil }
         }

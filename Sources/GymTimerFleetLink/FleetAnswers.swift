@@ -52,16 +52,24 @@ public struct FleetAnswers: Hashable, Sendable {
     /// allowed now: the station is busy (finished); no answer from rack-4; offline: rack-5`.
     /// Stations refusing for the same reason are named together. `done` names the success
     /// (`done`, `scheduled`, `paused`…).
+    /// Each refusal among `answers` as `refused on rack-2, rack-3: why`, stations refusing for
+    /// one reason named together (each once), in the order first seen.
+    public static func refusals(in answers: [FleetAnswers]) -> [String] {
+        var reasons: [String] = []
+        var byReason: [String: [String]] = [:]
+        for answer in answers {
+            for (station, reason) in answer.refused {
+                if byReason[reason] == nil { reasons.append(reason) }
+                if byReason[reason]?.contains(station) != true { byReason[reason, default: []].append(station) }
+            }
+        }
+        return reasons.map { "refused on \(byReason[$0]!.joined(separator: ", ")): \($0)" }
+    }
+
     public func summary(done verb: String = "done") -> String {
         var parts: [String] = []
         if !done.isEmpty { parts.append("\(verb) on \(done.joined(separator: ", "))") }
-        var reasons: [String] = []
-        var byReason: [String: [String]] = [:]
-        for (station, reason) in refused {
-            if byReason[reason] == nil { reasons.append(reason) }
-            byReason[reason, default: []].append(station)
-        }
-        for reason in reasons { parts.append("refused on \(byReason[reason]!.joined(separator: ", ")): \(reason)") }
+        parts += Self.refusals(in: [self])
         if !silent.isEmpty { parts.append("no answer from \(silent.joined(separator: ", "))") }
         if !offline.isEmpty { parts.append("offline: \(offline.joined(separator: ", "))") }
         return parts.isEmpty ? "no station was asked" : parts.joined(separator: "; ")
