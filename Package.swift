@@ -154,7 +154,7 @@ let package = Package(
         .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", "GymTimerConfig", "GymTimerSimulation", "GymTimerSimulator"]),
         .executableTarget(name: "FuzzConfig", dependencies: ["FuzzSupport", "GymTimerConfig"]),
         .executableTarget(name: "FuzzWAV", dependencies: ["FuzzSupport", "GymTimerDrivers"]),
-        .executableTarget(name: "FuzzCommand", dependencies: ["FuzzSupport", "GymTimerFleet"]),
+        .executableTarget(name: "FuzzCommand", dependencies: ["FuzzSupport", "GymTimerCore", "GymTimerFleet"]),
         // A whole station (kiosk loop, FleetStation) in virtual time over the in-memory broker.
         .executableTarget(
             name: "FuzzStation",

@@ -1,4 +1,5 @@
 import FuzzSupport
+import GymTimerCore
 import GymTimerFleet
 
 /// Fuzz target for the fleet's command parser (fleet.md): any payload must give a command or
@@ -15,9 +16,17 @@ enum FuzzCommand {
                 if let at, case .success(let delay) = FleetCommand.startDelay(at: at, unixNow: 1_767_225_600) {
                     precondition(delay >= .seconds(-3) && delay <= .seconds(86_401), "accepted an at outside the window")
                 }
-            case .classStart(let at, let mode, let name):
+            case .classStart(let at, .named(let mode, let name)):
                 precondition(at.isFinite && at > 0 && FleetCommand.modes.contains(mode), "accepted a bad class start")
                 precondition(name.map { !$0.isEmpty && $0.utf8.count <= 64 } ?? true, "accepted a bad name")
+            case .classStart(let at, .defined(let program)):
+                precondition(at.isFinite && at > 0, "accepted a bad class start")
+                // A definition keeps to a config's limits, and reads back as itself.
+                precondition(Program.nameProblem(program.name) == nil && Program.labelProblem(program.label) == nil,
+                    "accepted a bad program name or label")
+                precondition(program.numbers.allSatisfy { Program.numberLimits[$0.key]!.range.contains($0.value) },
+                    "accepted a program number out of range")
+                precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a program does not survive its JSON")
             case .setRest(let seconds): precondition((1...3600).contains(seconds), "accepted rest seconds out of range")
             case .select(let mode, let name):
                 precondition(FleetCommand.modes.contains(mode), "accepted an unknown mode")

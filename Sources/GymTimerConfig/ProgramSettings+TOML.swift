@@ -32,38 +32,6 @@ extension ProgramSettings {
 }
 
 extension Program {
-    /// The kinds as written in `kind = …`.
-    enum Kind: String, CaseIterable {
-        case intervals, emom, amrap
-        case forTime = "for-time"
-
-        /// The keys of this kind beside name, label, kind and lead_in_seconds.
-        var keys: [String] {
-            switch self {
-            case .intervals: return ["rounds", "work_seconds", "rest_seconds"]
-            case .emom: return ["rounds", "every_seconds"]
-            case .amrap: return ["time_seconds"]
-            case .forTime: return ["cap_seconds"]
-            }
-        }
-
-        /// The keys a program of this kind must set.
-        var required: [String] {
-            switch self {
-            case .intervals: return ["rounds", "work_seconds", "rest_seconds"]
-            case .emom: return ["rounds"]
-            case .amrap: return ["time_seconds"]
-            case .forTime: return []
-            }
-        }
-    }
-
-    static let kindKeys = ["rounds", "work_seconds", "rest_seconds", "every_seconds", "time_seconds", "cap_seconds"]
-
-    /// The longest name a program (or a workout preset) may have: status lines and the terminal
-    /// kiosk show it (`program NAME: round 10 of 99, paused`), and must fit 80 columns.
-    static let maxNameLength = 24
-
     /// Refuses `name` when it is longer than `maxNameLength`.
     static func checkNameLength(_ name: String, in reader: TOMLReader) {
         guard reader.isValid("name"), name.count > maxNameLength, let raw = reader.value("name") else { return }
@@ -72,27 +40,26 @@ extension Program {
     }
 
     /// Reads one `[[programs]]` table: nil when it cannot be used (every problem is reported).
+    /// The kinds, keys and ranges are `Program+Definition`'s, which a class's program is held to too.
     static func read(from reader: TOMLReader) -> Program? {
         let name = reader.string("name", default: "")
         if reader.value("name") == nil { reader.report("name", nil, "required") }
         checkNameLength(name, in: reader)
         let label = reader.string("label", default: "")
         if let raw = reader.value("label") {
-            if reader.isValid("label"), !DisplayContent.canDraw(label) {
-                reader.report("label", raw, "must be up to 4 characters the 7-segment display can draw (letters such as A b C d E F H L n o P r S t U y, digits, space, -)")
-            }
+            if reader.isValid("label"), let problem = labelProblem(label) { reader.report("label", raw, problem) }
         } else {
             reader.report("label", nil, "required")
         }
-        let leadIn = reader.int("lead_in_seconds", default: 10, in: 0...60)
+        func number(_ key: String) -> Int {
+            let limits = numberLimits[key]!
+            return reader.int(key, default: limits.default, in: limits.range)
+        }
+        let leadIn = number("lead_in_seconds")
         let kind = reader.choice("kind", default: Kind.intervals)
         if reader.value("kind") == nil { reader.report("kind", nil, "required (one of intervals, emom, amrap, for-time)") }
-        let rounds = reader.int("rounds", default: 8, in: 1...99)
-        let work = reader.int("work_seconds", default: 20, in: 1...5999)
-        let rest = reader.int("rest_seconds", default: 10, in: 0...5999)
-        let every = reader.int("every_seconds", default: 60, in: 1...5999)
-        let time = reader.int("time_seconds", default: 720, in: 1...5999)
-        let cap = reader.int("cap_seconds", default: 0, in: 0...5999)
+        var numbers: [String: Int] = [:]
+        for key in kindKeys { numbers[key] = number(key) }
         guard reader.isValid("kind"), reader.value("kind") != nil else { return nil }
         for key in kindKeys where !kind.keys.contains(key) {
             guard let raw = reader.value(key) else { continue }
@@ -104,13 +71,6 @@ extension Program {
         guard reader.isValid("name", "label", "lead_in_seconds", "kind"), kindKeys.allSatisfy({ reader.isValid($0) }),
               kind.required.allSatisfy({ reader.value($0) != nil }), reader.value("name") != nil, reader.value("label") != nil
         else { return nil }
-        let format: Format
-        switch kind {
-        case .intervals: format = .intervals(rounds: rounds, workSeconds: work, restSeconds: rest)
-        case .emom: format = .emom(rounds: rounds, everySeconds: every)
-        case .amrap: format = .amrap(timeSeconds: time)
-        case .forTime: format = .forTime(capSeconds: cap)
-        }
-        return Program(name: name, label: label, leadInSeconds: leadIn, format: format)
+        return Program(name: name, label: label, leadInSeconds: leadIn, format: format(kind, numbers))
     }
 }

@@ -130,7 +130,7 @@ public struct ConsoleAction: Hashable, Sendable {
         switch verb {
         case .class:
             guard let program else { return [.start(at: now + lead)] }
-            return [.classStart(at: now + lead, mode: "program", name: program)]
+            return [.classStart(at: now + lead, runs: .named(mode: "program", name: program))]
         case .callOff: return [.cancel]
         case .pause: return [.pause]
         case .resume: return [.resume]

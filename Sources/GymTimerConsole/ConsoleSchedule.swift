@@ -47,6 +47,6 @@ public struct ConsoleSchedule: Hashable, Sendable {
     /// by a station that is busy or has no such program), or a plain start at `at`.
     public func commands(at: Double) -> [FleetCommand] {
         guard let program else { return [.start(at: at)] }
-        return [.classStart(at: at, mode: "program", name: program)]
+        return [.classStart(at: at, runs: .named(mode: "program", name: program))]
     }
 }

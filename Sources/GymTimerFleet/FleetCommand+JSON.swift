@@ -7,11 +7,13 @@ extension FleetCommand {
         switch self {
         case .start(nil): return #"{"do":"start"}"#
         case .start(let at?): return #"{"do":"start","at":"# + String(format: "%.3f", at) + "}"
-        case .classStart(let at, let mode, nil):
+        case .classStart(let at, .named(let mode, nil)):
             return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + Self.quoted(mode) + "}"
-        case .classStart(let at, let mode, let name?):
+        case .classStart(let at, .named(let mode, let name?)):
             return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + Self.quoted(mode)
                 + #","name":"# + Self.quoted(name) + "}"
+        case .classStart(let at, .defined(let program)):
+            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","program":"# + program.definitionJSON + "}"
         case .cancel: return #"{"do":"cancel"}"#
         case .ping: return #"{"do":"ping"}"#
         case .dismiss: return #"{"do":"dismiss"}"#

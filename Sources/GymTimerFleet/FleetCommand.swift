@@ -5,11 +5,11 @@ import GymTimerCore
 public enum FleetCommand: Hashable, Sendable {
     /// As a press of start; with `at`, at that Unix time (a synchronised class start).
     case start(at: Double?)
-    /// A class's start on this station: what to run (a mode, and a program or preset by name)
+    /// A class's start on this station: what to run (by name, or a program's definition)
     /// picked now and started at the Unix time `at` — or, when the station is busy or has no
     /// such entry, refused whole with nothing changed (the station's answer says which: the
     /// class is prepared and armed in one step).
-    case classStart(at: Double, mode: String, name: String?)
+    case classStart(at: Double, runs: FleetClassProgram)
     /// Calls off the start scheduled with `at` (nothing else changes).
     case cancel
     /// Changes nothing; answered, so that whoever sends it learns the station is there (the
@@ -80,7 +80,7 @@ public enum FleetCommand: Hashable, Sendable {
         }
         switch name {
         case "start":
-            if let extra = only(["do", "at", "mode", "name"]) { return .failure(extra) }
+            if let extra = only(["do", "at", "mode", "name", "program"]) { return .failure(extra) }
             guard let raw = object["at"] else {
                 if let extra = only(["do"]) { return .failure(extra) }
                 return .success(.start(at: nil))
@@ -88,11 +88,18 @@ public enum FleetCommand: Hashable, Sendable {
             guard let at = raw.number, at.isFinite, at > 0 else {
                 return .failure(.wrongType(field: "at", expected: "a Unix time in seconds"))
             }
+            if let raw = object["program"] {
+                if let extra = only(["do", "at", "program"]) { return .failure(extra) }
+                guard case .object(let definition) = raw else {
+                    return .failure(.wrongType(field: "program", expected: "a program's definition, a JSON object"))
+                }
+                return Program.parse(definition: definition).map { .classStart(at: at, runs: .defined($0)) }
+            }
             guard object["mode"] != nil else {
                 if let extra = only(["do", "at"]) { return .failure(extra) }
                 return .success(.start(at: at))
             }
-            return selection(in: object).map { .classStart(at: at, mode: $0.mode, name: $0.name) }
+            return selection(in: object).map { .classStart(at: at, runs: .named(mode: $0.mode, name: $0.name)) }
         case "dismiss", "pause", "resume", "reset", "lock", "unlock", "cancel", "ping":
             if let extra = only(["do"]) { return .failure(extra) }
             let simple: [String: FleetCommand] = [

@@ -349,16 +349,16 @@ public final class FleetStation: TimedDriver {
             }
         case .start(let unixTime?):
             schedule(at: unixTime, selecting: nil, answering: id)
-        case .classStart(let unixTime, let mode, let name):
-            schedule(at: unixTime, selecting: (mode, name), answering: id)
+        case .classStart(let unixTime, let runs):
+            schedule(at: unixTime, selecting: runs, answering: id)
         }
     }
 
     /// Schedules a start at `unixTime` (a class's): refused whole, nothing changed, when the
     /// instant is out of the window, the station is busy, or `selecting` names what its menu
-    /// has not; else what `selecting` names is picked now, and at the instant the kiosk starts
-    /// if it is still idle in it. Answered `scheduled` (or the refusal) under `id`.
-    private func schedule(at unixTime: Double, selecting: (mode: String, name: String?)?, answering id: String?) {
+    /// has not; else what `selecting` names (or defines) is picked now, and at the instant the
+    /// kiosk starts if it is still idle in it. Answered `scheduled` (or the refusal) under `id`.
+    private func schedule(at unixTime: Double, selecting: FleetClassProgram?, answering id: String?) {
         let delay: Duration
         switch FleetCommand.startDelay(at: unixTime, unixNow: unixNow()) {
         case .failure(let error): return refuse(error, answering: id)
@@ -372,9 +372,11 @@ public final class FleetStation: TimedDriver {
         // next: confirmed done as a press of dismiss would, the station is idle again.
         if kiosk.showsResult { _ = deliver(.command(.press(.dismiss)), now()) }
         var entry = kiosk.menu(at: .origin)?.selection
-        if let selecting {
-            guard let startMode = StartMode(rawValue: selecting.mode) else { return refuse(.unknown(selecting.mode), answering: id) }
-            switch kiosk.menuEntry(for: startMode, named: selecting.name) {
+        switch selecting {
+        case nil: break
+        case .named(let mode, let name)?:
+            guard let startMode = StartMode(rawValue: mode) else { return refuse(.unknown(mode), answering: id) }
+            switch kiosk.menuEntry(for: startMode, named: name) {
             case .failure(let refusal):
                 return refuse(.notAllowed(command: "start", reason: refusal.reason), answering: id)
             case .success(let picked):
@@ -383,6 +385,13 @@ public final class FleetStation: TimedDriver {
                 }
                 entry = picked
             }
+        case .defined(let program)?:
+            if let refusal = Self.refusal(in: deliver(.command(.selectProgram(program)), now())) {
+                return refuse(.notAllowed(command: "start", reason: refusal.reason), answering: id)
+            }
+            // Where the kiosk put it: the configured program of that definition, else after them.
+            let configured = Kiosk.freshProgram(kiosk.settings).programs
+            entry = .program(configured.firstIndex(of: program) ?? configured.count)
         }
         scheduledStart = now() + delay
         scheduledEntry = entry

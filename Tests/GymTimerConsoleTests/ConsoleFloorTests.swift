@@ -72,7 +72,7 @@ import Testing
     @Test func aClassIsOneProgramPickAndOneStartAtTheSameInstant() throws {
         let body = Array(#"{"stations":["rack-1","rack-2"],"program":"AMRAP 12","lead":10}"#.utf8)
         let action = try ConsoleAction.parse(.class, body: body).get()
-        #expect(action.commands(now: 1000) == [.classStart(at: 1010, mode: "program", name: "AMRAP 12")])
+        #expect(action.commands(now: 1000) == [.classStart(at: 1010, runs: .named(mode: "program", name: "AMRAP 12"))])
         #expect(action.commands(now: 1000).map(\.json).last == #"{"do":"start","at":1010.000,"mode":"program","name":"AMRAP 12"}"#)
         let pause = try ConsoleAction.parse(.pause, body: Array(#"{"stations":["rack-1"]}"#.utf8)).get()
         #expect(pause.commands(now: 5) == [.pause])

@@ -22,7 +22,7 @@ import Testing
         #expect(sent.map(\.start) == [1000, 1900, 2800, 3700, 4600])
         #expect(sent.allSatisfy { $0.start - $0.at > 9.8 - 1e-6 && $0.start - $0.at <= 10 + 1e-6 }, "at most the lead-in ahead, within one look: \(sent)")
         #expect(repeating.isOver)
-        #expect(repeating.commands(at: 1900) == [.classStart(at: 1900, mode: "program", name: "EMOM 10")])
+        #expect(repeating.commands(at: 1900) == [.classStart(at: 1900, runs: .named(mode: "program", name: "EMOM 10"))])
     }
 
     @Test func startsThatPassedWhileTheConsoleWasAwayAreSkipped() {

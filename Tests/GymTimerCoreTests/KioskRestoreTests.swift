@@ -23,7 +23,24 @@ import Testing
         drive([(.pressed(.start), 1), (.held(.start), 3), (.turned(1), 4), (.pressed(.start), 5), (.pressed(.start), 6)], then: 20)  // interval
         drive([(.pressed(.start), 1), (.held(.start), 3), (.turned(2), 4), (.pressed(.start), 5), (.pressed(.start), 6)], then: 20)  // session
         drive([(.pressed(.start), 1), (.held(.start), 3), (.turned(2), 4), (.pressed(.start), 5), (.pressed(.start), 6), (.pressed(.dismiss), 8)], then: 20)  // paused
+        // A class's program the config never had, sent by the coach, mid-run.
+        drive([(.command(.selectProgram(classProgram)), 1), (.pressed(.start), 2)], then: 20)
         return result
+    }
+
+    static let classProgram = Program(
+        name: "Row 3 x 40", label: "ro 3", leadInSeconds: 5, format: .intervals(rounds: 3, workSeconds: 40, restSeconds: 20))
+
+    /// A station restarted during a class whose program only the class had carries on with it:
+    /// the journal's progress holds the definition.
+    @Test func aRestartDuringAClassProgramCarriesOnWithIt() throws {
+        let (kiosk, savedAt) = Self.snapshots.last!
+        let data = try JSONEncoder().encode(KioskProgress(kiosk))
+        let restore = KioskRestore(progress: try JSONDecoder().decode(KioskProgress.self, from: data), savedAt: savedAt, settings: Self.settings)
+        guard case .program(let program) = restore.kiosk.mode else { Issue.record("\(restore.kiosk.mode)"); return }
+        #expect(!restore.implausible && restore.notes.isEmpty, "\(restore.notes)")
+        #expect(program.program == Self.classProgram && program.run?.round == 1 && program.run?.isFinished == false)
+        #expect(restore.kiosk == kiosk)
     }
 
     @Test func aPlausibleKioskIsRestoredAsItWas() {

@@ -29,6 +29,23 @@ extension Kiosk {
                 break
             }
             outcome = .success(pick(entry, leaving: mode, at: now))
+        case .selectProgram(let program):
+            guard isIdle, menu(at: now) != nil else {
+                outcome = .failure(KioskRefusal("select", "only while the station is idle (\(statusLine))"))
+                break
+            }
+            if let problem = program.definitionProblem {
+                outcome = .failure(KioskRefusal("select", "the program's " + problem))
+                break
+            }
+            var effects: [Effect] = []
+            if case .rest(var rest) = mode {
+                effects = rest.endWorkout(at: now).filter { if case .record = $0 { true } else { false } }
+            }
+            let current: ProgramMode
+            if case .program(let program) = mode { current = program } else { current = Self.freshProgram(settings) }
+            mode = .program(current.selecting(classProgram: program))
+            outcome = .success(effects + currentOutputs(at: now))
         case .setRest(let seconds):
             guard case .rest(var rest) = mode else {
                 outcome = .failure(KioskRefusal("set", "only in rest mode"))

@@ -23,13 +23,17 @@ extension Kiosk {
             return workout.presets == settings.workout.presets && workout.warningSeconds == settings.interval.warningSeconds
                 && workout.isPlausible(check)
         case .program(let program):
-            let expected = Self.freshProgram(settings)
+            var expected = Self.freshProgram(settings)
+            if let sent = program.classProgram {
+                guard sent.definitionProblem == nil else { return false }
+                expected = expected.selecting(classProgram: sent)
+            }
             return program.programs == expected.programs && program.warningSeconds == expected.warningSeconds
                 && program.isPlausible(check)
         case .menu(let menu, let previous):
             let expected = ModeMenu(
                 presetCount: settings.workout.presets.count,
-                programLabels: Self.freshProgram(settings).programs.map(\.label), current: .rest, at: menu.touchedAt)
+                programLabels: programLabels(in: previous), current: .rest, at: menu.touchedAt)
             return !inMenu && menu.entries == expected.entries && menu.selected >= 0 && menu.selected < menu.entries.count
                 && check.near(menu.touchedAt) && isPlausible(previous, check, inMenu: true)
         }

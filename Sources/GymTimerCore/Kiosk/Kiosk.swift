@@ -203,9 +203,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
         case .program(let program): current = .program(program.selected)
         case .menu: return nil
         }
-        return ModeMenu(
-            presetCount: settings.workout.presets.count, programLabels: Self.freshProgram(settings).programs.map(\.label),
-            current: current, at: now)
+        return ModeMenu(presetCount: settings.workout.presets.count, programLabels: programLabels(in: mode), current: current, at: now)
     }
 
     private mutating func openMenu(at now: Moment) -> [Effect] {
@@ -234,6 +232,13 @@ public struct Kiosk: Hashable, Sendable, Codable {
 
     private static func freshWorkout(_ settings: KioskSettings) -> WorkoutMode {
         WorkoutMode(settings: settings.workout, warningSeconds: settings.interval.warningSeconds)
+    }
+
+    /// The labels of the programs the menu offers from `mode`: the configured ones, and a
+    /// class's program while the program mode holds one.
+    func programLabels(in mode: Mode) -> [String] {
+        if case .program(let program) = mode { return program.programs.map(\.label) }
+        return Self.freshProgram(settings).programs.map(\.label)
     }
 
     /// The program mode as the menu offers it: the configured programs, in the menu's order.

@@ -16,6 +16,10 @@ public enum KioskCommand: Hashable, Sendable {
     case reset
     /// As picking `entry` in the mode menu; only while idle.
     case select(ModeMenu.Entry)
+    /// As picking a program in the menu, for a class whose program the coach sent: the
+    /// configured one with that definition, else the class's own after the configured ones
+    /// (`ProgramMode.selecting(classProgram:)`); only while idle.
+    case selectProgram(Program)
     /// The rest length, in rest mode while idle: within the knob's range and on its step.
     case setRest(seconds: Int)
     /// A coach's text on the display for `seconds` (`FloorMessage`), over whatever runs.

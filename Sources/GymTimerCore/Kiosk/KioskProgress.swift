@@ -46,6 +46,9 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         public var selected: Int?
         /// The run on the program engine, if one is under way.
         public var run: Run?
+        /// Program: a class's program the config does not have (`ProgramMode.classProgram`),
+        /// so a station restarted during such a class carries on with it.
+        public var classProgram: Program?
 
         public init(kind: Kind) { self.kind = kind }
 
@@ -63,6 +66,8 @@ public struct KioskProgress: Hashable, Sendable, Codable {
             alarmSince = try container.decodeIfPresent(Moment.self, forKey: .alarmSince)
             selected = try container.decodeIfPresent(Int.self, forKey: .selected)
             run = try container.decodeIfPresent(Run.self, forKey: .run)
+            // A definition another release wrote that does not decode here drops the class's program (and its run).
+            classProgram = try? container.decodeIfPresent(Program.self, forKey: .classProgram)
         }
     }
 
@@ -185,6 +190,7 @@ extension KioskProgress.Mode {
         case .program(let program):
             self.init(kind: .program)
             selected = program.selected
+            classProgram = program.classProgram
             run = program.run.map(KioskProgress.Run.init)
         case .menu(_, let previous):
             self.init(previous)

@@ -98,7 +98,11 @@ public struct KioskRestore: Sendable {
             let chosen = stored.selected.flatMap { choices.indices.contains($0) ? choices[$0] : nil } ?? fresh
             return host(chosen, stored.run, "guided workout", choices, check, Kiosk.Mode.workout)
         case .program:
-            let fresh = Kiosk.freshProgram(settings)
+            var fresh = Kiosk.freshProgram(settings)
+            if let sent = stored.classProgram {
+                guard sent.definitionProblem == nil else { return .implausible }
+                fresh = fresh.selecting(classProgram: sent)
+            }
             let choices = fresh.programs.indices.map { fresh.selecting(program: $0) }
             let chosen = stored.selected.flatMap { choices.indices.contains($0) ? choices[$0] : nil } ?? fresh
             return host(chosen, stored.run, "program \(chosen.program.name)", choices, check, Kiosk.Mode.program)

@@ -4,7 +4,11 @@
 /// Decisions where programs.md is silent: the knob in idle moves between the programs (like the
 /// workout presets), without wrapping.
 public struct ProgramMode: ProgramHost, Hashable, Sendable, Codable {
-    public let programs: [Program]
+    /// The configured programs, then the class's program when it is not one of them.
+    public private(set) var programs: [Program]
+    /// A class's program that the config does not have (its definition sent by the coach):
+    /// offered after the configured ones until the mode is left; nil when there is none.
+    public private(set) var classProgram: Program?
     /// The kiosk's 3-2-1 beeps before each interval ends (`[interval] warning_seconds`).
     public let warningSeconds: Int
     /// The index in `programs` of the program a start runs.
@@ -27,6 +31,24 @@ public struct ProgramMode: ProgramHost, Hashable, Sendable, Codable {
     public func selecting(program index: Int) -> ProgramMode {
         var copy = self
         if isIdle { copy.selected = min(max(index, 0), programs.count - 1) }
+        return copy
+    }
+
+    /// The same mode, while idle, with `program` selected: the configured program with that
+    /// definition when there is one, else `program` itself after the configured ones (taking
+    /// the place of any earlier class's program).
+    public func selecting(classProgram program: Program) -> ProgramMode {
+        guard isIdle else { return self }
+        var copy = self
+        if classProgram != nil { copy.programs.removeLast() }
+        copy.classProgram = nil
+        if let index = copy.programs.firstIndex(of: program) {
+            copy.selected = index
+        } else {
+            copy.programs.append(program)
+            copy.classProgram = program
+            copy.selected = copy.programs.count - 1
+        }
         return copy
     }
 

@@ -87,7 +87,7 @@ struct FleetStart: CoachCommand {
     func command() -> FleetCommand {
         let at = Date().timeIntervalSince1970 + delay
         guard let mode else { return .start(at: at) }
-        return .classStart(at: at, mode: mode, name: name)
+        return .classStart(at: at, runs: .named(mode: mode, name: name))
     }
 
     var doneWord: String { "scheduled" }
@@ -95,7 +95,7 @@ struct FleetStart: CoachCommand {
 
     func confirmation(_ command: FleetCommand) -> String {
         switch command {
-        case .start(let at?), .classStart(let at, _, _): return "start at \(String(format: "%.3f", at))"
+        case .start(let at?), .classStart(let at, _): return "start at \(String(format: "%.3f", at))"
         default: return "start"
         }
     }
