@@ -13,6 +13,9 @@ public struct ConsoleAction: Hashable, Sendable {
     public var verb: Verb
     public var stations: [String]
     public var program: String?
+    /// The definition of `program` when the gym's library has it (`ConsoleLibrary`): the class
+    /// carries it, so stations run it whatever their configs hold; nil: by name.
+    public var definition: Program?
     public var lead: Double
     /// A message's text and how long it shows (`message`).
     public var text: String?
@@ -129,8 +132,8 @@ public struct ConsoleAction: Hashable, Sendable {
     public func commands(now: Double) -> [FleetCommand] {
         switch verb {
         case .class:
-            guard let program else { return [.start(at: now + lead)] }
-            return [.classStart(at: now + lead, runs: .named(mode: "program", name: program))]
+            guard let runs else { return [.start(at: now + lead)] }
+            return [.classStart(at: now + lead, runs: runs)]
         case .callOff: return [.cancel]
         case .pause: return [.pause]
         case .resume: return [.resume]
@@ -145,6 +148,12 @@ public struct ConsoleAction: Hashable, Sendable {
         }
     }
 
+    /// What a class runs on the stations: the library's definition, else the program by name.
+    public var runs: FleetClassProgram? {
+        if let definition { return .defined(definition) }
+        return program.map { .named(mode: "program", name: $0) }
+    }
+
     /// The repeating class (`repeat`) asked for at `now`: its first start `lead` from now, then
     /// every `everyMinutes`, until `until`; nil when `until` comes before the second start (it
     /// would not repeat: what the page says must be what runs; an end already past is refused,
@@ -153,7 +162,7 @@ public struct ConsoleAction: Hashable, Sendable {
         guard verb == .repeat, let everyMinutes, let until, until >= now + lead + Double(everyMinutes) * 60,
               until <= now + ConsoleSchedule.horizon else { return nil }
         return ConsoleSchedule(
-            stations: stations, program: program, first: now + lead, every: Double(everyMinutes) * 60, until: until, lead: lead)
+            stations: stations, program: program, definition: definition, first: now + lead, every: Double(everyMinutes) * 60, until: until, lead: lead)
     }
 
     /// `unix` as the console machine's local HH:MM.

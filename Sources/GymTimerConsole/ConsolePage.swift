@@ -42,8 +42,10 @@ public enum ConsolePage {
             <h2>Run a class</h2>
             <fieldset id="stations"><legend>Stations</legend><p class="note">No station seen yet.</p></fieldset>
             <div class="row">
-            <label>Program <input id="program" list="programs" maxlength="64" placeholder="AMRAP 12"></label>
-            <datalist id="programs"><option value="Tabata"><option value="EMOM 10"><option value="AMRAP 12"><option value="For Time"></datalist>
+            <label>Program <select id="program"><option value="">what each station has selected</option>
+            <optgroup id="library-programs" label="The gym's programs"></optgroup>
+            <optgroup label="On the stations (by name)"><option>Tabata</option><option>EMOM 10</option><option>AMRAP 12</option><option>For Time</option></optgroup>
+            </select></label>
             <label>Lead-in (s) <input id="lead" type="number" min="3" max="600" value="10"></label>
             <label><input id="start-ready" type="checkbox"> start on the ready ones if some refuse</label>
             </div>
@@ -78,6 +80,28 @@ public enum ConsolePage {
             <button id="sleep-off" type="button">No sleep</button>
             </div>
             <p id="result" role="status"></p>
+            <details id="builder"><summary>Build a program</summary>
+            <p class="note">Saved in the gym's programs: a class carries it to the stations, no station's config needs it.</p>
+            <div class="row">
+            <label>Name <input id="b-name" maxlength="24" placeholder="Row 5 x 500"></label>
+            <label>Label (4 on the display) <input id="b-label" maxlength="4" placeholder="ro 5"></label>
+            <label>Kind <select id="b-kind"><option value="amrap">AMRAP</option><option value="emom">EMOM</option>
+            <option value="intervals">Intervals / Tabata</option><option value="for-time">For Time</option></select></label>
+            </div>
+            <div class="row">
+            <label data-kinds="intervals emom">Rounds <input id="b-rounds" type="number" min="1" max="99" value="8"></label>
+            <label data-kinds="intervals">Work (s) <input id="b-work_seconds" type="number" min="1" max="5999" value="20"></label>
+            <label data-kinds="intervals">Rest (s) <input id="b-rest_seconds" type="number" min="0" max="5999" value="10"></label>
+            <label data-kinds="emom">Every (s) <input id="b-every_seconds" type="number" min="1" max="5999" value="60"></label>
+            <label data-kinds="amrap">Time (s) <input id="b-time_seconds" type="number" min="1" max="5999" value="720"></label>
+            <label data-kinds="for-time">Cap (s, 0: none) <input id="b-cap_seconds" type="number" min="0" max="5999" value="900"></label>
+            <label>Lead-in (s) <input id="b-lead_in_seconds" type="number" min="0" max="60" value="10"></label>
+            </div>
+            <div class="row buttons"><button id="b-save" type="button">Save program</button>
+            <button id="b-delete" type="button">Delete it</button></div>
+            <p id="b-result" role="status"></p>
+            <ul id="library"></ul>
+            </details>
             </section>
             """
         return """
@@ -134,6 +158,8 @@ public enum ConsolePage {
         #boards { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 1rem; }
         .board ol { margin: 0; padding-left: 1.6rem; font-size: 1.15rem; }
         .board .kind { color: var(--dim); font-size: .9rem; }
+        #builder { margin: .8rem 0; } #builder summary { cursor: pointer; font-weight: bold; }
+        select { font: inherit; padding: .45rem .7rem; border-radius: .4rem; border: 1px solid #555; background: #222; color: var(--fg); }
         #chart svg { width: 100%; max-width: 48rem; height: auto; }
         @media (min-width: 1600px) { body { font-size: 20px; } }
         """
@@ -212,8 +238,37 @@ public enum ConsolePage {
           }
           document.getElementById("chart").innerHTML = s.chart || "";
         }
-        async function act(path, body) {
-          const result = document.getElementById("result");
+        let library = [];
+        function renderLibrary(l) {
+          library = l.library || [];
+          const group = document.getElementById("library-programs");
+          if (!group) return;
+          group.replaceChildren(...library.map(p => el("option", null, p.name)));
+          const list = document.getElementById("library");
+          list.replaceChildren(...library.map(p => el("li", null, p.name + " (" + p.label + ") — " + describe(p))));
+          if (l.note) list.append(el("li", "note", l.note));
+        }
+        function describe(p) {
+          if (p.kind === "amrap") return "AMRAP " + clock(p.time_seconds);
+          if (p.kind === "emom") return p.rounds + " × every " + p.every_seconds + " s";
+          if (p.kind === "intervals") return p.rounds + " × " + p.work_seconds + " s on, " + p.rest_seconds + " s off";
+          return "For Time" + (p.cap_seconds ? ", cap " + clock(p.cap_seconds) : "");
+        }
+        function showKind() {
+          const kind = document.getElementById("b-kind").value;
+          document.querySelectorAll("#builder [data-kinds]").forEach(l => { l.hidden = !l.dataset.kinds.split(" ").includes(kind); });
+        }
+        function built() {
+          const kind = document.getElementById("b-kind").value;
+          const p = { name: document.getElementById("b-name").value.trim(), label: document.getElementById("b-label").value, kind: kind,
+            lead_in_seconds: Number(document.getElementById("b-lead_in_seconds").value) };
+          document.querySelectorAll("#builder [data-kinds]").forEach(l => {
+            if (!l.hidden) { const input = l.querySelector("input"); p[input.id.slice(2)] = Number(input.value); }
+          });
+          return p;
+        }
+        async function act(path, body, where) {
+          const result = document.getElementById(where || "result");
           result.className = ""; result.textContent = "Sending…";
           try {
             const response = await fetch(path, { method: "POST", credentials: "same-origin",
@@ -225,7 +280,7 @@ public enum ConsolePage {
         function picked() { return tiles.map(t => t.name).filter(n => chosen.has(n)); }
         if (csrf) {
           document.getElementById("start").addEventListener("click", () => {
-            const program = document.getElementById("program").value.trim();
+            const program = document.getElementById("program").value;
             act("/api/class", { stations: picked(), program: program || null, lead: Number(document.getElementById("lead").value),
               startReady: document.getElementById("start-ready").checked });
           });
@@ -236,7 +291,7 @@ public enum ConsolePage {
             const [h, m] = document.getElementById("until").value.split(":").map(Number);
             const until = new Date(); until.setHours(h, m, 0, 0);
             // An end already past today is sent as it is, and refused: never silently tomorrow.
-            const program = document.getElementById("program").value.trim();
+            const program = document.getElementById("program").value;
             act("/api/repeat", { stations: picked(), program: program || null, lead: Number(document.getElementById("lead").value),
               every: Number(document.getElementById("every").value), until: until.getTime() / 1000 });
           });
@@ -248,6 +303,11 @@ public enum ConsolePage {
           document.getElementById("sleep").addEventListener("click", () => act("/api/sleep", { stations: picked(),
             sleepFrom: document.getElementById("sleep-from").value, sleepUntil: document.getElementById("sleep-until").value }));
           document.getElementById("sleep-off").addEventListener("click", () => act("/api/sleep", { stations: picked(), sleepOff: true }));
+          document.getElementById("b-kind").addEventListener("change", showKind);
+          showKind();
+          document.getElementById("b-save").addEventListener("click", () => act("/api/program", built(), "b-result"));
+          document.getElementById("b-delete").addEventListener("click", () =>
+            act("/api/program-delete", { name: document.getElementById("b-name").value.trim() }, "b-result"));
         }
         const events = new EventSource("/events");
         events.addEventListener("floor", e => {
@@ -259,6 +319,7 @@ public enum ConsolePage {
           renderFloor();
         });
         events.addEventListener("scores", e => renderScores(JSON.parse(e.data)));
+        events.addEventListener("programs", e => renderLibrary(JSON.parse(e.data)));
         events.onerror = () => { const b = document.getElementById("broker"); b.textContent = "console unreachable, retrying…"; b.className = "offline"; };
         setInterval(tick, 200);
         """

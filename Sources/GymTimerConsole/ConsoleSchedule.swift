@@ -1,3 +1,4 @@
+import GymTimerCore
 import GymTimerFleet
 
 /// A class that repeats (CloudFit's "a class every 15 minutes"): the same stations and program,
@@ -8,6 +9,8 @@ import GymTimerFleet
 public struct ConsoleSchedule: Hashable, Sendable {
     public var stations: [String]
     public var program: String?
+    /// `program`'s definition from the gym's library (`ConsoleAction.definition`), if any.
+    public var definition: Program?
     /// The next start's instant (Unix seconds).
     public private(set) var next: Double
     public let every: Double
@@ -19,9 +22,10 @@ public struct ConsoleSchedule: Hashable, Sendable {
     /// How far ahead the last start may be (as fleet.md bounds `at`).
     public static let horizon = 86_400.0
 
-    public init(stations: [String], program: String?, first: Double, every: Double, until: Double, lead: Double) {
+    public init(stations: [String], program: String?, definition: Program? = nil, first: Double, every: Double, until: Double, lead: Double) {
         self.stations = stations
         self.program = program
+        self.definition = definition
         self.next = first
         self.every = every
         self.until = until
@@ -46,6 +50,7 @@ public struct ConsoleSchedule: Hashable, Sendable {
     /// The command for the start at `at`: a class start that picks the program (refused whole
     /// by a station that is busy or has no such program), or a plain start at `at`.
     public func commands(at: Double) -> [FleetCommand] {
+        if let definition { return [.classStart(at: at, runs: .defined(definition))] }
         guard let program else { return [.start(at: at)] }
         return [.classStart(at: at, runs: .named(mode: "program", name: program))]
     }

@@ -1,4 +1,6 @@
 import Foundation
+import GymTimerCore
+import GymTimerFleet
 import GymTimerFleetLink
 import Hummingbird
 import HTTPTypes
@@ -17,6 +19,8 @@ public struct ConsoleServer: Sendable {
     /// The names and addresses it answers to (every request's `Host` is checked).
     public let hosts: ConsoleHosts
     public let connections: ConsoleConnectionLimit
+    /// The gym's programs (the builder's), offered beside each station's own.
+    public let library: ConsoleLibrary
     public let now: @Sendable () -> Double
 
     /// The session cookie's name.
@@ -35,6 +39,7 @@ public struct ConsoleServer: Sendable {
     public init(
         link: ConsoleLink, broadcast: ConsoleBroadcast, gate: ConsoleGate, hosts: ConsoleHosts,
         connections: ConsoleConnectionLimit = ConsoleConnectionLimit(maximum: ConsoleServer.maximumConnections),
+        library: ConsoleLibrary = ConsoleLibrary(path: nil),
         title: String = "GymTimer · Coach's console", now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.link = link
@@ -42,7 +47,9 @@ public struct ConsoleServer: Sendable {
         self.gate = gate
         self.hosts = hosts
         self.connections = connections
+        self.library = library
         self.title = title
+        broadcast.publish(event: "programs", data: library.event)
         self.now = now
     }
 
@@ -94,6 +101,12 @@ public struct ConsoleServer: Sendable {
     /// The cookie a request carries, if any.
     static func sessionID(_ request: Request) -> String? {
         request.cookies[cookie]?.value
+    }
+
+    /// An action's body, or the response that refuses the request.
+    enum Checked {
+        case body(ByteBuffer)
+        case refused(Response)
     }
 
     /// The router: every path the console answers.
@@ -158,22 +171,65 @@ public struct ConsoleServer: Sendable {
             headers[.setCookie] = "\(Self.cookie)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return Response(status: .seeOther, headers: headers)
         }
+        /// An action's body, once its session, token and origin are the page's; else the refusal.
+        @Sendable func checkedBody(_ request: Request) async -> Checked {
+            let session = gate.session(Self.sessionID(request))
+            if let refusal = ConsoleRequestCheck.check(
+                session: session, token: request.headers[HTTPField.Name("X-CSRF-Token")!], origin: request.headers[.origin],
+                referer: request.headers[.referer], host: request.head.authority) {
+                return .refused(Self.json(refusal == .notLoggedIn ? .unauthorized : .forbidden, message: "\(refusal)"))
+            }
+            guard let body = await Self.body(of: request) else {
+                return .refused(Self.json(.contentTooLarge, message: "request too large or too slow"))
+            }
+            return .body(body)
+        }
+        // The program builder: a definition checked as a station checks it, saved in the library.
+        router.post("/api/program") { request, _ -> Response in
+            let body: ByteBuffer
+            switch await checkedBody(request) {
+            case .body(let read): body = read
+            case .refused(let refusal): return refusal
+            }
+            guard case .object(let definition)? = JSONValue.parse(Array(buffer: body)) else {
+                return Self.json(.badRequest, message: "the request is not the JSON the page sends")
+            }
+            let program: Program
+            switch Program.parse(definition: definition) {
+            case .success(let parsed): program = parsed
+            case .failure(let problem): return Self.json(.badRequest, message: "Not saved: \(problem)")
+            }
+            if case .failure(let problem) = library.save(program) { return Self.json(.conflict, message: "Not saved: \(problem)") }
+            broadcast.publish(event: "programs", data: library.event)
+            return Self.json(.ok, message: "Saved \(program.name) in the gym's programs")
+        }
+        router.post("/api/program-delete") { request, _ -> Response in
+            let body: ByteBuffer
+            switch await checkedBody(request) {
+            case .body(let read): body = read
+            case .refused(let refusal): return refusal
+            }
+            guard case .object(let fields)? = JSONValue.parse(Array(buffer: body)), let name = fields["name"]?.string else {
+                return Self.json(.badRequest, message: "the request is not the JSON the page sends")
+            }
+            if case .failure(let problem) = library.delete(named: name) { return Self.json(.conflict, message: "Not deleted: \(problem)") }
+            broadcast.publish(event: "programs", data: library.event)
+            return Self.json(.ok, message: "Deleted \(name) from the gym's programs")
+        }
         for verb in ConsoleAction.Verb.allCases {
             router.post("/api/\(verb.rawValue)") { request, _ -> Response in
-                let session = gate.session(Self.sessionID(request))
-                if let refusal = ConsoleRequestCheck.check(
-                    session: session, token: request.headers[HTTPField.Name("X-CSRF-Token")!], origin: request.headers[.origin],
-                    referer: request.headers[.referer], host: request.head.authority) {
-                    return Self.json(refusal == .notLoggedIn ? .unauthorized : .forbidden, message: "\(refusal)")
+                let body: ByteBuffer
+                switch await checkedBody(request) {
+                case .body(let read): body = read
+                case .refused(let refusal): return refusal
                 }
-                guard let body = await Self.body(of: request) else {
-                    return Self.json(.contentTooLarge, message: "request too large or too slow")
-                }
-                let action: ConsoleAction
+                var action: ConsoleAction
                 switch ConsoleAction.parse(verb, body: Array(buffer: body)) {
                 case .success(let parsed): action = parsed
                 case .failure(let problem): return Self.json(.badRequest, message: "\(problem)")
                 }
+                // A program of the gym's library goes out as its definition; any other by name.
+                action.definition = action.program.flatMap(library.program(named:))
                 var sentAt = now()
                 let result: Result<ConsoleLink.Sent, ConsoleLink.Refusal>
                 switch action.verb {

@@ -29,6 +29,9 @@ struct ConsoleCommand: ParsableCommand {
     @Option(name: .long, help: "The collector's history database (gymtimer collect --db), read-only, for today's scores.")
     var db: String?
 
+    @Option(name: .long, help: "The gym's programs built in the console, a JSON file it keeps (default: programs.json beside --db).")
+    var library: String?
+
     @Option(name: .customLong("pin-file"), help: "File whose first line is the coach's PIN (4-64 characters); without it the console only shows the floor.")
     var pinFile: String?
 
@@ -65,7 +68,10 @@ struct ConsoleCommand: ParsableCommand {
         }
         scores?.start()
         let hosts = ConsoleHosts.onThisMachine(listen: address, extraNames: name)
-        let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin), hosts: hosts)
+        let libraryPath = library ?? db.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("programs.json") }
+        let programs = ConsoleLibrary(path: libraryPath)
+        if let problem = programs.problem { StandardError.writeLine("console: \(problem)") }
+        let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin), hosts: hosts, library: programs)
         let lockNote = pin == nil ? "read-only: no --pin-file" : "actions need the PIN"
         let outcome = ConsoleOutcome()
         let finished = DispatchSemaphore(value: 0)

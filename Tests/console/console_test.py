@@ -29,6 +29,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, counts, free_port, mqtt_publish  # noqa: E402
@@ -102,9 +103,8 @@ def main():
         for station in STATIONS:
             config = os.path.join(work, f"{station}.toml")
             with open(config, "w") as f:
-                f.write(f'[fleet]\nbroker = "{broker}"\nstation = "{station}"\n\n'
-                        f'[[programs]]\nname = "{PROGRAM}"\nlabel = "A 1"\nkind = "amrap"\n'
-                        f'lead_in_seconds = {LEAD_IN_SECONDS}\ntime_seconds = {AMRAP_SECONDS}\n')
+                # No [[programs]]: the class's program is built in the console and carried to them.
+                f.write(f'[fleet]\nbroker = "{broker}"\nstation = "{station}"\n')
             start(station, [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, station)],
                   stdout=open(os.path.join(work, f"{station}.jsonl"), "w"))
         # A name someone left in a retained message: shown, never ticked for a class (it never answers).
@@ -187,10 +187,36 @@ def main():
               until(10, lambda: ticked() if ticked() == {"ghost-1": False, "rack-1": True, "rack-2": True} else None) is not None,
               repr(ticked()))
 
+        # The program, built in the console's builder (no station's config has it), kept in the
+        # gym's library beside the collector's database; a hostile label is refused, saying why.
+        driver.find_element(By.CSS_SELECTOR, "#builder summary").click()
+        def build(name, label, kind, **numbers):
+            for field, value in [("b-name", name), ("b-label", label)]:
+                box = driver.find_element(By.ID, field)
+                box.clear()
+                box.send_keys(value)
+            Select(driver.find_element(By.ID, "b-kind")).select_by_value(kind)
+            for key, value in numbers.items():
+                box = driver.find_element(By.ID, "b-" + key)
+                box.clear()
+                box.send_keys(str(value))
+            driver.find_element(By.ID, "b-save").click()
+            return until(10, lambda: driver.find_element(By.ID, "b-result").text
+                         if driver.find_element(By.ID, "b-result").text not in ("", "Sending…") else None)
+        said = build("Bad label", "WWWW", "amrap", time_seconds=60)
+        check("the builder refuses a label the display cannot draw", said is not None and said.startswith("Not saved: \"program.label\""),
+              repr(said))
+        said = build(PROGRAM, "A 1", "amrap", time_seconds=AMRAP_SECONDS, lead_in_seconds=LEAD_IN_SECONDS)
+        check("the builder saves the class's program", said == f"Saved {PROGRAM} in the gym's programs", repr(said))
+        kept = until(5, lambda: json.load(open(os.path.join(work, "programs.json"))))
+        check("the library is kept with the gym's data (programs.json beside the database)",
+              kept == [{"name": PROGRAM, "label": "A 1", "kind": "amrap", "time_seconds": AMRAP_SECONDS,
+                        "lead_in_seconds": LEAD_IN_SECONDS}], repr(kept))
+        offered = until(10, lambda: [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#library-programs option")] or None)
+        check("the program list offers it (no free-text box)", offered == [PROGRAM], repr(offered))
+
         # The class: both stations (checked by default), the program, a lead-in, one click.
-        program = driver.find_element(By.ID, "program")
-        program.clear()
-        program.send_keys(PROGRAM)
+        Select(driver.find_element(By.ID, "program")).select_by_visible_text(PROGRAM)
         lead = driver.find_element(By.ID, "lead")
         lead.clear()
         lead.send_keys(str(CLASS_LEAD))
