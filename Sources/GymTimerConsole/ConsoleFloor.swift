@@ -16,7 +16,7 @@ public struct ConsoleFloor: Sendable {
     /// Each station's last refusal (its `error` event): when (its Unix time) and why.
     private(set) var refusals: [String: (t: Double, reason: String)] = [:]
     /// How long a refusal stays on its tile.
-    public static let refusalShown = 60.0
+    public static let refusalShown = 30.0
     /// The most stations one console keeps: topics from anyone who can publish cannot grow it further.
     public static let maximumStations = 256
 
@@ -39,9 +39,14 @@ public struct ConsoleFloor: Sendable {
             return true
         }
         if message.topic == FleetTopics(prefix: prefix, station: station).event {
-            // Only a station's refusals matter here (presses and phases show in its state).
-            guard known, case .object(let fields)? = JSONValue.parse(message.payload), fields["event"]?.string == "error",
-                  let t = fields["t"]?.number, t.isFinite else { return madeLive }
+            // Only a station's refusals matter here (presses and phases show in its state); a
+            // command it did since clears the last one: the tile shows what is wrong now.
+            guard known, case .object(let fields)? = JSONValue.parse(message.payload) else { return madeLive }
+            if ["command", "scheduled", "started"].contains(fields["event"]?.string ?? ""), refusals[station] != nil {
+                refusals[station] = nil
+                return true
+            }
+            guard fields["event"]?.string == "error", let t = fields["t"]?.number, t.isFinite else { return madeLive }
             refusals[station] = (t, fields["reason"]?.string ?? fields["kind"]?.string ?? "refused")
             return true
         }

@@ -12,7 +12,14 @@ public enum ConsolePage {
         case unlocked(csrf: String)
     }
 
-    public static func html(title: String, lock: Lock) -> String {
+    /// Which page: the coach's (the floor, the class controls, the scores) or the TV's (the
+    /// floor's clocks and the leaderboard, full screen, large type, no controls).
+    public enum View: Hashable, Sendable {
+        case coach, tv
+    }
+
+    public static func html(title: String, lock: Lock, view: View = .coach) -> String {
+        if view == .tv { return tv(title: title) }
         let csrf: String
         var lockPanel: String
         switch lock {
@@ -25,7 +32,7 @@ public enum ConsolePage {
                 <form id="login" method="post" action="/login" autocomplete="off">
                 <label for="pin">Coach's PIN</label>
                 <input id="pin" name="pin" type="password" inputmode="numeric" maxlength="64" required>
-                <button type="submit">Unlock</button></form>
+                <button type="submit">Sign in</button></form>
                 """
             if let message {
                 lockPanel += #"<p id="login-error" class="error" role="alert">\#(ConsoleHTML.escape(message))</p>"#
@@ -34,7 +41,7 @@ public enum ConsolePage {
             csrf = token
             lockPanel = """
                 <form id="logout" method="post" action="/logout"><input type="hidden" name="csrf" value="\(ConsoleHTML.escape(token))">
-                <span class="unlocked">Unlocked</span> <button type="submit">Lock</button></form>
+                <span class="unlocked">Coach signed in</span> <button type="submit">Sign out</button></form>
                 """
         }
         let classPanel = csrf.isEmpty ? "" : """
@@ -49,12 +56,15 @@ public enum ConsolePage {
             <label>Lead-in (s) <input id="lead" type="number" min="3" max="600" value="10"></label>
             <label><input id="start-ready" type="checkbox"> start on the ready ones if some refuse</label>
             </div>
-            <div class="row buttons">
+            <div id="bar" class="buttons">
             <button id="start" class="go" type="button">Start class</button>
             <button id="call-off" type="button">Call off the start</button>
             <button id="pause" type="button">Pause</button>
             <button id="resume" type="button">Resume</button>
-            <button id="reset" class="stop" type="button">Reset</button>
+            <p id="result" role="status" aria-live="polite"></p>
+            </div>
+            <div class="row buttons">
+            <button id="reset" class="stop" type="button" title="Ends what runs on the ticked stations without recording it">End without recording</button>
             </div>
             <div class="row">
             <label>Repeat every (min) <input id="every" type="number" min="1" max="240" value="15"></label>
@@ -69,7 +79,7 @@ public enum ConsolePage {
             </div>
             <div class="row buttons">
             <button id="lock" type="button">Lock wall buttons</button>
-            <button id="unlock" type="button">Unlock</button>
+            <button id="unlock" type="button">Unlock wall buttons</button>
             <label>Brightness (%) <input id="percent" type="number" min="0" max="100" value="80"></label>
             <button id="brightness" type="button">Set</button>
             </div>
@@ -79,7 +89,6 @@ public enum ConsolePage {
             <button id="sleep" type="button">Set sleep window</button>
             <button id="sleep-off" type="button">No sleep</button>
             </div>
-            <p id="result" role="status"></p>
             <details id="builder"><summary>Build a program</summary>
             <p class="note">Saved in the gym's programs: a class carries it to the stations, no station's config needs it.</p>
             <div class="row">
@@ -111,8 +120,9 @@ public enum ConsolePage {
             <meta name="csrf" content="\(ConsoleHTML.escape(csrf))">
             <title>\(ConsoleHTML.escape(title))</title>
             <link rel="stylesheet" href="/console.css"></head>
-            <body>
-            <header><h1>\(ConsoleHTML.escape(title))</h1><span id="broker" class="offline">connecting…</span>\(lockPanel)</header>
+            <body class="\(csrf.isEmpty ? "viewer" : "coach")">
+            <header><h1>\(ConsoleHTML.escape(title))</h1><span id="broker" class="offline">connecting…</span>
+            <a class="tv-link" href="/tv">TV view</a>\(lockPanel)</header>
             <main>
             <section id="floor" aria-label="Stations"></section>
             \(classPanel)
@@ -124,6 +134,27 @@ public enum ConsolePage {
             """
     }
 
+    /// The TV's page: the same floor and scores, fed by the same events, without any control.
+    static func tv(title: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="csrf" content="">
+        <title>\(ConsoleHTML.escape(title))</title>
+        <link rel="stylesheet" href="/console.css"></head>
+        <body class="tv">
+        <header><h1>\(ConsoleHTML.escape(title))</h1><span id="broker" class="offline">connecting…</span></header>
+        <main>
+        <section id="floor" aria-label="Stations"></section>
+        <section id="scores" aria-label="Today's scores"><h2>Today's scores</h2><div id="boards"><p class="note">No scores yet.</p></div>
+        <div id="chart" hidden></div></section>
+        </main>
+        <script src="/console.js"></script>
+        </body></html>
+        """
+    }
+
     public static let css = """
         :root { color-scheme: dark; --bg: #111; --tile: #1d1f23; --fg: #eee; --dim: #999; --go: #2e7d32; --stop: #b71c1c; }
         * { box-sizing: border-box; }
@@ -132,7 +163,10 @@ public enum ConsolePage {
         h1 { font-size: 1.3rem; margin: 0; flex: 1 1 auto; }
         h2 { font-size: 1.1rem; margin: 1rem 0 .5rem; }
         main { padding: 0 1rem 2rem; }
-        form { display: flex; gap: .5rem; align-items: center; margin: 0; }
+        form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 0; }
+        input, select { max-width: 100%; min-width: 0; }
+        #pin { width: 8rem; }
+        .tv-link { color: var(--dim); }
         input, button { font: inherit; padding: .45rem .7rem; border-radius: .4rem; border: 1px solid #555; background: #222; color: var(--fg); }
         button { cursor: pointer; min-height: 2.6rem; }
         button.go { background: var(--go); border-color: var(--go); }
@@ -144,6 +178,15 @@ public enum ConsolePage {
         #floor { display: grid; grid-template-columns: repeat(auto-fill, minmax(19rem, 1fr)); gap: 1rem; margin-top: 1rem; }
         .tile { background: var(--tile); border-radius: .8rem; padding: .8rem 1rem; border-left: .5rem solid #2e7d32; }
         .tile.offline { opacity: .55; border-left-color: #777; }
+        .tile.idle { border-left-color: #455a64; }
+        .tile.paused { border-left-color: #ffb300; } .tile.paused .left { color: #ffb300; }
+        .tile.finished { border-left-color: #42a5f5; } .tile.finished .left { color: #90caf9; }
+        .tile.locked-buttons { outline: 2px dashed #ce93d8; outline-offset: -2px; }
+        .tile .phase { display: inline-block; padding: .05rem .5rem; border-radius: .3rem; }
+        .tile.paused .phase { background: #ffb300; color: #000; font-weight: bold; }
+        .tile.finished .phase { background: #42a5f5; color: #000; font-weight: bold; }
+        .tile.offline .phase { background: #777; color: #000; }
+        .tile .locked { color: #ce93d8; font-size: .9rem; }
         .tile .name { font-size: 1.3rem; font-weight: bold; display: flex; justify-content: space-between; gap: .5rem; }
         .tile .status { font-size: .9rem; font-weight: normal; color: var(--dim); }
         .tile .left { font: bold clamp(3rem, 7vw, 5.5rem)/1.1 ui-monospace, "DejaVu Sans Mono", monospace; font-variant-numeric: tabular-nums; white-space: nowrap; overflow: hidden; }
@@ -153,6 +196,26 @@ public enum ConsolePage {
         .tile .asleep { color: #90caf9; }
         .tile .phase { color: #ffd54f; text-transform: uppercase; font-size: .95rem; }
         fieldset { border: 1px solid #444; border-radius: .5rem; display: flex; flex-wrap: wrap; gap: .4rem 1rem; }
+        #bar { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; margin: .6rem 0; }
+        #result { flex: 1 1 100%; margin: 0; min-height: 1.4em; }
+        #result.error { color: #ff8a80; }
+        button.armed { background: #ff6f00; border-color: #ff6f00; }
+        @media (max-width: 700px) {
+          body.coach { padding-bottom: 12rem; }
+          main { padding: 0 .6rem 1rem; }
+          #bar { position: fixed; left: 0; right: 0; bottom: 0; z-index: 10; margin: 0; background: #000;
+                 padding: .5rem .6rem calc(.5rem + env(safe-area-inset-bottom)); border-top: 1px solid #333; }
+          #bar button { flex: 1 1 40%; }
+          #result { max-height: 5.5rem; overflow: auto; font-size: .95rem; }
+          #floor { grid-template-columns: 1fr; }
+        }
+        body.tv { font-size: 24px; }
+        body.tv header { padding: .4rem 1rem; }
+        body.tv #floor { grid-template-columns: repeat(auto-fill, minmax(22rem, 1fr)); }
+        body.tv .tile .left { font-size: clamp(4rem, 9vw, 9rem); }
+        body.tv .tile .name { font-size: 1.6rem; }
+        body.tv .board ol { font-size: 1.5rem; }
+        body.tv .tile .refusal { display: none; }
         .row { display: flex; flex-wrap: wrap; gap: .6rem 1rem; margin: .6rem 0; align-items: center; }
         #class, #scores { background: #181a1d; border-radius: .8rem; padding: .2rem 1rem .8rem; margin-top: 1rem; }
         #boards { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 1rem; }
@@ -183,24 +246,37 @@ public enum ConsolePage {
           const shown = t.display || "--:--";
           return /^[0-9]{4}$/.test(shown) ? shown.slice(0, 2) + ":" + shown.slice(2) : shown;
         }
+        // Told apart across the room: a colour and a word for offline, paused and finished.
+        function state(t) {
+          if (!t.online) return "offline";
+          const phase = (t.phase || "").toLowerCase();
+          if (phase.includes("paus")) return "paused";
+          if (phase.includes("finish") || phase === "complete") return "finished";
+          return phase === "idle" ? "idle" : "running";
+        }
+        // A finished program shows its score (what the wall shows), not 00:00.
+        function shown(t) { return state(t) === "finished" && t.result ? t.result : left(t); }
+        // Said once: a program's phase already says its rounds; a rest counts sets; others their round.
+        function counts(t) {
+          if (state(t) === "finished" || t.mode === "program") return "";
+          if (t.mode === "rest") return (t.sets || 0) + (t.sets === 1 ? " set" : " sets");
+          return t.round ? "round " + t.round : "";
+        }
         function renderFloor() {
           const floor = document.getElementById("floor");
           floor.replaceChildren();
           if (tiles.length === 0) floor.append(el("p", "note", "No station has been seen on the broker yet."));
           for (const t of tiles) {
-            const tile = el("article", "tile" + (t.online ? "" : " offline"));
+            const tile = el("article", "tile " + state(t) + (t.locked ? " locked-buttons" : ""));
             tile.dataset.station = t.name;
             const name = el("div", "name", t.name);
             name.append(el("span", "status", t.online ? "online" : "offline"));
             tile.append(name);
-            tile.append(el("div", "phase", t.phase));
-            tile.append(el("div", "left", left(t)));
+            tile.append(el("div", "phase", t.online ? t.phase : "offline"));
+            tile.append(el("div", "left", shown(t)));
             tile.append(el("div", "what", t.mode + (t.program ? " · " + t.program : "")));
-            const counts = [];
-            if (t.round !== undefined && t.round !== null) counts.push("round " + t.round);
-            if (t.sets !== undefined && t.sets !== null) counts.push(t.sets + " sets");
-            tile.append(el("div", "counts", counts.join(" · ")));
-            if (t.locked) tile.append(el("div", "locked", "buttons locked"));
+            tile.append(el("div", "counts", counts(t)));
+            if (t.locked) tile.append(el("div", "locked", "wall buttons locked (rounds still count)"));
             if (t.sleep) tile.append(el("div", "sleep" + (t.asleep ? " asleep" : ""), (t.asleep ? "asleep · " : "sleeps ") + t.sleep));
             if (t.refusal) tile.append(el("div", "refusal", "Refused: " + t.refusal));
             floor.append(tile);
@@ -223,7 +299,7 @@ public enum ConsolePage {
             label.append(box2, document.createTextNode(" " + n)); box.append(label);
           }
         }
-        function tick() { document.querySelectorAll("#floor .tile").forEach((tile, i) => { const t = tiles[i]; if (t) tile.querySelector(".left").textContent = left(t); }); }
+        function tick() { document.querySelectorAll("#floor .tile").forEach((tile, i) => { const t = tiles[i]; if (t) tile.querySelector(".left").textContent = shown(t); }); }
         function renderScores(s) {
           const boards = document.getElementById("boards");
           boards.replaceChildren();
@@ -233,7 +309,8 @@ public enum ConsolePage {
             const board = el("div", "board"); board.dataset.program = b.program;
             const h = el("h3", null, b.program + " "); h.append(el("span", "kind", b.kind)); board.append(h);
             const list = el("ol");
-            for (const e of b.entries) { const li = el("li", null, e.station + " — " + e.score); li.dataset.station = e.station; list.append(li); }
+            // Ties share a rank (1, 2, 2, 4): the list's number is the entry's rank.
+            for (const e of b.entries) { const li = el("li", null, e.station + " — " + e.score); li.value = e.rank || 1; li.dataset.station = e.station; li.dataset.rank = e.rank; list.append(li); }
             board.append(list); boards.append(board);
           }
           document.getElementById("chart").innerHTML = s.chart || "";
@@ -284,9 +361,21 @@ public enum ConsolePage {
             act("/api/class", { stations: picked(), program: program || null, lead: Number(document.getElementById("lead").value),
               startReady: document.getElementById("start-ready").checked });
           });
-          for (const verb of ["call-off", "pause", "resume", "reset", "lock", "unlock"]) {
+          for (const verb of ["call-off", "pause", "resume", "lock", "unlock"]) {
             document.getElementById(verb).addEventListener("click", () => act("/api/" + verb, { stations: picked() }));
           }
+          // Ending without recording loses the class's work: a second tap within 5 s confirms it.
+          const reset = document.getElementById("reset"), resetText = reset.textContent;
+          let armed = null;
+          reset.addEventListener("click", () => {
+            if (armed === null) {
+              reset.textContent = "Tap again: end without recording"; reset.classList.add("armed");
+              armed = setTimeout(() => { armed = null; reset.textContent = resetText; reset.classList.remove("armed"); }, 5000);
+              return;
+            }
+            clearTimeout(armed); armed = null; reset.textContent = resetText; reset.classList.remove("armed");
+            act("/api/reset", { stations: picked() });
+          });
           document.getElementById("repeat").addEventListener("click", () => {
             const [h, m] = document.getElementById("until").value.split(":").map(Number);
             const until = new Date(); until.setHours(h, m, 0, 0);

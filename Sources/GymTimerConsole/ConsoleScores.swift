@@ -20,6 +20,8 @@ public struct ConsoleScores: Hashable, Sendable, Codable {
         public var score: String
         /// When it was finished (Unix seconds).
         public var at: Double
+        /// Its place on the board: equal scores share one (1, 2, 2, 4), whoever finished first.
+        public var rank: Int = 0
     }
 
     /// Workouts per station on each of the last 7 days (oldest first).
@@ -82,7 +84,13 @@ public struct ConsoleScores: Hashable, Sendable, Codable {
                 if x.rounds != y.rounds { return x.rounds > y.rounds }
                 return a.0.at < b.0.at
             }
-            return Board(program: program, kind: timed ? "For Time" : "AMRAP", entries: ranked.map(\.0))
+            var entries = ranked.map(\.0)
+            for index in entries.indices {
+                let tied = index > 0 && ranked[index].1.rounds == ranked[index - 1].1.rounds
+                    && ranked[index].1.seconds == ranked[index - 1].1.seconds
+                entries[index].rank = tied ? entries[index - 1].rank : index + 1
+            }
+            return Board(program: program, kind: timed ? "For Time" : "AMRAP", entries: entries)
         }
         let week = Self.week(workouts, endingOn: day)
         return ConsoleScores(day: day.description, boards: boards, week: week, chart: ConsoleChart.svg(week))

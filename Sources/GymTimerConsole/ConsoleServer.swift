@@ -117,6 +117,9 @@ public struct ConsoleServer: Sendable {
         router.get("/") { request, _ -> Response in
             page(request, message: nil, status: .ok)
         }
+        router.get("/tv") { _, _ -> Response in
+            Self.text(.ok, ConsolePage.html(title: title, lock: .noPIN, view: .tv), type: "text/html; charset=utf-8")
+        }
         router.get("/console.css") { _, _ in Self.text(.ok, ConsolePage.css, type: "text/css; charset=utf-8") }
         router.get("/console.js") { _, _ in Self.text(.ok, ConsolePage.script, type: "text/javascript; charset=utf-8") }
         router.get("/events") { _, _ -> Response in

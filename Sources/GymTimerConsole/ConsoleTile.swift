@@ -22,6 +22,8 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
     public var display: String?
     public var round: Int?
     public var sets: Int?
+    /// A finished program's score, as the station's state says it.
+    public var result: String? = nil
     /// Why the station refused a command in the last minute (its `error` event), if it did.
     public var refusal: String? = nil
     /// Whether a coach has locked the station's wall buttons.
@@ -53,7 +55,7 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
             name: FleetCell.text(name, width: 32), online: online, mode: text("mode", width: 12) ?? "-",
             program: text("program", width: 32), phase: text("phase", width: 16) ?? "-",
             deadline: online ? deadline : nil, remaining: online ? remaining : nil, display: text("display", width: 8),
-            round: whole("round"), sets: whole("sets"), locked: fields["locked"] == .bool(true),
+            round: whole("round"), sets: whole("sets"), result: text("result", width: 32), locked: fields["locked"] == .bool(true),
             sleep: sleepWindow(fields["sleep"]), asleep: online && fields["asleep"] == .bool(true))
     }
 

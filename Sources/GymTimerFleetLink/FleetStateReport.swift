@@ -14,6 +14,8 @@ public struct FleetStateReport: Hashable, Sendable {
     public var remaining: Duration?
     /// The set, round or exercise under way (1 for the first); nil where there is none.
     public var round: Int?
+    /// A finished program's score (`5 rounds`, `12:34, 3 rounds`), while its result shows.
+    public var result: String?
     public var sets: Int
     public var restSeconds: Int?
     /// Whether a coach has locked the wall's buttons.
@@ -69,6 +71,7 @@ public struct FleetStateReport: Hashable, Sendable {
             self.program = program.program.name
             phase = program.statusDetail
             if let run = program.run, !run.isFinished, !run.inLeadIn { round = run.round }
+            if let run = program.run, run.isFinished { result = run.score?.description }
             describeCountdown(of: program.run)
         case .menu:
             mode = "menu"
@@ -101,7 +104,7 @@ public struct FleetStateReport: Hashable, Sendable {
         return "{\"mode\":\(text(mode)),\"phase\":\(text(phase)),\"program\":\(text(program)),"
             + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),"
             + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
-            + "\"round\":\(round.map(String.init) ?? "null"),\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
+            + "\"round\":\(round.map(String.init) ?? "null"),\(result.map { "\"result\":" + Self.quoted($0) + "," } ?? "")\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
             + "\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)\"t\":\(number(t))}"
     }
 

@@ -40,6 +40,22 @@ import Testing
         #expect(scores.week.counts[2] == [0, 0, 0, 0, 0, 1, 1])
     }
 
+    @Test func tiedScoresShareARank() {
+        let rows = [
+            program("1", "AMRAP 12", "5 rounds", station: "rack-1", day: today, at: 1000),
+            program("2", "AMRAP 12", "8 rounds", station: "rack-2", day: today, at: 1001),
+            program("3", "AMRAP 12", "5 rounds", station: "rack-3", day: today, at: 1002),
+            program("4", "AMRAP 12", "4 rounds", station: "rack-4", day: today, at: 1003),
+            program("5", "For Time", "9:58, 3 rounds", station: "rack-1", day: today),
+            program("6", "For Time", "9:58, 3 rounds", station: "rack-2", day: today, at: 1001),
+            program("7", "For Time", "capped, 3 rounds", station: "rack-3", day: today),
+        ]
+        let boards = ConsoleScores.make(rows, day: today).boards
+        #expect(boards[0].entries.map { "\($0.rank) \($0.station)" } == ["1 rack-2", "2 rack-1", "2 rack-3", "4 rack-4"])
+        #expect(boards[1].entries.map { "\($0.rank) \($0.station)" } == ["1 rack-1", "1 rack-2", "3 rack-3"],
+            "a capped 3 rounds is not tied with a 9:58 for 3 rounds")
+    }
+
     @Test func scoresAreReadBack() {
         #expect(ConsoleScores.parse("1 round") == .init(rounds: 1, seconds: nil, capped: false))
         #expect(ConsoleScores.parse("12:34, 3 rounds") == .init(rounds: 3, seconds: 754, capped: false))
@@ -61,7 +77,7 @@ import Testing
         let reader = ConsoleScoresReader(path: path, broadcast: ConsoleBroadcast(), timeZone: utc)
         let json = reader.read(now: now)
         let decoded = try JSONDecoder().decode(ConsoleScores.self, from: Data(json.utf8))
-        #expect(decoded.boards == [.init(program: "AMRAP 12", kind: "AMRAP", entries: [.init(station: "rack-1", score: "7 rounds", at: now.timeIntervalSince1970)])])
+        #expect(decoded.boards == [.init(program: "AMRAP 12", kind: "AMRAP", entries: [.init(station: "rack-1", score: "7 rounds", at: now.timeIntervalSince1970, rank: 1)])])
         #expect(decoded.chart.contains("rack-1"))
         let missing = ConsoleScoresReader(path: directory.appendingPathComponent("none").path, broadcast: ConsoleBroadcast()).read()
         #expect(missing.contains("problem"))

@@ -77,6 +77,23 @@ import Testing
         #expect(restDeadline(driver.machine) == nil, "unlocked: dismiss cancels the rest")
     }
 
+    /// Locked wall buttons in a class's AMRAP: athletes still count their rounds (start), and
+    /// nothing else a hand does gets through (no pause, no knob, no menu).
+    @Test func aLockedAMRAPStillCountsRoundsAndNothingElse() {
+        let amrap = Program(name: "AMRAP 1", label: "A 1", leadInSeconds: 0, format: .amrap(timeSeconds: 60))
+        var driver = kiosk()
+        driver.send(.command(.selectProgram(amrap)), at: at(0.5))
+        driver.send(.command(.press(.start)), at: at(1))
+        driver.send(.command(.lockButtons(true)), at: at(2))
+        click(&driver, .start, at: 3)
+        click(&driver, .start, at: 5)
+        click(&driver, .dismiss, at: 6)
+        driver.send(.held(.start), at: at(8))
+        guard case .program(let program) = driver.machine.mode, let run = program.run else { Issue.record("\(driver.machine.mode)"); return }
+        #expect(run.rounds == 2 && !run.isPaused && !run.isFinished, "two rounds counted, dismiss neither paused nor ended it")
+        #expect(driver.display(at: at(6)) == DisplayContent(text: "Loc "), "dismiss is locked out")
+    }
+
     @Test func theLockSurvivesARestartAndAnOldJournalHasNone() throws {
         var driver = kiosk()
         driver.send(.command(.lockButtons(true)), at: at(1))

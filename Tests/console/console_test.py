@@ -289,7 +289,19 @@ def main():
 
         def press(button, says):
             driver.find_element(By.ID, button).click()
+            if button == "reset":  # ends without recording: a second tap confirms it
+                driver.find_element(By.ID, button).click()
             return until(10, lambda: result() if result().startswith(says) else None)
+
+        # One tap of "End without recording" sends nothing: it asks for a second tap.
+        before_tap = result()
+        driver.find_element(By.ID, "reset").click()
+        armed = driver.find_element(By.ID, "reset").text
+        time.sleep(1.0)
+        check("one tap of End without recording only asks again (nothing sent)",
+              armed == "Tap again: end without recording" and result() == before_tap, f"{armed!r}, {result()!r}")
+        time.sleep(4.5)  # the question lapses
+        check("unconfirmed, it goes back to what it was", driver.find_element(By.ID, "reset").text == "End without recording")
         check("reset from the page", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
         check("the tiles leave the finished program",
               until(15, lambda: all("finish" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
@@ -338,6 +350,8 @@ def main():
         check("pause from the page", press("pause", "Paused rack-1, rack-2") is not None, repr(result()))
         paused = until(10, lambda: tiles() if all("paus" in tiles()[s]["phase"].lower() for s in STATIONS) else None)
         check("both tiles say paused", paused is not None, repr(tiles()))
+        classes = driver.execute_script("return Array.from(document.querySelectorAll('#floor .tile')).map(t => t.className)")
+        check("a paused tile looks paused (its own colour and word)", sum("paused" in c for c in classes) == len(STATIONS), repr(classes))
         if paused:
             time.sleep(1.5)
             check("a paused tile does not count", {s: tiles()[s]["left"] for s in STATIONS} == {s: paused[s]["left"] for s in STATIONS},
@@ -385,6 +399,8 @@ def main():
         check("the class finishes on both stations (their results shown)",
               until(AMRAP_SECONDS + 30, lambda: all("finish" in tiles()[s]["phase"].lower() for s in STATIONS)) is not None,
               repr(tiles()))
+        check("a finished tile shows its score, not 00:00",
+              until(10, lambda: all(re.fullmatch(r"\d+ rounds?", tiles()[s]["left"]) for s in STATIONS)) is not None, repr(tiles()))
         check("the next class without Reset", press("start", f"Class ({PROGRAM}) starts in 3 s on rack-1, rack-2") is not None,
               repr(result()))
         check("both count again", until(20, lambda: all(left(s) and left(s) > LEAD_IN_SECONDS + 2 for s in STATIONS)) is not None,
@@ -424,6 +440,56 @@ def main():
               until(10, lambda: all("22:00–06:00" in tiles()[s]["sleep"] for s in STATIONS)) is not None, repr(tiles()))
         check("no sleep from the page", press("sleep-off", "No sleep window on rack-1, rack-2") is not None, repr(result()))
         check("the tiles lose the window", until(10, lambda: not any(tiles()[s]["sleep"] for s in STATIONS)) is not None, repr(tiles()))
+
+        # On a phone (390 × 844): nothing wider than the screen; the class controls and the answer to
+        # a tap in view without scrolling, however many tiles are above.
+        driver.set_window_size(390, 844)
+        driver.get(base + "/")
+        until(10, lambda: len(tiles()) >= len(STATIONS))
+        metrics = lambda: driver.execute_script("""
+            const r = id => { const b = document.getElementById(id).getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+            return {width: document.documentElement.scrollWidth, view: [innerWidth, innerHeight], start: r('start'),
+                    pause: r('pause'), result: r('result')};""")
+        m = metrics()
+        check("phone: the page is no wider than the screen", m["width"] <= m["view"][0], repr(m))
+        check("phone: Start class is in view at the top of the page (one thumb)",
+              m["start"][3] <= m["view"][1] and m["start"][1] >= m["view"][1] / 2, repr(m))
+        said = press("call-off", "Not done anywhere; refused on rack-1, rack-2")
+        m = metrics()
+        check("phone: a tap's answer shows next to the buttons, in view",
+              said is not None and 0 <= m["result"][1] and m["result"][1] < m["view"][1] and abs(m["result"][1] - m["pause"][3]) < 80,
+              f"{said!r} {m}")
+        if args.screenshot:
+            driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "console-phone.png"))
+        locked_page = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        try:
+            locked_page.set_window_size(390, 844)
+            locked_page.get(base + "/")
+            lm = locked_page.execute_script("""const b = document.querySelector('#login button').getBoundingClientRect();
+                return {width: document.documentElement.scrollWidth, view: innerWidth, button: b.right, text: b.width > 0 ? document.querySelector('#login button').textContent : ''};""")
+            check("phone: the signed-out page fits, Sign in in view", lm["width"] <= lm["view"] and lm["button"] <= lm["view"]
+                  and lm["text"] == "Sign in", repr(lm))
+        finally:
+            locked_page.quit()
+
+        # The TV by the rig (1280 × 900): the floor's clocks and the leaderboard, large, no controls;
+        # equal scores share a rank.
+        driver.set_window_size(1280, 900)
+        driver.get(base + "/tv")
+        until(10, lambda: len(tiles()) >= len(STATIONS))
+        tv = until(15, lambda: driver.execute_script("""
+            const lis = Array.from(document.querySelectorAll('#boards li'));
+            if (lis.length < 4) return null;
+            return {controls: document.querySelectorAll('button, input, select, form').length,
+                    digits: parseFloat(getComputedStyle(document.querySelector('#floor .tile .left')).fontSize),
+                    ranks: lis.map(li => [li.value, li.textContent])};"""))
+        check("TV: no controls at all", tv is not None and tv["controls"] == 0, repr(tv))
+        check("TV: the clocks in large type", tv is not None and tv["digits"] >= 64, repr(tv))
+        if tv:
+            zeros = [rank for rank, text in tv["ranks"] if text.endswith("— 0 rounds")]
+            check("TV: tied scores share a rank", len(zeros) >= 2 and len(set(zeros)) == 1, repr(tv["ranks"]))
+        if args.screenshot:
+            driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "console-tv.png"))
 
         # A page left open (its event stream never ends by itself) does not hold the console up.
         console = dict(processes)["console"]

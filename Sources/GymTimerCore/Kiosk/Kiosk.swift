@@ -99,8 +99,19 @@ public struct Kiosk: Hashable, Sendable, Codable {
     public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
         if let woken = wakeOnly(event, at: now) { return woken }
         let wasIdle = isIdle
-        if lockedSince != nil, event.isHand { return shaded(lockedOut(event, at: now), after: event, wasIdle: wasIdle, at: now) }
+        if lockedSince != nil, event.isHand, !countsRound(event) { return shaded(lockedOut(event, at: now), after: event, wasIdle: wasIdle, at: now) }
         return shaded(overlaid(react(to: event, at: now), at: now, frameDue: event == .deadline), after: event, wasIdle: wasIdle, at: now)
+    }
+
+    /// Whether `event` counts a round in the run under way (an AMRAP's start press, a knob that
+    /// counts): the one thing a hand may still do on locked buttons.
+    func countsRound(_ event: ControlEvent) -> Bool {
+        switch mode {
+        case .program(let program): return program.run?.countsRound(event) ?? false
+        case .interval(let interval): return interval.run?.countsRound(event) ?? false
+        case .workout(let workout): return workout.run?.countsRound(event) ?? false
+        case .rest, .menu: return false
+        }
     }
 
     /// What the mode (or the menu, or a command) does with `event`, before any message is laid

@@ -89,6 +89,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         public var flashUntil: Moment?
         public var workStartedAt: Moment?
         public var pendingRecord: WorkoutRecord?
+        public var score: ProgramScore?
 
         public init(planDigest: String, startedAt: Moment) {
             self.planDigest = planDigest
@@ -112,6 +113,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
             flashUntil = try container.decodeIfPresent(Moment.self, forKey: .flashUntil)
             workStartedAt = try container.decodeIfPresent(Moment.self, forKey: .workStartedAt)
             pendingRecord = try? container.decodeIfPresent(WorkoutRecord.self, forKey: .pendingRecord)
+            score = try? container.decodeIfPresent(ProgramScore.self, forKey: .score)
         }
     }
 
@@ -221,6 +223,7 @@ extension KioskProgress.Run {
         flashUntil = run.flashUntil
         workStartedAt = run.workStartedAt
         pendingRecord = run.pendingRecord
+        score = run.score
     }
 }
 
@@ -290,6 +293,7 @@ extension ProgramRun {
         flashUntil = stored.flashUntil
         workStartedAt = stored.workStartedAt
         pendingRecord = stored.pendingRecord
+        score = stored.score
     }
 }
 

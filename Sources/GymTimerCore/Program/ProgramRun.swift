@@ -44,6 +44,9 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     public internal(set) var workStartedAt: Moment?
     /// The record of a "done" waiting for dismiss to be released (see the decisions above).
     public internal(set) var pendingRecord: WorkoutRecord?
+    /// A finished class program's score (what its record says: `5 rounds`, `12:34, 3 rounds`),
+    /// for the coach's tile; nil while running and for the other formats.
+    public internal(set) var score: ProgramScore?
 
     init(plan: ProgramPlan, at now: Moment) {
         self.plan = plan
@@ -137,6 +140,18 @@ public struct ProgramRun: Hashable, Sendable, Codable {
             let passed = max(0, (now - since).nanoseconds / page)
             let next = since + .nanoseconds((passed + 1) * page)
             return confirmation.map { min($0, next) } ?? next
+        }
+    }
+
+    /// Whether `event` (a hand on the wall) counts a round now: what a coach's lock of the wall
+    /// buttons leaves working, so athletes go on counting their rounds in a locked class.
+    public func countsRound(_ event: ControlEvent) -> Bool {
+        guard case .running(let run) = phase, !run.isPaused, !inLeadIn else { return false }
+        switch event {
+        case .pressed(let button), .released(let button):
+            return (button == .start ? plan.start : plan.dismiss) == .countRound
+        case .turned: return plan.knobCountsRounds
+        case .held, .deadline, .command: return false
         }
     }
 
@@ -286,6 +301,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
             pageLength = .seconds(2)
         }
         phase = .finished(since: end, duration: duration, pages: pages, pageLength: pageLength)
+        score = record.score
         flashUntil = nil
         var effects: [Effect] = [.display(display(at: now)), .leds(leds)]
         // A run that ended long ago (the controller was down) is recorded silently.
