@@ -241,6 +241,8 @@ public enum ConsolePage {
         function left(t) {
           if (!t.online) return "--:--";
           if (t.deadline !== undefined && t.deadline !== null) return clock(t.deadline - (Date.now() / 1000 + offset));
+          // A class scheduled and nothing counting yet: the countdown to the class's start.
+          if (t.startsAt && t.startsAt > Date.now() / 1000 + offset) return clock(t.startsAt - (Date.now() / 1000 + offset));
           if (t.remaining !== undefined && t.remaining !== null) return clock(t.remaining);
           // What the 4-digit display showed: its digits as a time (0130 → 01:30), a label as is.
           const shown = t.display || "--:--";
@@ -272,7 +274,8 @@ public enum ConsolePage {
             const name = el("div", "name", t.name);
             name.append(el("span", "status", t.online ? "online" : "offline"));
             tile.append(name);
-            tile.append(el("div", "phase", t.online ? t.phase : "offline"));
+            const waiting = t.online && t.startsAt && !t.deadline && t.startsAt > Date.now() / 1000 + offset;
+            tile.append(el("div", "phase", !t.online ? "offline" : waiting ? "class starts in" : t.phase));
             tile.append(el("div", "left", shown(t)));
             tile.append(el("div", "what", t.mode + (t.program ? " · " + t.program : "")));
             tile.append(el("div", "counts", counts(t)));

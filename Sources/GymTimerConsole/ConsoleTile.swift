@@ -16,6 +16,9 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
     public var phase: String
     /// When the running countdown ends (Unix seconds); nil when none runs or the station is offline.
     public var deadline: Double?
+    /// The Unix instant of a class start the station has scheduled: the tile counts down to it
+    /// while nothing else counts.
+    public var startsAt: Double? = nil
     /// What is left of a paused countdown (seconds).
     public var remaining: Double?
     /// What the display showed when the state was published (a count-up, a label).
@@ -50,11 +53,12 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
             return Int(value)
         }
         let deadline = fields["deadline"]?.number.flatMap { $0.isFinite && abs($0 - now) <= 86_400 ? $0 : nil }
+        let startsAt = fields["starts_at"]?.number.flatMap { $0.isFinite && abs($0 - now) <= 86_400 ? $0 : nil }
         let remaining = fields["remaining"]?.number.flatMap { $0.isFinite && $0 >= 0 && $0 <= 86_400 ? $0 : nil }
         return ConsoleTile(
             name: FleetCell.text(name, width: 32), online: online, mode: text("mode", width: 12) ?? "-",
             program: text("program", width: 32), phase: text("phase", width: 16) ?? "-",
-            deadline: online ? deadline : nil, remaining: online ? remaining : nil, display: text("display", width: 8),
+            deadline: online ? deadline : nil, startsAt: online ? startsAt : nil, remaining: online ? remaining : nil, display: text("display", width: 8),
             round: whole("round"), sets: whole("sets"), result: text("result", width: 32), locked: fields["locked"] == .bool(true),
             sleep: sleepWindow(fields["sleep"]), asleep: online && fields["asleep"] == .bool(true))
     }

@@ -98,14 +98,16 @@ public struct FleetStateReport: Hashable, Sendable {
     /// The JSON payload: these fields plus what the display shows and `t`, the Unix time of the
     /// change; `unix` converts a moment on the kiosk's timeline to Unix time. The display is
     /// the one value that may differ between equal reports.
-    public func json(display: String, at t: Double, unix: (Moment) -> Double) -> String {
+    /// `startsAt`: the Unix instant of a class start the station has scheduled (`"starts_at"`,
+    /// so the coach's tiles count down to it), nil when none.
+    public func json(display: String, at t: Double, unix: (Moment) -> Double, startsAt: Double? = nil) -> String {
         func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "null" }
         func text(_ value: String?) -> String { value.map(Self.quoted) ?? "null" }
         return "{\"mode\":\(text(mode)),\"phase\":\(text(phase)),\"program\":\(text(program)),"
             + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),"
             + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
             + "\"round\":\(round.map(String.init) ?? "null"),\(result.map { "\"result\":" + Self.quoted($0) + "," } ?? "")\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
-            + "\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)\"t\":\(number(t))}"
+            + (startsAt.map { "\"starts_at\":" + number($0) + "," } ?? "") + "\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)\"t\":\(number(t))}"
     }
 
     /// `"sleep":{"from":"22:00","until":"06:00"},"asleep":false,` while a window is set, else

@@ -52,6 +52,19 @@ public final class FleetStation: TimedDriver {
     private var scheduledEntry: ModeMenu.Entry?
     /// The id the scheduled start's command carried: its instant's `started` or `error` answers it too.
     private var scheduledID: String?
+    /// A class program's own lead-in: its run starts this long before the class's instant, so
+    /// that its work begins at the instant (zero: the start is at the instant, as a plain start).
+    private var scheduledLeadIn: Duration = .zero
+    /// When the scheduled start was asked for: a class's run begins no sooner than
+    /// `callOffWindow` after it, so a coach's tool that hears another station refuse can still
+    /// call it off before anything shows.
+    private var scheduledAt: Moment?
+    /// The instant of the class whose run began early for its lead-in: until then, `cancel`
+    /// still calls it off (the run is ended, nothing recorded).
+    private var classInstant: Moment?
+
+    /// How long after a class start arrives its run may begin (see `scheduledAt`).
+    public static let callOffWindow: Duration = .seconds(1)
     private var lastReport: FleetStateReport?
     /// The kiosk as last observed (what `select` navigates the menu of).
     private var lastKiosk: Kiosk?
@@ -158,21 +171,29 @@ public final class FleetStation: TimedDriver {
     }
 
     public var nextDeadline: Moment? {
-        var candidates: [Moment?] = [scheduledStart.map { $0 - lead }]
+        var candidates: [Moment?] = [scheduledBegin.map { $0 - lead }]
         candidates.append(connection?.nextDeadline)
         candidates.append(records.nextDeadline)
         return candidates.compactMap { $0 }.min()
     }
 
     public func fire(at now: Moment) {
-        if let start = scheduledStart, start - lead <= now {
+        if let start = scheduledStart, let begin = scheduledBegin, begin - lead <= now {
             scheduledStart = nil
+            // A class program's lead-in ends at the instant: its run begins that much earlier
+            // (or later, its lead-in shortened, when the class's lead was shorter), on the same
+            // deadlines on every station whenever each began.
+            let leadIn = scheduledLeadIn
+            scheduledLeadIn = .zero
+            scheduledAt = nil
+            classInstant = leadIn > .zero ? start : nil
             // Woken `startLead` early (a process woken from sleep on a busy machine is late by
             // milliseconds, and a class start is worth being exact): wait out the rest awake.
-            while self.now() < start { sched_yield() }
+            while self.now() < begin { sched_yield() }
             defer { remember(start: nil) }
             // At its instant, the kiosk checks it is still where the coach left it.
-            let effects = deliver(.command(.classStart(expecting: scheduledEntry)), start)
+            let workBegins: Moment? = leadIn > .zero ? start : nil
+            let effects = deliver(.command(.classStart(expecting: scheduledEntry, workBegins: workBegins)), max(begin, self.now()))
             let id = scheduledID
             scheduledEntry = nil
             scheduledID = nil
@@ -186,6 +207,15 @@ public final class FleetStation: TimedDriver {
         handle(connection.fire(at: now))
         if !connected { records.disconnected() }
         records.fire(at: now)
+    }
+
+    /// When the scheduled start's run begins: at its instant; a class program's, its lead-in
+    /// before, but not sooner than `callOffWindow` after it was asked for.
+    private var scheduledBegin: Moment? {
+        guard let start = scheduledStart else { return nil }
+        guard scheduledLeadIn > .zero else { return start }
+        let earliest = scheduledAt.map { $0 + Self.callOffWindow } ?? start - scheduledLeadIn
+        return min(max(start - scheduledLeadIn, earliest), start)
     }
 
     /// The kiosk after a wake-up, and what its display shows: its state is published
@@ -291,7 +321,7 @@ public final class FleetStation: TimedDriver {
 
     private func publishState() {
         guard connected, let client, let report = lastReport else { return }
-        let payload = report.json(display: lastDisplay ?? "    ", at: unixNow(), unix: unix)
+        let payload = report.json(display: lastDisplay ?? "    ", at: unixNow(), unix: unix, startsAt: scheduledStart.map(unix))
         _ = try? client.publish(MQTTMessage(topic: topics.state, text: payload, qos: 1, retain: true))
     }
 
@@ -327,6 +357,11 @@ public final class FleetStation: TimedDriver {
         case .ping:
             event("command", ["do": FleetStateReport.quoted("ping")], answering: id)
         case .cancel:
+            if scheduledStart == nil, let instant = classInstant, now() < instant {
+                // The class's run is in its lead-in: called off before its instant, it ends unrecorded.
+                classInstant = nil
+                return send(.reset, "cancel")
+            }
             guard scheduledStart != nil else {
                 return refuse(.notAllowed(command: "cancel", reason: "no start is scheduled"), answering: id)
             }
@@ -372,6 +407,7 @@ public final class FleetStation: TimedDriver {
         // next: confirmed done as a press of dismiss would, the station is idle again.
         if kiosk.showsResult { _ = deliver(.command(.press(.dismiss)), now()) }
         var entry = kiosk.menu(at: .origin)?.selection
+        var leadIn = Duration.zero
         switch selecting {
         case nil: break
         case .named(let mode, let name)?:
@@ -384,6 +420,10 @@ public final class FleetStation: TimedDriver {
                     return refuse(.notAllowed(command: "start", reason: refusal.reason), answering: id)
                 }
                 entry = picked
+                let programs = Kiosk.freshProgram(kiosk.settings).programs
+                if case .program(let index) = picked, programs.indices.contains(index) {
+                    leadIn = .seconds(programs[index].leadInSeconds)
+                }
             }
         case .defined(let program)?:
             if let refusal = Self.refusal(in: deliver(.command(.selectProgram(program)), now())) {
@@ -392,11 +432,15 @@ public final class FleetStation: TimedDriver {
             // Where the kiosk put it: the configured program of that definition, else after them.
             let configured = Kiosk.freshProgram(kiosk.settings).programs
             entry = .program(configured.firstIndex(of: program) ?? configured.count)
+            leadIn = .seconds(program.leadInSeconds)
         }
         scheduledStart = now() + delay
         scheduledEntry = entry
         scheduledID = id
+        scheduledLeadIn = leadIn
+        scheduledAt = now()
         remember(start: unixTime)
+        publishState()
         event("scheduled", ["at": String(format: "%.3f", unixTime)], answering: id)
     }
 
@@ -406,7 +450,10 @@ public final class FleetStation: TimedDriver {
         scheduledStart = nil
         scheduledEntry = nil
         scheduledID = nil
+        scheduledLeadIn = .zero
+        scheduledAt = nil
         remember(start: nil)
+        publishState()
     }
 
     /// Hands the kiosk `command` now; its refusal becomes an `error` event, else a `command`

@@ -37,7 +37,8 @@ import Testing
             Program(name: "Cindy", label: "Cndy", leadInSeconds: 0, format: .amrap(timeSeconds: 1200)),
         ])
         #expect(kiosk.programs.programName == "Cindy")
-        guard case .program(let mode) = Kiosk(settings: kiosk).mode else { Issue.record("not in program mode"); return }
+        let started = Kiosk(settings: kiosk)
+        guard case .program(let mode) = started.mode else { Issue.record("not in program mode: \(started.mode)"); return }
         #expect(mode.program.name == "Cindy")
     }
 

@@ -9,6 +9,18 @@ import Testing
 @Suite struct ConsoleFloorTests {
     func message(_ topic: String, _ text: String) -> MQTTMessage { MQTTMessage(topic: topic, text: text, qos: 1, retain: true) }
 
+    /// A scheduled class's instant and a finished program's score reach the tile from the state;
+    /// an instant that is no time a station counts (NaN, beyond a day) is left out.
+    @Test func aScheduledStartAndAFinishedScoreReachTheTile() {
+        var floor = ConsoleFloor(prefix: "gymtimer")
+        _ = floor.apply(message("gymtimer/rack-1/status", "online"))
+        _ = floor.apply(message("gymtimer/rack-1/state", #"{"mode":"program","phase":"idle","starts_at":1010.25,"t":990}"#))
+        #expect(floor.tiles(now: 990)[0].startsAt == 1010.25)
+        _ = floor.apply(message("gymtimer/rack-1/state", #"{"mode":"program","phase":"finished","result":"12:34, 3 rounds","starts_at":1e300,"t":991}"#))
+        let tile = floor.tiles(now: 991)[0]
+        #expect(tile.startsAt == nil && tile.result == "12:34, 3 rounds")
+    }
+
     @Test func aStationsRetainedTopicsBecomeItsTile() throws {
         var floor = ConsoleFloor(prefix: "gymtimer")
         let applied = [

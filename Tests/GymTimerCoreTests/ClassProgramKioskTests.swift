@@ -54,4 +54,21 @@ import Testing
         #expect(busy.contains { if case .refused(let refusal) = $0 { refusal.reason.hasPrefix("only while the station is idle") } else { false } })
         guard case .rest = driver.machine.mode else { Issue.record("\(driver.machine.mode)"); return }
     }
+
+    /// A class's instant is when the work begins: the program's own lead-in is placed to end then
+    /// — begun earlier, or (when the class's lead was shorter) shortened, its past beeps not given.
+    @Test func aClassesLeadInEndsAtTheClassesInstant() {
+        var driver = kiosk()
+        driver.send(.command(.selectProgram(sent)), at: at(1))
+        let started = driver.send(.command(.classStart(expecting: nil, workBegins: at(5))), at: at(2))
+        #expect(started.contains(.display(.time(seconds: 3))), "3 s of its 5 s lead-in left: \(started)")
+        #expect(program(driver.machine)?.run?.inLeadIn == true)
+        driver.run(to: at(6))
+        let go = driver.log.filter { if case .sound(.go?) = $0.effect { true } else { false } }.map(\.at)
+        #expect(go == [at(5)], "go at the class's instant: \(go)")
+        #expect(!driver.log.contains { $0.at < at(2) && $0.effect != .display(DisplayContent(text: "ro 3")) && $0.at > at(1.5) })
+        driver.run(to: at(5 + 40 + 20 + 40 + 20 + 40 + 1))
+        let record = driver.log.compactMap { if case .record(let record) = $0.effect { record } else { nil } }.first
+        #expect(record?.duration == .seconds(160), "the work, from the instant: \(String(describing: record))")
+    }
 }

@@ -15,10 +15,14 @@ extension StationCommandTests {
         let scheduled = try answer(FleetRequest(.classStart(at: at, runs: .defined(program)), id: "p-1").json, id: "p-1")
         #expect(scheduled.answer == .done, "scheduled: \(scheduled)")
         #expect(states.last?["mode"]?.string == "program", "picked at once: \(states.last ?? [:])")
+        // Its state says when the class starts, for the coach's tiles to count down to.
+        try run { states.last?["starts_at"]?.number != nil }
+        #expect(states.last?["starts_at"]?.number.map { abs($0 - at) < 0.002 } == true, "\(states.last ?? [:])")
         let count = broker.published.count
         try station.run(for: .seconds(12))
         let after = published(from: count).map(\.object)
         #expect(after.contains { $0["event"]?.string == "started" && $0["id"]?.string == "p-1" }, "\(after)")
+        #expect(states.last?["starts_at"] == nil, "started: nothing left to count down to")
         // Its own lead-in (2 s) after the instant, then round 2 of its 3 (4 s work, 2 s rest).
         let running = after.filter { $0["program"]?.string == "Row 3 x 4" }
         #expect(running.contains { $0["round"]?.number == 2 }, "\(running)")

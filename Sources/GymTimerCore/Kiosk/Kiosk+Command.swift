@@ -14,8 +14,8 @@ extension Kiosk {
         switch command {
         case .press(let button):
             return effects + react(to: .pressed(button), at: now) + react(to: .released(button), at: now)
-        case .classStart(let expected):
-            outcome = classStart(expecting: expected, at: now)
+        case .classStart(let expected, let workBegins):
+            outcome = classStart(expecting: expected, workBegins: workBegins, at: now)
         case .pause: outcome = control(.pause, at: now)
         case .resume: outcome = control(.resume, at: now)
         case .reset: outcome = control(.reset, at: now)
@@ -105,14 +105,30 @@ extension Kiosk {
     }
 
     /// Starts what is selected, if the kiosk is still idle in `expected` (when given).
-    private mutating func classStart(expecting expected: ModeMenu.Entry?, at now: Moment) -> Result<[Effect], KioskRefusal> {
+    private mutating func classStart(
+        expecting expected: ModeMenu.Entry?, workBegins: Moment?, at now: Moment
+    ) -> Result<[Effect], KioskRefusal> {
         guard isIdle, let current = menu(at: now)?.selection else {
             return .failure(KioskRefusal("start", "the station is no longer idle (\(statusLine)); nothing was changed"))
         }
         if let expected, expected != current {
             return .failure(KioskRefusal("start", "the station is no longer in what was selected (\(statusLine))"))
         }
-        return .success(dispatch(.pressed(.start), at: now))
+        guard let workBegins else { return .success(dispatch(.pressed(.start), at: now)) }
+        forgetStartPress()
+        switch mode {
+        case .program(var host):
+            defer { mode = .program(host) }
+            return .success(host.startClass(at: now, workBegins: workBegins))
+        case .interval(var host):
+            defer { mode = .interval(host) }
+            return .success(host.startClass(at: now, workBegins: workBegins))
+        case .workout(var host):
+            defer { mode = .workout(host) }
+            return .success(host.startClass(at: now, workBegins: workBegins))
+        case .rest, .menu:
+            return .success(dispatch(.pressed(.start), at: now))
+        }
     }
 
     /// Hands a pause, resume or reset to the active mode (`RunControllable`).

@@ -7,7 +7,10 @@ public enum KioskCommand: Hashable, Sendable {
     case press(ControlButton)
     /// The class start: starts what is selected, only if the kiosk is still idle in `expecting`
     /// (the entry that was selected when the start was asked for; nil: whatever is selected).
-    case classStart(expecting: ModeMenu.Entry?)
+    /// With `workBegins`, a program's (or workout's, or interval's) lead-in is placed to end
+    /// then (begun earlier, or shortened when that is past): the class's instant is when the
+    /// work begins on every station.
+    case classStart(expecting: ModeMenu.Entry?, workBegins: Moment? = nil)
     /// Pauses what runs (a rest, an interval, a workout or a program).
     case pause
     /// Resumes what was paused.

@@ -46,6 +46,17 @@ extension ProgramHost {
         return outcome == .resets ? effects + reset(at: now) : effects
     }
 
+    /// Starts the run of a class whose work begins at `workBegins`: its lead-in started then
+    /// minus the plan's lead-in (now at the latest), so every station's work begins on the
+    /// class's instant and the console's lead-in is the class's only one. Only in idle.
+    public mutating func startClass(at now: Moment, workBegins: Moment) -> [Effect] {
+        guard run == nil else { return [] }
+        let plan = plan()
+        let (started, effects) = ProgramRun.start(plan, at: now, startedAt: workBegins - .seconds(plan.leadInSeconds))
+        run = started
+        return effects
+    }
+
     /// Pauses the run on command (see `RunControllable`); nothing to pause in idle.
     public mutating func pause(at now: Moment) -> Result<[Effect], KioskRefusal> {
         guard var running = run else { return .failure(KioskRefusal("pause", "nothing is running")) }

@@ -54,8 +54,16 @@ public struct ProgramRun: Hashable, Sendable, Codable {
     }
 
     /// Starts `plan` at `now`: the run and the effects of its first instant.
-    public static func start(_ plan: ProgramPlan, at now: Moment) -> (ProgramRun, [Effect]) {
-        var run = ProgramRun(plan: plan, at: now)
+    /// `startedAt` (at most `now`) is a class's: its lead-in started before `now` so that its work
+    /// begins at the class's instant; what that lead-in would have said before `now` is not
+    /// given late (the class's own countdown said it).
+    public static func start(_ plan: ProgramPlan, at now: Moment, startedAt: Moment? = nil) -> (ProgramRun, [Effect]) {
+        let begun = min(startedAt ?? now, now)
+        var run = ProgramRun(plan: plan, at: begun)
+        if begun < now, case .running(var segments) = run.phase {
+            segments.nextCue = segments.cues.firstIndex { begun + $0.at >= now } ?? segments.cues.count
+            run.phase = .running(segments)
+        }
         // The first advance only gives the cues due at the start: the outputs are already shown.
         let cues = run.advance(to: now).filter { effect in
             switch effect {
