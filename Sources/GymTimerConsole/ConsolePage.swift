@@ -113,42 +113,35 @@ public enum ConsolePage {
             </details>
             </section>
             """
-        return """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="csrf" content="\(ConsoleHTML.escape(csrf))">
-            <title>\(ConsoleHTML.escape(title))</title>
-            <link rel="stylesheet" href="/console.css"></head>
-            <body class="\(csrf.isEmpty ? "viewer" : "coach")">
-            <header><h1>\(ConsoleHTML.escape(title))</h1><span id="broker" class="offline">connecting…</span>
-            <a class="tv-link" href="/tv">TV view</a>\(lockPanel)</header>
-            <main>
-            <section id="floor" aria-label="Stations"></section>
-            \(classPanel)
-            <section id="scores" aria-label="Today's scores"><h2>Today's scores</h2><div id="boards"><p class="note">No scores yet.</p></div>
-            <h2>This week</h2><div id="chart"></div></section>
-            </main>
-            <script src="/console.js"></script>
-            </body></html>
-            """
+        return document(
+            title: title, csrf: csrf, bodyClass: csrf.isEmpty ? "viewer" : "coach",
+            header: #"<a class="tv-link" href="/tv">TV view</a>"# + lockPanel, classPanel: classPanel,
+            chart: #"<h2>This week</h2><div id="chart"></div>"#)
     }
 
     /// The TV's page: the same floor and scores, fed by the same events, without any control.
     static func tv(title: String) -> String {
+        document(title: title, csrf: "", bodyClass: "tv", header: "", classPanel: "", chart: #"<div id="chart" hidden></div>"#)
+    }
+
+    /// The document both pages are: the header (`header` after the broker's state), the floor,
+    /// `classPanel`, the scores and `chart`; every value in it escaped by the caller or here.
+    private static func document(title: String, csrf: String, bodyClass: String, header: String, classPanel: String, chart: String) -> String {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="csrf" content="">
+        <meta name="csrf" content="\(ConsoleHTML.escape(csrf))">
         <title>\(ConsoleHTML.escape(title))</title>
         <link rel="stylesheet" href="/console.css"></head>
-        <body class="tv">
-        <header><h1>\(ConsoleHTML.escape(title))</h1><span id="broker" class="offline">connecting…</span></header>
+        <body class="\(bodyClass)">
+        <header><h1>\(ConsoleHTML.escape(title))</h1><span id="broker" class="offline">connecting…</span>
+        \(header)</header>
         <main>
         <section id="floor" aria-label="Stations"></section>
+        \(classPanel)
         <section id="scores" aria-label="Today's scores"><h2>Today's scores</h2><div id="boards"><p class="note">No scores yet.</p></div>
-        <div id="chart" hidden></div></section>
+        \(chart)</section>
         </main>
         <script src="/console.js"></script>
         </body></html>

@@ -24,6 +24,13 @@ import Testing
         #expect(ConsolePage.html(title: "t", lock: .unlocked(csrf: "abc")).contains(#"id="start""#))
     }
 
+    @Test func theTVPageHasTheFloorAndScoresAndNoControlWhateverTheSession() {
+        let tv = ConsolePage.html(title: "<gym>", lock: .unlocked(csrf: "abc"), view: .tv)
+        #expect(tv.contains(#"<body class="tv">"#) && tv.contains(#"id="floor""#) && tv.contains(#"id="boards""#))
+        #expect(tv.contains(#"<meta name="csrf" content="">"#) && tv.contains("&lt;gym&gt;"))
+        for control in ["<button", "<input", "<select", "<form"] { #expect(!tv.contains(control), "\(control)") }
+    }
+
     @Test func theChartEscapesStationNames() {
         let week = ConsoleScores.Week(days: ["2026-11-24"], stations: ["<rack>"], counts: [[2]])
         let svg = ConsoleChart.svg(week)
