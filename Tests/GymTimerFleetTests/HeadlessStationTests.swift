@@ -711,6 +711,15 @@ extension HeadlessStationTests {
         #expect(state { $0.contains("\"mode\":\"interval\"") }.contains("\"mode\":\"interval\""))
         let (badMode, _, why) = try run(["fleet", "select", "--broker", url, "--mode", "yoga"])
         #expect(badMode == 2 && why.contains("--mode yoga"), "\(why)")
+        // A class with a program's definition from the command line: checked before anything is
+        // sent, then run by a station whose config never had it.
+        let hostile = #"{"name":"X","label":"WWWW","kind":"for-time"}"#
+        let (badProgram, _, whyProgram) = try run(["fleet", "start", "--broker", url, "--stations", "rack-1", "--program", hostile])
+        #expect(badProgram == 2 && whyProgram.contains("--program: \"program.label\" must be"), "\(whyProgram)")
+        let row = #"{"name":"Row 2 x 30","label":"ro 2","kind":"intervals","rounds":2,"work_seconds":30,"rest_seconds":10,"lead_in_seconds":3}"#
+        let (defined, saidDefined, errDefined) = try run(["fleet", "start", "--broker", url, "--stations", "rack-1", "--in", "3", "--program", row])
+        #expect(defined == 0 && saidDefined.contains("(scheduled on rack-1)"), "\(saidDefined) \(errDefined)")
+        #expect(state { $0.contains("\"program\":\"Row 2 x 30\"") && $0.contains("\"round\":1") }.contains("\"round\":1"))
     }
 }
 

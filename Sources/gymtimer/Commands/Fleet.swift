@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GymTimerCore
 import GymTimerFleet
 import GymTimerFleetLink
 
@@ -69,6 +70,11 @@ struct FleetStart: CoachCommand {
     @Option(name: .long, help: "The workout preset or program by name (with --mode), e.g. \"AMRAP 12\".")
     var name: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A program's definition as JSON, carried by the class: the stations run it whether their configs have it or not.",
+        discussion: #"The keys of a [[programs]] table, e.g. '{"name":"Row 5 x 500","label":"ro 5","kind":"intervals","rounds":5,"work_seconds":120,"rest_seconds":60}'; checked as a station checks it."#))
+    var program: String?
+
     @Flag(name: .customLong("start-ready"), help: "If some stations refuse or do not answer, start on the ready ones anyway (default: call the start off everywhere).")
     var startReady = false
 
@@ -81,11 +87,26 @@ struct FleetStart: CoachCommand {
         }
         if name != nil, mode == nil { throw CLIError.usage("--name needs --mode (e.g. --mode program --name \"AMRAP 12\")") }
         if let name, name.isEmpty || name.utf8.count > 64 { throw CLIError.usage("--name: 1 to 64 bytes") }
+        if program != nil, mode != nil { throw CLIError.usage("--program already says what runs: leave out --mode and --name") }
+        _ = try definition()
+    }
+
+    /// The program `--program` defines, checked; nil without it.
+    func definition() throws -> Program? {
+        guard let program else { return nil }
+        guard program.utf8.count <= FleetCommand.maximumSize, case .object(let fields)? = JSONValue.parse(Array(program.utf8)) else {
+            throw CLIError.usage(#"--program: give a JSON object such as {"name":"AMRAP 9","label":"A 9","kind":"amrap","time_seconds":540}"#)
+        }
+        switch Program.parse(definition: fields) {
+        case .success(let parsed): return parsed
+        case .failure(let problem): throw CLIError.usage("--program: \(problem)")
+        }
     }
 
     // `at` is worked out once the stations are checked, so the check does not eat into --in.
     func command() -> FleetCommand {
         let at = Date().timeIntervalSince1970 + delay
+        if let defined = try? definition() { return .classStart(at: at, runs: .defined(defined)) }
         guard let mode else { return .start(at: at) }
         return .classStart(at: at, runs: .named(mode: mode, name: name))
     }
