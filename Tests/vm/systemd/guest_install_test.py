@@ -428,7 +428,13 @@ def phase1():
     print("--- journalctl -u gymtimer:")
     print("\n".join(lines), flush=True)
     # The watchdog's own kill is expected; nothing else may time out, be killed or complain.
-    bad = [line for line in lines if re.search(r"timed out|SIGKILL|Failed with result '(?!watchdog)|Could not|Failed to", line)]
+    # One line is the Swift runtime's, not ours, and changes nothing: libdispatch renices a new
+    # worker thread to imitate a quality-of-service class, which an unprivileged service may
+    # not do (EACCES, errno 13; the stop it came with was clean). Only that exact line is let
+    # through: errno 1 (the seccomp filter) or any other complaint still fails.
+    dispatch_renice = re.compile(r"Failed to set thread priority for worker thread: pqc=0x[0-9a-f]+ errno=13")
+    bad = [line for line in lines if re.search(r"timed out|SIGKILL|Failed with result '(?!watchdog)|Could not|Failed to", line)
+           and not dispatch_renice.fullmatch(line.strip())]
     g.check(not bad, f"no stop timeouts, kills or runtime complaints in the journal: {bad}")
     fleet_phase1()
 
