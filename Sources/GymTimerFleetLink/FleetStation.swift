@@ -135,8 +135,8 @@ public final class FleetStation: TimedDriver {
         guard let outbox, let at = try? outbox.scheduledStart() else { return }
         // The stored instant is checked as a command's is: a damaged file cannot trap.
         switch FleetCommand.startDelay(at: at, unixNow: unixNow()) {
-        case .success(let delay):
-            scheduledStart = now() + delay
+        case .success:
+            scheduledStart = moment(ofUnix: at)
         case .failure(let error):
             log("fleet: the stored scheduled start is dropped: \(error)")
             remember(start: nil)
@@ -394,10 +394,8 @@ public final class FleetStation: TimedDriver {
     /// has not; else what `selecting` names (or defines) is picked now, and at the instant the
     /// kiosk starts if it is still idle in it. Answered `scheduled` (or the refusal) under `id`.
     private func schedule(at unixTime: Double, selecting: FleetClassProgram?, answering id: String?) {
-        let delay: Duration
-        switch FleetCommand.startDelay(at: unixTime, unixNow: unixNow()) {
-        case .failure(let error): return refuse(error, answering: id)
-        case .success(let ahead): delay = ahead
+        if case .failure(let error) = FleetCommand.startDelay(at: unixTime, unixNow: unixNow()) {
+            return refuse(error, answering: id)
         }
         guard let kiosk = lastKiosk, kiosk.isIdle || kiosk.showsResult else {
             return refuse(
@@ -434,7 +432,9 @@ public final class FleetStation: TimedDriver {
             entry = .program(configured.firstIndex(of: program) ?? configured.count)
             leadIn = .seconds(program.leadInSeconds)
         }
-        scheduledStart = now() + delay
+        // Mapped once the selection is done (which may write the journal): the instant, not the
+        // delay measured before that work, is what every station shares.
+        scheduledStart = moment(ofUnix: unixTime)
         scheduledEntry = entry
         scheduledID = id
         scheduledLeadIn = leadIn
@@ -489,7 +489,35 @@ public final class FleetStation: TimedDriver {
         _ = try? client.publish(MQTTMessage(topic: topics.event, text: text + "}", qos: id == nil ? 0 : 1))
     }
 
+    /// Unix time of a moment on the kiosk's timeline.
     private func unix(_ moment: Moment) -> Double {
-        unixNow() + Double((moment - now()).nanoseconds) / 1e9
+        let pair = clockPair()
+        return pair.unix + Double((moment - pair.moment).nanoseconds) / 1e9
     }
+
+    /// The moment on the kiosk's timeline of a Unix instant (one `startDelay` accepted, so finite
+    /// and within the start horizon).
+    private func moment(ofUnix unixTime: Double) -> Moment {
+        let pair = clockPair()
+        return pair.moment + .nanoseconds(Int64(((unixTime - pair.unix) * 1e9).rounded()))
+    }
+
+    /// Both clocks read as one pair: the kiosk's timeline at the middle of the two reads around
+    /// the wall clock's, retried while they straddle more than `clockPairTolerance`. A process
+    /// preempted between two reads on a busy machine would otherwise map every instant off by
+    /// the preemption (a class start, the deadline in the state); after a few tries, the tightest.
+    private func clockPair() -> (moment: Moment, unix: Double) {
+        var best: (gap: Duration, moment: Moment, unix: Double)?
+        for _ in 0..<8 {
+            let before = now()
+            let unix = unixNow()
+            let gap = now() - before
+            if best.map({ gap < $0.gap }) ?? true { best = (gap, before + gap / 2, unix) }
+            if gap <= Self.clockPairTolerance { break }
+        }
+        return best.map { ($0.moment, $0.unix) } ?? (now(), unixNow())
+    }
+
+    /// How far apart the reads of one clock pair may be (see `clockPair`).
+    static let clockPairTolerance: Duration = .microseconds(200)
 }
