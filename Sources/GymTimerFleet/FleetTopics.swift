@@ -23,6 +23,9 @@ public struct FleetTopics: Hashable, Sendable {
     public var ack: String { base + "/ack" }
     /// Commands for this station alone.
     public var command: String { base + "/cmd" }
+    /// The class this station is in (`FleetClassRecord`), retained by the coach's console: its
+    /// instants, which a station that missed a pause or was restarted follows.
+    public var classRecord: String { base + "/class" }
     /// Commands for every station.
     public var fleetCommand: String { "\(prefix)/all/cmd" }
     /// Both command topics: the only ones a station obeys.

@@ -263,6 +263,8 @@ public final class FleetStation: TimedDriver {
                 online()
             case .message(let message) where message.topic == discovery?.birthTopic:
                 homeAssistantStarted(message)
+            case .message(let message) where message.topic == topics.classRecord:
+                follow(message)
             case .message(let message):
                 // Acknowledgements and the collector's announcements are the record path's.
                 if records.receive(message, at: now()) { continue }
@@ -280,7 +282,7 @@ public final class FleetStation: TimedDriver {
     private func online() {
         guard let client else { return }
         do {
-            for topic in topics.commandTopics + records.subscriptions { try client.subscribe(topic, qos: 1) }
+            for topic in topics.commandTopics + [topics.classRecord] + records.subscriptions { try client.subscribe(topic, qos: 1) }
             // Discovery first, so whoever sees `online` finds the entities already retained.
             if let discovery {
                 try client.subscribe(discovery.birthTopic, qos: 1)
@@ -387,6 +389,43 @@ public final class FleetStation: TimedDriver {
         case .classStart(let unixTime, let runs):
             schedule(at: unixTime, selecting: runs, answering: id)
         }
+    }
+
+    /// The class's instants, retained by the coach's console (`FleetClassRecord`): a run that
+    /// is that class's moves to them, said as a `class` event with how far it `moved` (a station
+    /// restarted, or offline through a pause, catches up with the others). Anything else (no
+    /// class runs here, another run, a hostile record) changes nothing and is logged once per kind.
+    private func follow(_ message: MQTTMessage) {
+        let record: FleetClassRecord
+        switch FleetClassRecord.parse(message.payload) {
+        case .failure(let error): return logOnce("class", "fleet: the class record is ignored: \(error)")
+        case .success(nil): return
+        case .success(let parsed?): record = parsed
+        }
+        guard let timeline = record.timeline(unixNow: unixNow(), moment: moment(ofUnix:)) else {
+            return logOnce("class-far", "fleet: the class record \(record.id) is ignored: its instants are more than a day away")
+        }
+        let at = now()
+        let before = lastKiosk?.hostedRun
+        let effects = deliver(.command(.followClass(timeline)), at)
+        if let refusal = Self.refusal(in: effects) { return logOnce("class-" + refusal.reason, "fleet: class \(record.id): \(refusal.reason)") }
+        guard !effects.isEmpty, let before, case .running(let was) = before.phase else { return }
+        // How much more (or less) of the run is left than before: what the station caught up.
+        let left: Duration
+        switch timeline.timing(total: was.total, leadIn: .seconds(before.plan.leadInSeconds)) {
+        case .running(let end): left = max(end - at, .zero)
+        case .paused(let remaining): left = remaining
+        }
+        let moved = Double((left - was.remainingTotal(at: at)).nanoseconds) / 1e9
+        event("class", ["id": FleetStateReport.quoted(record.id), "moved": String(format: "%.3f", moved),
+                        "paused": record.isPaused ? "true" : "false"])
+    }
+
+    /// Logs `line` the first time a problem of `kind` is met (a retained record is delivered
+    /// again at every reconnection: its problem is said once).
+    private func logOnce(_ kind: String, _ line: String) {
+        guard loggedKinds.insert(kind).inserted else { return }
+        log(line)
     }
 
     /// Schedules a start at `unixTime` (a class's): refused whole, nothing changed, when the

@@ -70,32 +70,38 @@ final class ScriptedFleet {
         case .brokerDown: broker.goDown()
         case .brokerUp: broker.comeUp()
         case .message(let payload, let everyStation, let retained):
-            let message = MQTTMessage(
-                topic: everyStation ? topics.fleetCommand : topics.command, text: payload, qos: 1, retain: retained)
-            do {
-                _ = try coach.publish(message)
-            } catch {
-                // Not connected (the broker went down since): connect again, then send.
-                do {
-                    try coach.connect()
-                    _ = try coach.publish(message)
-                } catch {
-                    log("script line \(line): the message was not sent: \(error)")
-                }
-            }
-            _ = coach.takeEvents()
+            send(MQTTMessage(topic: everyStation ? topics.fleetCommand : topics.command, text: payload, qos: 1, retain: retained), line: line)
+        case .classRecord(let payload):
+            send(MQTTMessage(topic: topics.classRecord, text: payload, qos: 1, retain: true), line: line)
         }
         report()
     }
 
+    /// Publishes `message` as the coach's tool; one the broker cannot take (it is down) is one
+    /// line on the log.
+    private func send(_ message: MQTTMessage, line: Int) {
+        do {
+            _ = try coach.publish(message)
+        } catch {
+            // Not connected (the broker went down since): connect again, then send.
+            do {
+                try coach.connect()
+                _ = try coach.publish(message)
+            } catch {
+                log("script line \(line): the message was not sent: \(error)")
+            }
+        }
+        _ = coach.takeEvents()
+    }
+
     /// Writes to the trace what the broker took for the station's topics since the last call
-    /// (its status, state, events and records, and its will), commands excepted: those are the
+    /// (its status, state, events and records, and its will), commands and class records excepted: those are the
     /// script's own lines.
     func report() {
         let published = broker.published
         guard reported < published.count else { return }
         let base = topics.prefix + "/" + topics.station + "/"
-        for message in published[reported...] where message.topic.hasPrefix(base) && message.topic != topics.command {
+        for message in published[reported...] where message.topic.hasPrefix(base) && message.topic != topics.command && message.topic != topics.classRecord {
             let payload = String(decoding: message.payload, as: UTF8.self)
             trace.fleet(topic: String(message.topic.dropFirst(base.count)), payload: payload, isJSON: JSONValue.parse(message.payload) != nil)
         }

@@ -16,6 +16,7 @@ extension Kiosk {
             return effects + react(to: .pressed(button), at: now) + react(to: .released(button), at: now)
         case .classStart(let expected, let workBegins):
             outcome = classStart(expecting: expected, workBegins: workBegins, at: now)
+        case .followClass(let timeline): outcome = follow(timeline, at: now)
         case .pause: outcome = control(.pause, at: now)
         case .resume: outcome = control(.resume, at: now)
         case .reset: outcome = control(.reset, at: now)
@@ -128,6 +129,21 @@ extension Kiosk {
             return .success(host.startClass(at: now, workBegins: workBegins))
         case .rest, .menu:
             return .success(dispatch(.pressed(.start), at: now))
+        }
+    }
+
+    /// Hands the class's instants to the mode whose run is the class's.
+    private mutating func follow(_ timeline: ClassTimeline, at now: Moment) -> Result<[Effect], KioskRefusal> {
+        func moved<H: ProgramHost>(_ host: inout H, _ wrap: (H) -> Mode) -> Result<[Effect], KioskRefusal> {
+            let outcome = host.follow(timeline, at: now)
+            if case .success = outcome { mode = wrap(host) }
+            return outcome
+        }
+        switch mode {
+        case .program(var host): return moved(&host) { .program($0) }
+        case .interval(var host): return moved(&host) { .interval($0) }
+        case .workout(var host): return moved(&host) { .workout($0) }
+        case .rest, .menu: return .failure(KioskRefusal("follow", "no class runs here (\(statusLine))"))
         }
     }
 

@@ -22,15 +22,18 @@ extension Kiosk {
     /// paused, not yet finished): one that goes back to idle without a record was thrown away,
     /// which the terminal kiosk says (`workout ended: nothing recorded`).
     public var runInProgress: Bool {
-        let run: ProgramRun?
-        switch mode {
-        case .rest, .menu: return false
-        case .interval(let interval): run = interval.run
-        case .workout(let workout): run = workout.run
-        case .program(let program): run = program.run
-        }
-        if case .running = run?.phase { return true }
+        if case .running = hostedRun?.phase { return true }
         return false
+    }
+
+    /// The run of the interval, workout or program mode (nil in rest and the menu, and in idle).
+    public var hostedRun: ProgramRun? {
+        switch mode {
+        case .rest, .menu: return nil
+        case .interval(let interval): return interval.run
+        case .workout(let workout): return workout.run
+        case .program(let program): return program.run
+        }
     }
 
     private static func detail(of interval: IntervalMode) -> String {

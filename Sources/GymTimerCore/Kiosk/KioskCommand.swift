@@ -11,6 +11,9 @@ public enum KioskCommand: Hashable, Sendable {
     /// then (begun earlier, or shortened when that is past): the class's instant is when the
     /// work begins on every station.
     case classStart(expecting: ModeMenu.Entry?, workBegins: Moment? = nil)
+    /// Moves the class's run to where the class's instants say it is (`ClassTimeline`): what a
+    /// station that missed a pause or a resume, or was restarted, does when it hears the class.
+    case followClass(ClassTimeline)
     /// Pauses what runs (a rest, an interval, a workout or a program).
     case pause
     /// Resumes what was paused.

@@ -57,6 +57,13 @@ extension ProgramHost {
         return effects
     }
 
+    /// Moves the run to its class's instants (`ProgramRun.follow`); nothing to move in idle.
+    public mutating func follow(_ timeline: ClassTimeline, at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard var running = run else { return .failure(KioskRefusal("follow", "nothing is running")) }
+        defer { run = running }
+        return running.follow(timeline, at: now)
+    }
+
     /// Pauses the run on command (see `RunControllable`); nothing to pause in idle.
     public mutating func pause(at now: Moment) -> Result<[Effect], KioskRefusal> {
         guard var running = run else { return .failure(KioskRefusal("pause", "nothing is running")) }

@@ -234,6 +234,31 @@ public struct ProgramRun: Hashable, Sendable, Codable {
         return .success([.display(display(at: now))])
     }
 
+    /// How far from its class's start a run may have begun and still be that class's run (a
+    /// station's clocks, a restart's re-anchoring); a run further off is another one.
+    public static let classMatch: Duration = .seconds(2)
+
+    /// Moves the run to its class's instants (`ClassTimeline`), so a station that missed a pause
+    /// or was down catches up with the others; nothing changes when it is already there.
+    /// Refused for a run that is not that class's: over, or begun more than `classMatch` away
+    /// from the class's start.
+    public mutating func follow(_ timeline: ClassTimeline, at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard case .running(var run) = phase else { return .failure(KioskRefusal("follow", "the run is over")) }
+        let leadIn = Duration.seconds(plan.leadInSeconds)
+        if let problem = timeline.problem(leadIn: leadIn) { return .failure(KioskRefusal("follow", problem)) }
+        let off = run.startedAt - (timeline.workBegins - leadIn)
+        guard off <= Self.classMatch, off >= .zero - Self.classMatch else {
+            return .failure(KioskRefusal("follow", "the run under way is not this class's"))
+        }
+        let timing = timeline.timing(total: run.total, leadIn: leadIn)
+        guard timing != run.timing else { return .success([]) }
+        run.follow(timing, at: now)
+        phase = .running(run)
+        flashUntil = nil
+        if run.elapsed(at: now) < leadIn { workStartedAt = nil } else if workStartedAt == nil { workStartedAt = timeline.workBegins }
+        return .success([.leds(leds), .sound(nil)] + advance(to: now))
+    }
+
     /// Active time from the start to the beginning of interval `index`.
     private func start(of index: Int) -> Duration {
         index == 0 ? .zero : plan.intervalEnds[index - 1]

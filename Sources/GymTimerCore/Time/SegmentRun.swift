@@ -168,6 +168,17 @@ public struct SegmentRun: Hashable, Sendable, Codable {
         timing = .running(end: now + remaining)
     }
 
+    /// Takes `timing` (its class's, see `ClassTimeline`) at `now`: the segment the clock now
+    /// says; the cues from there on fall due at their new moments, those before it are dropped.
+    /// The one move that may take `nextCue` back: a station following its class gives the
+    /// class's calls, not its own.
+    public mutating func follow(_ timing: Timing, at now: Moment) {
+        self.timing = timing
+        let elapsed = elapsed(at: now)
+        nextCue = cues.firstIndex { $0.at > elapsed } ?? cues.count
+        segment = segmentEnds.firstIndex { $0 > elapsed } ?? segmentEnds.count - 1
+    }
+
     /// Ends the current segment now (skipping what is left of it and its cues) and moves to the
     /// next one. Does nothing for the last segment or while paused.
     public mutating func skipSegment(at now: Moment) {

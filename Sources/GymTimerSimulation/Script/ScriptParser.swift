@@ -83,7 +83,7 @@ public struct ScriptParser: Sendable {
     }
 
     /// `fleet [all] [retained] PAYLOAD...` (the payload is the rest of the line, its words
-    /// joined by one space) or `broker down|up`.
+    /// joined by one space), `fleet class [PAYLOAD...]` or `broker down|up`.
     private func fleetAction(_ verb: String, _ args: [String], line: Int) throws(ScriptError) -> SimulationScript.FleetAction {
         if verb == "broker" {
             switch args {
@@ -92,6 +92,7 @@ public struct ScriptParser: Sendable {
             default: throw ScriptError(line: line, "usage: TIME broker down|up")
             }
         }
+        if args.first == "class" { return .classRecord(payload: args.dropFirst().joined(separator: " ")) }
         var words = args[...]
         var everyStation = false, retained = false
         while let word = words.first, word == "all" || word == "retained" {

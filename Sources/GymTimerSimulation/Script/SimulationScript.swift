@@ -19,6 +19,9 @@ public struct SimulationScript: Hashable, Sendable {
         /// `payload`, exactly as written, published to the station's own command topic (or to
         /// every station's, `all`), retained or not: a command, or anything a hostile client sends.
         case message(payload: String, everyStation: Bool, retained: Bool)
+        /// `payload`, retained on the station's `class` topic: the class's instants as the coach's
+        /// console keeps them (`fleet class {"id":…,"at":…,"pauses":[…]}`; an empty payload clears them).
+        case classRecord(payload: String)
         /// The broker goes down (its retained messages and sessions are kept, as Mosquitto's
         /// persistence keeps them): every client loses its connection.
         case brokerDown
