@@ -48,6 +48,24 @@ enum FuzzCommand {
             precondition(!error.description.isEmpty && !error.kind.isEmpty, "refused a command without saying why")
             precondition(error.description.utf8.count < 512, "an error message repeats too much of the payload")
         }
+        checkClassRecord(bytes)
+    }
+
+    /// The same bytes as a class's retained instants (`FleetClassRecord`): a record within the
+    /// limits, or a refusal saying why; one accepted is followed by a station without trapping.
+    static func checkClassRecord(_ bytes: [UInt8]) {
+        switch FleetClassRecord.parse(bytes) {
+        case .success(let record?):
+            precondition(record.pauses.count <= ClassTimeline.maximumPauses && !record.id.isEmpty, "accepted a record out of limits")
+            precondition((try? FleetClassRecord.parse(Array(record.json.utf8)).get()) != nil, "a record does not read back")
+            let now = 1_767_225_600.0
+            if let timeline = record.timeline(unixNow: now, moment: { Moment(nanoseconds: Int64((($0 - now) * 1e9).rounded())) }) {
+                let leadIn = Duration.seconds(10)
+                if timeline.problem(leadIn: leadIn) == nil { _ = timeline.timing(total: .seconds(3600), leadIn: leadIn) }
+            }
+        case .success(nil): precondition(bytes.isEmpty, "cleared by a payload that is not empty")
+        case .failure(let error): precondition(!error.description.isEmpty, "refused a record without saying why")
+        }
     }
 }
 

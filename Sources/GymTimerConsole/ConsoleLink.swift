@@ -22,6 +22,8 @@ public final class ConsoleLink: @unchecked Sendable {
     private var outbox: [MQTTMessage] = []
     /// Classes that repeat: their starts are queued by the thread as they fall due.
     private var schedules: [ConsoleSchedule] = []
+    /// The class each station is in: its instants, retained on the station's `class` topic.
+    private var classes = ConsoleClasses()
     /// The answers to the commands sent lately, by id (the oldest dropped beyond `maximumAwaited`).
     private var awaited: [String: FleetAnswers] = [:]
     private var awaitedOrder: [String] = []
@@ -182,6 +184,18 @@ public final class ConsoleLink: @unchecked Sendable {
             lock.unlock()
         }
         return result
+    }
+
+    /// Keeps what a taken action did to the classes (`ConsoleClasses`) and queues each changed
+    /// record, retained on its station's `class` topic (an empty payload clears one).
+    public func keepClasses(_ change: (inout ConsoleClasses) -> [String: FleetClassRecord?]) {
+        lock.lock()
+        for (station, record) in change(&classes).sorted(by: { $0.key < $1.key }) where outbox.count < Self.maximumQueued {
+            outbox.append(MQTTMessage(
+                topic: FleetTopics(prefix: prefix, station: station).classRecord, text: record?.json ?? "", qos: 1, retain: true))
+        }
+        lock.unlock()
+        poke()
     }
 
     /// Ends every repeating class (a start already sent stays sent); how many there were.

@@ -263,6 +263,18 @@ public struct ConsoleServer: Sendable {
                        case .success(let cancel) = link.send({ [.cancel] }, to: scheduled) {
                         calledOff = await link.awaitAnswers(cancel.ids).first
                     }
+                    // The class's instants, kept and retained for its stations (a station that is
+                    // offline now, or restarts, follows them when it is back).
+                    let acted = (answers.first?.done ?? []) + sent.offline
+                    switch action.verb {
+                    case .class where calledOff == nil:
+                        let started = answers.last?.done ?? []
+                        link.keepClasses { $0.begin(id: sent.ids.last ?? "", workBegins: sentAt + action.lead, on: started) }
+                    case .pause: link.keepClasses { $0.pause(acted, at: sentAt) }
+                    case .resume: link.keepClasses { $0.resume(acted, at: sentAt) }
+                    case .reset, .callOff: link.keepClasses { $0.end(action.stations) }
+                    default: break
+                    }
                     return Self.json(
                         done ? .ok : .conflict,
                         message: action.report(at: sentAt, answers: answers, offline: sent.offline, calledOff: calledOff))

@@ -417,6 +417,8 @@ public final class FleetStation: TimedDriver {
         case .paused(let remaining): left = remaining
         }
         let moved = Double((left - was.remainingTotal(at: at)).nanoseconds) / 1e9
+        // A catch-up worth telling (a missed pause, a restart), not a receipt's milliseconds.
+        if abs(moved) >= 0.1 { log("fleet: class \(record.id): moved \(String(format: "%+.3f", moved)) s to the class's time") }
         event("class", ["id": FleetStateReport.quoted(record.id), "moved": String(format: "%.3f", moved),
                         "paused": record.isPaused ? "true" : "false"])
     }

@@ -43,6 +43,11 @@ CLASS_LEAD = 6        # the console's lead-in: at = now + this
 # what they trace differs only by how late each process's loop woke, which on a loaded 2-core
 # machine stays well under this.
 SAME_INSTANT = 0.25
+# A station down through a class's pause of REJOIN_PAUSE s, restarted, ends with the others within
+# REJOIN_MARGIN s (the precise skew is `gymtimer bench`'s; without following the class it would
+# end the whole pause early).
+REJOIN_PAUSE = 4
+REJOIN_MARGIN = 1.0
 
 def until(seconds, predicate, step=0.2):
     end = time.monotonic() + seconds
@@ -70,6 +75,15 @@ def trace(path):
     except FileNotFoundError:
         pass
     return lines
+
+
+def browser_service():
+    """chromedriver, its browser on a time zone where it is about noon now: the page's "repeat
+    until HH:MM" means today at that time (a time already past is refused), so the test's "two
+    hours from now" must not cross midnight whenever the run happens."""
+    offset = (12 - time.gmtime().tm_hour + 12) % 24 - 12   # hours east of UTC, -12 … 11
+    zone = "Etc/GMT" + (f"{-offset:+d}" if offset else "")  # Etc/GMT-3 is UTC+3
+    return Service(shutil.which("chromedriver") or "/usr/bin/chromedriver", env={**os.environ, "TZ": zone})
 
 
 def main():
@@ -125,7 +139,7 @@ def main():
         for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1500"]:
             options.add_argument(flag)
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver = webdriver.Chrome(service=browser_service(), options=options)
         driver.get(base + "/")
 
         def tiles():
@@ -366,6 +380,42 @@ def main():
         check("both tiles run again",
               until(10, lambda: all("paus" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
 
+        # A station killed during a class misses its pause and resume; restarted, it follows the
+        # class's instants (retained for it by the console) and ends with the others, not a pause early.
+        check("reset for a class with a station that goes down", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
+        until(15, lambda: all(not left(s) for s in STATIONS))
+        check("a third class", press("start", f"Class ({PROGRAM}) starts in 3 s on rack-1, rack-2") is not None, repr(result()))
+        check("both count in it", until(20, lambda: all(left(s) and left(s) > 15 for s in STATIONS)) is not None, repr(tiles()))
+        killed_at = time.time()
+        dict(processes)["rack-2"].kill()
+        check("rack-2, killed, goes offline on its tile", until(15, lambda: not tiles()["rack-2"]["online"]) is not None, repr(tiles()))
+        check("pause with rack-2 down: done on rack-1, rack-2 offline",
+              press("pause", "Paused rack-1; offline, will not get it: rack-2") is not None, repr(result()))
+        time.sleep(REJOIN_PAUSE)
+        check("resume with rack-2 down", press("resume", "Resumed rack-1; offline, will not get it: rack-2") is not None, repr(result()))
+        config = os.path.join(work, "rack-2.toml")
+        start("rack-2", [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, "rack-2")],
+              stdout=open(os.path.join(work, "rack-2.jsonl"), "a"))
+
+        def ends():
+            found = {}
+            for s in STATIONS:
+                done = [line["unix"] for line in trace(os.path.join(work, f"{s}.jsonl"))
+                        if line.get("device") == "audio" and line.get("sound") == "complete" and line.get("unix", 0) > killed_at]
+                if not done:
+                    return None
+                found[s] = done[0]
+            return found
+        ended = until(AMRAP_SECONDS + REJOIN_PAUSE + 30, ends)
+        check("restarted, rack-2 finishes the class", ended is not None, repr(tiles()))
+        if ended:
+            gap = abs(ended["rack-1"] - ended["rack-2"])
+            check(f"it ends with rack-1 (within {REJOIN_MARGIN} s, not {REJOIN_PAUSE} s early: {gap:.3f} s)", gap <= REJOIN_MARGIN, repr(ended))
+        with open(os.path.join(work, "rack-2.log")) as f:
+            moved = [float(m.group(1)) for m in re.finditer(r"fleet: class \S+: moved ([+-][0-9.]+) s to the class's time", f.read())]
+        check("rack-2's log says it caught up with the class by the pause it missed",
+              any(REJOIN_PAUSE - 1 <= m <= REJOIN_PAUSE + 3 for m in moved), repr(moved))
+
         # A message to the floor: it reaches both stations' displays (their traces), and the
         # wall buttons are locked and unlocked from the page (the tiles say so).
         message = driver.find_element(By.ID, "message")
@@ -462,7 +512,7 @@ def main():
               f"{said!r} {m}")
         if args.screenshot:
             driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "console-phone.png"))
-        locked_page = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        locked_page = webdriver.Chrome(service=browser_service(), options=options)
         try:
             locked_page.set_window_size(390, 844)
             locked_page.get(base + "/")
