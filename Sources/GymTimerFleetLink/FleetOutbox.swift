@@ -47,6 +47,12 @@ public final class FleetOutbox {
                 // At most one row: the Unix time of the start the station is waiting for.
                 try db.execute(sql: "CREATE TABLE scheduled_start (slot INTEGER PRIMARY KEY CHECK (slot = 1), at REAL NOT NULL)")
             }
+            migrator.registerMigration("v3") { db in
+                // A class program's lead-in (its run begins that long before `at`) and the id its
+                // `started` answers: a station restarted before the instant starts as it was asked.
+                try db.execute(sql: "ALTER TABLE scheduled_start ADD COLUMN lead_in REAL NOT NULL DEFAULT 0")
+                try db.execute(sql: "ALTER TABLE scheduled_start ADD COLUMN request_id TEXT")
+            }
             // Another process may be creating the same file at this instant (`openMigrated`).
             database = try migrator.openMigrated(path: path, configuration: configuration)
         } catch {
@@ -119,21 +125,41 @@ public final class FleetOutbox {
         }
     }
 
-    /// The start the station waits for (a Unix time), if any.
-    public func scheduledStart() throws(FleetLinkError) -> Double? {
+    /// A start the station waits for: its instant (Unix time), how long before it a class
+    /// program's run begins (seconds; 0 for a plain start), and the id it answers.
+    public struct ScheduledStart: Hashable, Sendable {
+        public var at: Double
+        public var leadIn: Double
+        public var id: String?
+
+        public init(at: Double, leadIn: Double = 0, id: String? = nil) {
+            self.at = at
+            self.leadIn = leadIn
+            self.id = id
+        }
+    }
+
+    /// The start the station waits for, if any.
+    public func scheduledStart() throws(FleetLinkError) -> ScheduledStart? {
         do {
-            return try database.read { db in try Double.fetchOne(db, sql: "SELECT at FROM scheduled_start WHERE slot = 1") }
+            return try database.read { db in
+                try Row.fetchOne(db, sql: "SELECT at, lead_in, request_id FROM scheduled_start WHERE slot = 1").map {
+                    ScheduledStart(at: $0["at"], leadIn: $0["lead_in"], id: $0["request_id"])
+                }
+            }
         } catch {
             throw .outbox(path: path, detail: "\(error)")
         }
     }
 
     /// Keeps (or, with nil, forgets) the start the station waits for.
-    public func setScheduledStart(_ at: Double?) throws(FleetLinkError) {
+    public func setScheduledStart(_ start: ScheduledStart?) throws(FleetLinkError) {
         do {
             try database.write { db in
-                if let at {
-                    try db.execute(sql: "INSERT OR REPLACE INTO scheduled_start (slot, at) VALUES (1, ?)", arguments: [at])
+                if let start {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO scheduled_start (slot, at, lead_in, request_id) VALUES (1, ?, ?, ?)",
+                        arguments: [start.at, start.leadIn, start.id])
                 } else {
                     try db.execute(sql: "DELETE FROM scheduled_start")
                 }

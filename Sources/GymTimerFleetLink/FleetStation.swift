@@ -130,13 +130,19 @@ public final class FleetStation: TimedDriver {
     }
 
     /// A start scheduled before a restart is kept: on time if its instant is still to come
-    /// (or at most `startSlack` past), else dropped with one line.
+    /// (or at most `startSlack` past), else dropped with one line; a class program's lead-in
+    /// still ends at the instant, and its `started` still answers the command's id.
     private func resumeScheduledStart() {
-        guard let outbox, let at = try? outbox.scheduledStart() else { return }
+        guard let outbox, let stored = try? outbox.scheduledStart() else { return }
         // The stored instant is checked as a command's is: a damaged file cannot trap.
-        switch FleetCommand.startDelay(at: at, unixNow: unixNow()) {
+        switch FleetCommand.startDelay(at: stored.at, unixNow: unixNow()) {
         case .success:
-            scheduledStart = moment(ofUnix: at)
+            scheduledStart = moment(ofUnix: stored.at)
+            // A lead-in out of a program's limits (a damaged file) is none: a plain start.
+            let longest = Double(Program.numberLimits["lead_in_seconds"]?.range.upperBound ?? 0)
+            scheduledLeadIn = stored.leadIn.isFinite && (0...longest).contains(stored.leadIn)
+                ? .nanoseconds(Int64((stored.leadIn * 1e9).rounded())) : .zero
+            scheduledID = stored.id.flatMap { FleetRequest.isValidID($0) ? $0 : nil }
         case .failure(let error):
             log("fleet: the stored scheduled start is dropped: \(error)")
             remember(start: nil)
@@ -144,9 +150,9 @@ public final class FleetStation: TimedDriver {
     }
 
     /// Keeps the scheduled start in the outbox's file (nil: forgets it).
-    private func remember(start at: Double?) {
+    private func remember(start: FleetOutbox.ScheduledStart?) {
         do {
-            try outbox?.setScheduledStart(at)
+            try outbox?.setScheduledStart(start)
         } catch {
             log("fleet: \(error)")
         }
@@ -480,7 +486,7 @@ public final class FleetStation: TimedDriver {
         scheduledID = id
         scheduledLeadIn = leadIn
         scheduledAt = now()
-        remember(start: unixTime)
+        remember(start: FleetOutbox.ScheduledStart(at: unixTime, leadIn: Double(leadIn.nanoseconds) / 1e9, id: id))
         publishState()
         event("scheduled", ["at": String(format: "%.3f", unixTime)], answering: id)
     }
