@@ -1,4 +1,3 @@
-import GymTimerCore
 import GymTimerFleet
 
 /// The class each station is in, as the console keeps it (`FleetClassRecord`): begun when a
@@ -23,25 +22,14 @@ public struct ConsoleClasses: Sendable {
         return changed
     }
 
-    /// The class paused at `at` on those of `stations` in a class that runs (its work begun or
-    /// its lead-in on) and is not paused; a class that kept `ClassTimeline.maximumPauses`
-    /// pauses keeps no more (its stations keep their own time from there).
+    /// The class paused at `at` on those of `stations` in a class (`FleetClassRecord.pause`).
     public mutating func pause(_ stations: [String], at: Double) -> [String: FleetClassRecord?] {
-        change(stations) { record in
-            guard !record.isPaused, record.pauses.count < ClassTimeline.maximumPauses,
-                  at >= (record.pauses.last?.until ?? -Double.infinity) else { return false }
-            record.pauses.append(.init(from: at, until: nil))
-            return true
-        }
+        change(stations) { $0.pause(at: at) }
     }
 
     /// The class resumed at `at` on those of `stations` whose class is paused.
     public mutating func resume(_ stations: [String], at: Double) -> [String: FleetClassRecord?] {
-        change(stations) { record in
-            guard record.isPaused, let from = record.pauses.last?.from else { return false }
-            record.pauses[record.pauses.count - 1].until = max(at, from)
-            return true
-        }
+        change(stations) { $0.resume(at: at) }
     }
 
     /// No class on `stations` any more: their records are cleared.

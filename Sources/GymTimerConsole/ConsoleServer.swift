@@ -267,7 +267,9 @@ public struct ConsoleServer: Sendable {
                     // offline now, or restarts, follows them when it is back).
                     let acted = (answers.first?.done ?? []) + sent.offline
                     switch action.verb {
-                    case .class where calledOff == nil:
+                    // A class with a program (its work begins at the instant; a plain start's
+                    // own lead-in would come after it, so it has no such instants to follow).
+                    case .class where calledOff == nil && action.runs != nil:
                         let started = answers.last?.done ?? []
                         link.keepClasses { $0.begin(id: sent.ids.last ?? "", workBegins: sentAt + action.lead, on: started) }
                     case .pause: link.keepClasses { $0.pause(acted, at: sentAt) }

@@ -37,6 +37,22 @@ public struct FleetClassRecord: Hashable, Sendable {
     /// Whether the last pause is still open.
     public var isPaused: Bool { pauses.last.map { $0.until == nil } ?? false }
 
+    /// The class paused at `at`; false, nothing changed, when it is paused already, `at` is
+    /// before its last resume, or it kept `ClassTimeline.maximumPauses` (its stations keep
+    /// their own time from there).
+    public mutating func pause(at: Double) -> Bool {
+        guard !isPaused, pauses.count < ClassTimeline.maximumPauses, at >= (pauses.last?.until ?? -Double.infinity) else { return false }
+        pauses.append(Pause(from: at, until: nil))
+        return true
+    }
+
+    /// The class resumed at `at` (not before its pause began); false when it is not paused.
+    public mutating func resume(at: Double) -> Bool {
+        guard isPaused, let from = pauses.last?.from else { return false }
+        pauses[pauses.count - 1].until = max(at, from)
+        return true
+    }
+
     /// The record of a payload; nil for the empty one that clears it. Every way a payload can
     /// be wrong is one `FleetCommandError` naming the field (a hostile record changes nothing).
     public static func parse(_ payload: [UInt8]) -> Result<FleetClassRecord?, FleetCommandError> {

@@ -162,11 +162,14 @@ public struct FleetConsole {
         let offline = names.filter { seen[$0] != "online" }
         // The answers come on the stations' event topics: subscribed before the command goes,
         // so the broker (which takes one client's packets in order) routes every answer here.
+        // The classes' retained instants too: a pause or resume of a class is kept in them.
         do {
             try client.subscribe("\(prefix)/+/event", qos: 1)
+            try client.subscribe("\(prefix)/+/class", qos: 1)
         } catch {
             throw .broker(broker: options.broker, detail: Self.reason(error))
         }
+        let sentAt = Date().timeIntervalSince1970
         let request = FleetRequest(command(), id: FleetRequest.newID())
         var answers = FleetAnswers(id: request.id ?? "", asked: online, offline: offline)
         var waiting: Set<Int32> = []
@@ -178,10 +181,15 @@ public struct FleetConsole {
             }
         }
         var taken = false
+        var classes: [String: FleetClassRecord] = [:]
         let events = client.pump(for: max(5, answerWait)) { events in
-            for case .message(let message) in events where !message.retain {
+            for case .message(let message) in events {
                 guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { continue }
-                answers.take(event: message.payload, from: station)
+                if message.topic.hasSuffix("/class") {
+                    if message.retain, case .success(let record?) = FleetClassRecord.parse(message.payload) { classes[station] = record }
+                } else if !message.retain {
+                    answers.take(event: message.payload, from: station)
+                }
             }
             taken = taken || waiting.subtracting(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } }).isEmpty
             return taken && answers.isComplete
@@ -190,7 +198,45 @@ public struct FleetConsole {
         guard waiting.isSubset(of: delivered) else {
             throw .broker(broker: options.broker, detail: "the broker did not take the command within 5 s")
         }
+        let changed = Self.classChanges(
+            request.command, id: request.id ?? "", at: sentAt, stations: names, acted: answers.done + offline, records: classes)
+        var kept: Set<Int32> = []
+        for (station, record) in changed.sorted(by: { $0.key < $1.key }) {
+            let message = MQTTMessage(
+                topic: FleetTopics(prefix: prefix, station: station).classRecord, text: record?.json ?? "", qos: 1, retain: true)
+            if let mid = try? client.publish(message) { kept.insert(mid) }
+        }
+        // Taken by the broker before the client goes (a retained message it never took is lost).
+        if !kept.isEmpty {
+            _ = client.pump(for: 5) { events in
+                kept.subtract(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } })
+                return kept.isEmpty
+            }
+        }
         return Delivery(command: request.command, online: online, offline: offline, answers: answers)
+    }
+
+    /// What a command sent at `at` does to the classes' retained instants (`FleetClassRecord`),
+    /// as the console keeps them: a class start with a program begins one on the stations that
+    /// scheduled it; a pause or resume is kept in the class of each station that did it or was
+    /// offline (it follows when it is back); a call-off or a reset clears them. Nil: clear.
+    static func classChanges(
+        _ command: FleetCommand, id: String, at: Double, stations: [String], acted: [String], records: [String: FleetClassRecord]
+    ) -> [String: FleetClassRecord?] {
+        var changed: [String: FleetClassRecord?] = [:]
+        switch command {
+        case .classStart(let start, _):
+            for station in acted { changed[station] = FleetClassRecord(id: id, workBegins: start) }
+        case .pause, .resume:
+            for station in acted {
+                guard var record = records[station] else { continue }
+                if command == .pause ? record.pause(at: at) : record.resume(at: at) { changed[station] = record }
+            }
+        case .cancel, .reset:
+            for station in stations where records[station] != nil { changed[station] = .some(nil) }
+        default: break
+        }
+        return changed
     }
 
     /// The retained `status` of every station seen within `wait` seconds (less once every

@@ -720,6 +720,24 @@ extension HeadlessStationTests {
         let (defined, saidDefined, errDefined) = try run(["fleet", "start", "--broker", url, "--stations", "rack-1", "--in", "3", "--program", row])
         #expect(defined == 0 && saidDefined.contains("(scheduled on rack-1)"), "\(saidDefined) \(errDefined)")
         #expect(state { $0.contains("\"program\":\"Row 2 x 30\"") && $0.contains("\"round\":1") }.contains("\"round\":1"))
+        // The class's instants are retained for the station, and the coach's pause and resume
+        // from the command line are kept in them (a station down meanwhile follows them back).
+        func retainedClass() throws -> FleetClassRecord? {
+            let reader = try observer(port: broker.port, ["gymtimer/rack-1/class"])
+            let seen = messages(reader, seconds: 2) { !$0.isEmpty }
+            return seen.last.flatMap { try? FleetClassRecord.parse($0.payload).get() }
+        }
+        let begun = try retainedClass()
+        let at = try #require(saidDefined.split(separator: " ").dropFirst(2).first.flatMap { Double($0) }, "\(saidDefined)")
+        #expect(begun?.workBegins == at && begun?.pauses == [], "\(String(describing: begun)) for \(saidDefined)")
+        let (paused, _, _) = try run(["fleet", "pause", "--broker", url, "--stations", "rack-1"])
+        let pausedClass = try retainedClass()
+        #expect(paused == 0 && pausedClass?.isPaused == true && pausedClass?.id == begun?.id, "\(String(describing: pausedClass))")
+        let (resumed, _, _) = try run(["fleet", "resume", "--broker", url, "--stations", "rack-1"])
+        let resumedClass = try retainedClass()
+        #expect(resumed == 0 && resumedClass?.pauses.count == 1 && resumedClass?.isPaused == false, "\(String(describing: resumedClass))")
+        let (reset, _, _) = try run(["fleet", "reset", "--broker", url, "--stations", "rack-1"])
+        #expect(try reset == 0 && retainedClass() == nil, "a reset clears the class's instants")
     }
 }
 

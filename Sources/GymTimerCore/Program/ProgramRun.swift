@@ -236,7 +236,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
 
     /// How far from its class's start a run may have begun and still be that class's run (a
     /// station's clocks, a restart's re-anchoring); a run further off is another one.
-    public static let classMatch: Duration = .seconds(2)
+    public static let classMatch: Duration = .milliseconds(500)
 
     /// Moves the run to its class's instants (`ClassTimeline`), so a station that missed a pause
     /// or was down catches up with the others; nothing changes when it is already there.
