@@ -51,7 +51,7 @@ public enum ConsolePage {
             <div class="row">
             <label>Program <select id="program"><option value="">what each station has selected</option>
             <optgroup id="library-programs" label="The gym's programs"></optgroup>
-            <optgroup label="On the stations (by name)"><option>Tabata</option><option>EMOM 10</option><option>AMRAP 12</option><option>For Time</option></optgroup>
+            <optgroup id="station-programs" label="On the stations (their own configs)"></optgroup>
             </select></label>
             <label>Lead-in (s) <input id="lead" type="number" min="3" max="600" value="10"></label>
             <label><input id="start-ready" type="checkbox"> start on the ready ones if some refuse</label>
@@ -278,6 +278,20 @@ public enum ConsolePage {
             floor.append(tile);
           }
           renderChoices();
+          renderStationPrograms();
+        }
+        // The programs the stations' own configs have (each tile's `programs`), by name; each
+        // option says which stations have it. Redrawn only when they change, so a choice stays.
+        function renderStationPrograms() {
+          const group = document.getElementById("station-programs");
+          if (!group) return;
+          const having = new Map();
+          for (const t of tiles) for (const p of (t.programs || [])) { if (!having.has(p)) having.set(p, []); having.get(p).push(t.name); }
+          const key = Array.from(having, ([p, s]) => p + "=" + s.join(",")).join("|");
+          if (group.dataset.key === key) return;
+          group.dataset.key = key;
+          group.replaceChildren(...Array.from(having, ([p, s]) => {
+            const o = el("option", null, p + (s.length < tiles.length ? " (" + s.join(", ") + ")" : "")); o.value = p; return o; }));
         }
         function renderChoices() {
           const box = document.getElementById("stations");

@@ -34,6 +34,9 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
     /// The station's sleep window as `HH:MM–HH:MM` (nil: none), and whether its display sleeps now.
     public var sleep: String? = nil
     public var asleep: Bool = false
+    /// The programs of the station's own config, by name (at most `maximumPrograms`, each a
+    /// valid program name): what a class may name without the gym's library.
+    public var programs: [String] = []
     /// Whether the station spoke since the console connected (a message the broker did not
     /// replay from its retained store: an answer to the console's ping, a state change). Only
     /// such stations are ticked for a class by default: a name someone left in a retained
@@ -60,7 +63,18 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
             program: text("program", width: 32), phase: text("phase", width: 16) ?? "-",
             deadline: online ? deadline : nil, startsAt: online ? startsAt : nil, remaining: online ? remaining : nil, display: text("display", width: 8),
             round: whole("round"), sets: whole("sets"), result: text("result", width: 32), locked: fields["locked"] == .bool(true),
-            sleep: sleepWindow(fields["sleep"]), asleep: online && fields["asleep"] == .bool(true))
+            sleep: sleepWindow(fields["sleep"]), asleep: online && fields["asleep"] == .bool(true),
+            programs: programs(fields["programs"]))
+    }
+
+    /// The most program names a tile carries (a config's own are far fewer).
+    public static let maximumPrograms = 50
+
+    /// A state's `programs`: its names that are valid program names, at most `maximumPrograms`.
+    static func programs(_ value: JSONValue?) -> [String] {
+        guard case .array(let list)? = value else { return [] }
+        let names = list.compactMap { $0.string }.filter { Program.nameProblem($0) == nil }
+        return Array(names.prefix(maximumPrograms))
     }
 
     /// A state's `sleep` object as `HH:MM–HH:MM`, only when both are times (nothing else is shown).

@@ -20,6 +20,9 @@ public struct FleetStateReport: Hashable, Sendable {
     public var restSeconds: Int?
     /// Whether a coach has locked the wall's buttons.
     public var locked: Bool
+    /// The programs of the station's own config (or the built-in ones), by name: what a class
+    /// may name for it without sending a definition (the console lists them).
+    public var programs: [String]
     /// The brightness a coach set (percent), nil: the config's.
     public var brightness: Int?
     /// The sleep window a coach set, and whether the display sleeps now; in the JSON only
@@ -30,6 +33,7 @@ public struct FleetStateReport: Hashable, Sendable {
     /// The report of `kiosk`.
     public init(_ kiosk: Kiosk) {
         sleepWindow = kiosk.sleepWindow
+        programs = Kiosk.freshProgram(kiosk.settings).programs.map(\.name)
         asleep = kiosk.isAsleep
         locked = kiosk.lockedSince != nil
         brightness = kiosk.brightness
@@ -107,7 +111,8 @@ public struct FleetStateReport: Hashable, Sendable {
             + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),"
             + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
             + "\"round\":\(round.map(String.init) ?? "null"),\(result.map { "\"result\":" + Self.quoted($0) + "," } ?? "")\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
-            + (startsAt.map { "\"starts_at\":" + number($0) + "," } ?? "") + "\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)\"t\":\(number(t))}"
+            + (startsAt.map { "\"starts_at\":" + number($0) + "," } ?? "")
+            + "\"programs\":[\(programs.map(Self.quoted).joined(separator: ","))],\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)\"t\":\(number(t))}"
     }
 
     /// `"sleep":{"from":"22:00","until":"06:00"},"asleep":false,` while a window is set, else

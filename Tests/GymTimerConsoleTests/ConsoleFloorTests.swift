@@ -134,6 +134,16 @@ import Testing
         #expect(offline.sleep == nil && !offline.asleep, "only a checked window is shown; an offline station is not said asleep")
     }
 
+    @Test func aTileCarriesTheStationsOwnProgramsOnlyAsValidNamesAndAtMostFifty() {
+        let state = #"{"programs":["Row 4","Tabata",7,"","bad\u0007name",{"x":1}]}"#
+        let tile = ConsoleTile.make(name: "rack-1", status: "online", state: JSONValue.parse(Array(state.utf8)), now: 0)
+        #expect(tile.programs == ["Row 4", "Tabata"], "\(tile.programs)")
+        let many = "{\"programs\":[" + (1...80).map { "\"P \($0)\"" }.joined(separator: ",") + "]}"
+        let crowded = ConsoleTile.make(name: "rack-1", status: "online", state: JSONValue.parse(Array(many.utf8)), now: 0)
+        #expect(crowded.programs.count == ConsoleTile.maximumPrograms && crowded.programs.first == "P 1")
+        #expect(ConsoleTile.make(name: "rack-1", status: "online", state: JSONValue.parse(Array(#"{"programs":"Tabata"}"#.utf8)), now: 0).programs == [])
+    }
+
     @Test func theBroadcastGivesANewPageTheLatestOfEachKind() async {
         let broadcast = ConsoleBroadcast(maximumListeners: 1)
         #expect(broadcast.publish(event: "floor", data: "1"))

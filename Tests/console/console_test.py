@@ -117,8 +117,12 @@ def main():
         for station in STATIONS:
             config = os.path.join(work, f"{station}.toml")
             with open(config, "w") as f:
-                # No [[programs]]: the class's program is built in the console and carried to them.
+                # The class's program is built in the console and carried to them: neither has it.
+                # rack-1 has a program of its own (rack-2 the built-in ones): the page lists both.
                 f.write(f'[fleet]\nbroker = "{broker}"\nstation = "{station}"\n')
+                if station == "rack-1":
+                    f.write('[[programs]]\nname = "Row 4"\nlabel = "ro 4"\nkind = "intervals"\nrounds = 4\n'
+                            'work_seconds = 30\nrest_seconds = 10\n')
             start(station, [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, station)],
                   stdout=open(os.path.join(work, f"{station}.jsonl"), "w"))
         # A name someone left in a retained message: shown, never ticked for a class (it never answers).
@@ -228,6 +232,9 @@ def main():
                         "lead_in_seconds": LEAD_IN_SECONDS}], repr(kept))
         offered = until(10, lambda: [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#library-programs option")] or None)
         check("the program list offers it (no free-text box)", offered == [PROGRAM], repr(offered))
+        own = until(10, lambda: [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#station-programs option")] or None)
+        check("and each station's own programs, saying which stations have them",
+              own == ["Row 4 (rack-1)", "Tabata (rack-2)", "EMOM 10 (rack-2)", "AMRAP 12 (rack-2)", "For Time (rack-2)"], repr(own))
 
         # The class: both stations (checked by default), the program, a lead-in, one click.
         Select(driver.find_element(By.ID, "program")).select_by_visible_text(PROGRAM)
