@@ -8,11 +8,7 @@ import Testing
 @Suite struct ClassProgramKioskTests {
     let sent = Program(name: "Row 3 x 40", label: "ro 3", leadInSeconds: 5, format: .intervals(rounds: 3, workSeconds: 40, restSeconds: 20))
 
-    func kiosk() -> Driver<Kiosk> {
-        var kiosk = Kiosk(settings: KioskSettings())
-        _ = kiosk.start(at: .origin)
-        return Driver(kiosk)
-    }
+    func kiosk() -> Driver<Kiosk> { .startedKiosk() }
 
     func program(_ kiosk: Kiosk) -> ProgramMode? {
         if case .program(let program) = kiosk.mode { return program }

@@ -11,9 +11,7 @@ import Testing
 
     /// A kiosk running `sent` as a class whose work began at 10 s (its run at 5 s).
     func inClass() -> Driver<Kiosk> {
-        var kiosk = Kiosk(settings: KioskSettings())
-        _ = kiosk.start(at: .origin)
-        var driver = Driver(kiosk)
+        var driver = Driver.startedKiosk()
         driver.send(.command(.selectProgram(sent)), at: at(1))
         driver.send(.command(.classStart(expecting: nil, workBegins: at(10))), at: at(5))
         return driver

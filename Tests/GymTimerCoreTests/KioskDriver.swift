@@ -14,6 +14,15 @@ extension RestMode: DrivenMachine {}
 extension IntervalMode: DrivenMachine {}
 extension WorkoutMode: DrivenMachine {}
 
+extension Driver where Machine == Kiosk {
+    /// A kiosk with the default settings, started at the origin.
+    static func startedKiosk() -> Driver<Kiosk> {
+        var kiosk = Kiosk(settings: KioskSettings())
+        _ = kiosk.start(at: .origin)
+        return Driver(kiosk)
+    }
+}
+
 /// Drives a machine as the runtime does: every deadline it asks for is handled exactly when due,
 /// and inputs arrive at given moments after the deadlines due by then. Keeps a log of effects.
 struct Driver<Machine: DrivenMachine> {

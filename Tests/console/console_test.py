@@ -266,16 +266,17 @@ def main():
 
         # The same instant, from the stations' own traces: the work's "go" after the click (the
         # program's own lead-in is placed to end at the class's instant: one lead-in, the console's).
-        def starts():
+        def first_sound(sound, since):
+            """Each station's first `sound` after the Unix time `since`, from its trace; None until all have one."""
             found = {}
             for s in STATIONS:
-                moved = [line["unix"] for line in trace(os.path.join(work, f"{s}.jsonl"))
-                         if line.get("device") == "audio" and line.get("sound") == "go" and line.get("unix", 0) > clicked]
-                if not moved:
+                heard = [line["unix"] for line in trace(os.path.join(work, f"{s}.jsonl"))
+                         if line.get("device") == "audio" and line.get("sound") == sound and line.get("unix", 0) > since]
+                if not heard:
                     return None
-                found[s] = moved[0]
+                found[s] = heard[0]
             return found
-        began = until(30, starts)
+        began = until(30, lambda: first_sound("go", clicked))
         check("both stations started (their traces)", began is not None)
         if began:
             spread = max(began.values()) - min(began.values())
@@ -404,16 +405,7 @@ def main():
         start("rack-2", [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, "rack-2")],
               stdout=open(os.path.join(work, "rack-2.jsonl"), "a"))
 
-        def ends():
-            found = {}
-            for s in STATIONS:
-                done = [line["unix"] for line in trace(os.path.join(work, f"{s}.jsonl"))
-                        if line.get("device") == "audio" and line.get("sound") == "complete" and line.get("unix", 0) > killed_at]
-                if not done:
-                    return None
-                found[s] = done[0]
-            return found
-        ended = until(AMRAP_SECONDS + REJOIN_PAUSE + 30, ends)
+        ended = until(AMRAP_SECONDS + REJOIN_PAUSE + 30, lambda: first_sound("complete", killed_at))
         check("restarted, rack-2 finishes the class", ended is not None, repr(tiles()))
         if ended:
             gap = abs(ended["rack-1"] - ended["rack-2"])
