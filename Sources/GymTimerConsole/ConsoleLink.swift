@@ -190,12 +190,18 @@ public final class ConsoleLink: @unchecked Sendable {
     /// record, retained on its station's `class` topic (an empty payload clears one).
     public func keepClasses(_ change: (inout ConsoleClasses) -> [String: FleetClassRecord?]) {
         lock.lock()
-        for (station, record) in change(&classes).sorted(by: { $0.key < $1.key }) where outbox.count < Self.maximumQueued {
+        queueRecords(change(&classes))
+        lock.unlock()
+        poke()
+    }
+
+    /// Queues each changed class record, retained on its station's `class` topic (the caller
+    /// holds the lock).
+    private func queueRecords(_ changed: [String: FleetClassRecord?]) {
+        for (station, record) in changed.sorted(by: { $0.key < $1.key }) where outbox.count < Self.maximumQueued {
             outbox.append(MQTTMessage(
                 topic: FleetTopics(prefix: prefix, station: station).classRecord, text: record?.json ?? "", qos: 1, retain: true))
         }
-        lock.unlock()
-        poke()
     }
 
     /// Ends every repeating class (a start already sent stays sent); how many there were.
@@ -217,6 +223,10 @@ public final class ConsoleLink: @unchecked Sendable {
                     for station in schedules[index].stations where outbox.count < Self.maximumQueued {
                         outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: request.json, qos: 1))
                     }
+                    // A repeat with a program is a class too: its instants, for every station
+                    // asked (one that refused it runs no run of that instant, so follows nothing).
+                    guard case .classStart = command else { continue }
+                    queueRecords(classes.begin(id: request.id ?? "", workBegins: at, on: schedules[index].stations))
                 }
             }
         }

@@ -269,7 +269,8 @@ public struct ConsoleServer: Sendable {
                     switch action.verb {
                     // A class with a program (its work begins at the instant; a plain start's
                     // own lead-in would come after it, so it has no such instants to follow).
-                    case .class where calledOff == nil && action.runs != nil:
+                    case .class, .repeat:
+                        guard calledOff == nil, action.runs != nil else { break }
                         let started = answers.last?.done ?? []
                         link.keepClasses { $0.begin(id: sent.ids.last ?? "", workBegins: sentAt + action.lead, on: started) }
                     case .pause: link.keepClasses { $0.pause(acted, at: sentAt) }

@@ -245,6 +245,13 @@ def main():
         driver.find_element(By.ID, "start").click()
         said = until(10, lambda: driver.find_element(By.ID, "result").text if "starts" in driver.find_element(By.ID, "result").text else None)
         check("the page confirms the class", said == f"Class ({PROGRAM}) starts in {CLASS_LEAD} s on {', '.join(STATIONS)}", repr(said))
+        # Until the program's run begins (its own lead-in placed to end at the instant), each tile
+        # counts down to the class's start from the instant its station scheduled.
+        def waiting():
+            found = tiles()
+            seconds = {s: re.fullmatch(r"0?0:0([1-6])", found[s]["left"]) for s in STATIONS}
+            return found if all(found[s]["phase"] == "class starts in" and seconds[s] for s in STATIONS) else None
+        check("the tiles count down to the class's start", until(4, waiting, step=0.1) is not None, repr(tiles()))
 
         # The tiles count down: the program's phase, and fewer seconds a moment later.
         def left(station):
@@ -328,6 +335,17 @@ def main():
         check("reset from the page", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
         check("the tiles leave the finished program",
               until(15, lambda: all("finish" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
+
+        # A program one station lacks (rack-1's own Row 4, for both): rack-2 refuses it, naming it,
+        # the start is called off on rack-1, and nothing starts anywhere past the instant.
+        Select(driver.find_element(By.ID, "program")).select_by_value("Row 4")
+        said = press("start", "Class not started: not every station was ready")
+        check("a program one station lacks starts nothing, and the page says so per station",
+              said is not None and 'refused on rack-2: "start" not allowed now: no program named "Row 4"' in said
+              and "called off on rack-1" in said, repr(result()))
+        time.sleep(CLASS_LEAD + 1.5)
+        check("past its instant, neither station counts", all(not left(s) for s in STATIONS), repr(tiles()))
+        Select(driver.find_element(By.ID, "program")).select_by_visible_text(PROGRAM)
 
         # A class called off in its lead-in never starts (the tiles stay as they were past its instant).
         def tick_station(name, on):
