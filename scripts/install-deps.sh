@@ -10,7 +10,8 @@
 #                                      Debian 13 arm64 with (alone or after --tests)
 #
 # What --tests adds, and for which stage:
-#   unit tests        mosquitto (the real broker), openssl (its TLS certificate), faketime
+#   unit tests        mosquitto (the real broker), openssl (its TLS certificate), faketime,
+#                     libnfc-bin (the real libnfc's nfc-list, against the simulated PN532)
 #                     (the clock-step tests)
 #   libgpiod 2.2      gcc, make, xz-utils (built from Debian trixie's source, build-libgpiod2.sh)
 #   Home Assistant    debootstrap (its sid chroot), curl, jq
@@ -29,7 +30,7 @@ for flag in "$@"; do
       needed+=(mosquitto openssl faketime gcc make xz-utils debootstrap curl jq util-linux
                qemu-user-static file binutils lintian chromium chromium-driver python3-venv tmux
                qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio kmod e2fsprogs
-               iproute2 debian-archive-keyring) ;;
+               iproute2 debian-archive-keyring libnfc-bin) ;;
     --vm-arm64) needed+=(qemu-system-arm debootstrap e2fsprogs kmod cpio debian-archive-keyring) ;;
     *) echo "usage: $0 [--tests] [--vm-arm64]" >&2; exit 2 ;;
   esac

@@ -1,5 +1,8 @@
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
+#include <errno.h>
 #include <sys/timerfd.h>
 #include <sys/timex.h>
 #include <unistd.h>
@@ -44,4 +47,16 @@ int gymtimer_clock_step_rearm(int fd) {
     /* ECANCELED after a step, EAGAIN if nothing: either way the timer is armed again. */
     (void)read(fd, &expirations, sizeof expirations);
     return gymtimer_clock_step_arm(fd);
+}
+
+int gymtimer_open_pty(char *path, unsigned long length) {
+    int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (master < 0) return -1;
+    if (grantpt(master) != 0 || unlockpt(master) != 0 || ptsname_r(master, path, length) != 0) {
+        int saved = errno;
+        close(master);
+        errno = saved;
+        return -1;
+    }
+    return master;
 }

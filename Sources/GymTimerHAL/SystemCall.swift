@@ -92,6 +92,15 @@ public enum SystemCall {
         return (state, status, offset, estimatedError, maximumError)
     }
 
+    /// A new pseudo-terminal: its master side (read-write, close-on-exec) and its slave's path,
+    /// for a simulated chip that stands behind a serial port; close the master when done.
+    public static func openPseudoTerminal() throws(HALError) -> (master: Int32, path: String) {
+        var path = [CChar](repeating: 0, count: 128)
+        let master = gymtimer_open_pty(&path, UInt(path.count))
+        guard master >= 0 else { throw .io(device: "/dev/ptmx", operation: "open a pseudo-terminal", errno: errno) }
+        return (master, String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
     /// A descriptor that becomes readable when the wall clock is stepped (a timerfd on
     /// CLOCK_REALTIME with TFD_TIMER_CANCEL_ON_SET), and never otherwise; close it when done.
     public static func clockStepDescriptor() throws(HALError) -> Int32 {

@@ -6,7 +6,8 @@
  * timeout, so the event loop's deadlines are kept to the kernel's precision instead of
  * being rounded up to a millisecond; and adjtimex(2), whose struct timex the module leaves
  * out, read-only, for the self-test's line on the clock's synchronisation; and timerfd(2),
- * whose header the module leaves out, to hear of a wall-clock step. Only HAL's
+ * whose header the module leaves out, to hear of a wall-clock step; and a pseudo-terminal for
+ * a simulated serial device. Only HAL's
  * SystemCall calls them; everything else waits through SystemCall.poll.
  */
 #include <poll.h>
@@ -29,5 +30,11 @@ int gymtimer_clock_step_fd(void);
 /// Reads `fd` (a step was seen: read fails with ECANCELED) and arms it again for the next
 /// step. Returns 0, or -1 with errno set.
 int gymtimer_clock_step_rearm(int fd);
+
+/// A new pseudo-terminal (posix_openpt, grantpt, unlockpt: declared only under _XOPEN_SOURCE):
+/// its master side's descriptor (read-write, close-on-exec), its slave's path in `path` (at most
+/// `length` bytes with the NUL). Returns -1 with errno set on failure. For the simulated chips
+/// that stand behind a serial port (the PN532 reader's twin).
+int gymtimer_open_pty(char *path, unsigned long length);
 
 #endif

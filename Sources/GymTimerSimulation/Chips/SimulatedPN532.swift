@@ -10,7 +10,8 @@
 /// `InSelect` / `InDataExchange` say whether a listed card is still there (a card taken away
 /// times out, status `01`). This is what libnfc's `pn532_uart` driver asks of a reader: its
 /// start-up (GetFirmwareVersion, registers, SAMConfiguration, RFConfiguration, SetParameters),
-/// a poll for a card, and whether the card is still present.
+/// a poll for a card, and whether the card is still present (and `nfc-list`'s probes of other
+/// card types, which time out).
 public final class SimulatedPN532 {
     /// The UIDs of the cards in the field now (4, 7 or 10 bytes each, as ISO 14443-A allows;
     /// any other length is not a card the chip can read and is left out of every answer).
@@ -123,7 +124,8 @@ public final class SimulatedPN532 {
             let number = Int(parameters.first ?? 0)
             guard listed.indices.contains(number - 1), readable.contains(listed[number - 1]) else { return [0x01] }
             return [0x00]
-        case 0x44, 0x52: return [0x00]  // InDeselect, InRelease
+        case 0x44, 0x52, 0x16: return [0x00]  // InDeselect, InRelease, PowerDown
+        case 0x42: return [0x01]  // InCommunicateThru (libnfc's probe of other card types): no answer
         default: return nil
         }
     }
