@@ -63,6 +63,8 @@ let package = Package(
         // (CMosquittoShim), so a kiosk without a [fleet] never maps it or OpenSSL.
         .systemLibrary(name: "CMosquitto", path: "Modules/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "CMosquittoShim", dependencies: ["CMosquitto"]),
+        // libnfc, loaded when a card reader is opened (no header needed to build: CNFCShim).
+        .target(name: "CNFCShim"),
         // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery. Pure
         // Swift + Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
@@ -94,7 +96,7 @@ let package = Package(
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerMQTT"]),
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
-        .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIODShim", "CALSA"]),
+        .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIODShim", "CALSA", "CNFCShim"]),
         .target(name: "GymTimerRuntime", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
         .target(name: "GymTimerSetup", dependencies: ["GymTimerCore", "GymTimerDrivers", "GymTimerHistory", "GymTimerRuntime"]),
         .target(
@@ -184,7 +186,7 @@ let package = Package(
             name: "GymTimerKioskTests",
             dependencies: ["GymTimerKiosk", "GymTimerHardware", "GymTimerConfig", "GymTimerSimulation", "GymTimerRuntime"]
         ),
-        .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers"]),
+        .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers", "GymTimerSimulation"]),
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
         .testTarget(
             name: "GymTimerFleetTests",
