@@ -414,7 +414,12 @@ public final class FleetStation: TimedDriver {
         let at = now()
         let before = lastKiosk?.hostedRun
         let effects = deliver(.command(.followClass(timeline)), at)
-        if let refusal = Self.refusal(in: effects) { return logOnce("class-" + refusal.reason, "fleet: class \(record.id): \(refusal.reason)") }
+        if let refusal = Self.refusal(in: effects) {
+            // One kind per reason, not per status line it quotes (a record left retained after
+            // its class is met again at every reconnection, whatever the station is doing).
+            let kind = refusal.reason.split(separator: "(", maxSplits: 1).first.map(String.init) ?? refusal.reason
+            return logOnce("class-" + kind, "fleet: class \(record.id): \(refusal.reason)")
+        }
         guard !effects.isEmpty, let before, case .running(let was) = before.phase else { return }
         // How much more (or less) of the run is left than before: what the station caught up.
         let left: Duration
