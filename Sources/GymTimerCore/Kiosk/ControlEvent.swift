@@ -17,4 +17,6 @@ public enum ControlEvent: Hashable, Sendable {
     case deadline
     /// A command from outside (the fleet), with its own meaning (see `KioskCommand`).
     case command(KioskCommand)
+    /// A card held to the station's reader (`Kiosk+Athlete`): its athlete taps in or out.
+    case tapped(CardTap)
 }

@@ -58,6 +58,8 @@ extension Kiosk {
             outcome = show(text, seconds: seconds, at: now)
         case .lockButtons(let locked):
             outcome = .success(lock(locked, at: now))
+        case .setAthlete(let tap):
+            outcome = .success(assignAthlete(tap, at: now))
         case .setBrightness(let percent):
             guard (0...100).contains(percent) else {
                 outcome = .failure(KioskRefusal("brightness", "it is a percentage, 0 to 100"))

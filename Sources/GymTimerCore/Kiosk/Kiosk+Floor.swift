@@ -67,7 +67,7 @@ extension ControlEvent {
     var isHand: Bool {
         switch self {
         case .pressed, .released, .held, .turned: return true
-        case .deadline, .command: return false
+        case .deadline, .command, .tapped: return false
         }
     }
 }

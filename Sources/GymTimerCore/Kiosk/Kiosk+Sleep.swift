@@ -118,7 +118,7 @@ extension ControlEvent {
     /// clock or the runtime's word about the sleep window.
     var isUse: Bool {
         switch self {
-        case .pressed, .released, .held, .turned: return true
+        case .pressed, .released, .held, .turned, .tapped: return true
         case .deadline: return false
         case .command(.sleep), .command(.wake), .command(.setSleepWindow): return false
         case .command: return true

@@ -43,6 +43,9 @@ public struct Kiosk: Hashable, Sendable, Codable {
     public internal(set) var brightness: Int?
     /// The sleep window and whether the display sleeps now (`Kiosk+Sleep`), or nil: never set.
     public internal(set) var sleepState: KioskSleep?
+    /// Who trains at the station now (a tap of their card, the coach's class list), or nil: a
+    /// guest (`Kiosk+Athlete`).
+    public internal(set) var athlete: StationAthlete?
 
     public init(settings: KioskSettings) {
         self.settings = settings
@@ -92,15 +95,20 @@ public struct Kiosk: Hashable, Sendable, Codable {
             }
         }
         let shown = isAsleep ? outputs.filter { !$0.isShown } + Self.darkOutputs : outputs
-        return shown + extra + (brightness.map { [.brightness(percent: $0)] } ?? [])
+        return shown + attributed(extra) + (brightness.map { [.brightness(percent: $0)] } ?? [])
     }
 
     /// Reacts to one event at `now`, returning the effects to carry out in order.
     public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
         if let woken = wakeOnly(event, at: now) { return woken }
         let wasIdle = isIdle
-        if lockedSince != nil, event.isHand, !countsRound(event) { return shaded(lockedOut(event, at: now), after: event, wasIdle: wasIdle, at: now) }
-        return shaded(overlaid(react(to: event, at: now), at: now, frameDue: event == .deadline), after: event, wasIdle: wasIdle, at: now)
+        let effects: [Effect]
+        if lockedSince != nil, event.isHand, !countsRound(event) {
+            effects = shaded(lockedOut(event, at: now), after: event, wasIdle: wasIdle, at: now)
+        } else {
+            effects = shaded(overlaid(react(to: event, at: now), at: now, frameDue: event == .deadline), after: event, wasIdle: wasIdle, at: now)
+        }
+        return attributing(effects, after: event, wasIdle: wasIdle, at: now)
     }
 
     /// Whether `event` counts a round in the run under way (an AMRAP's start press, a knob that
@@ -133,6 +141,11 @@ public struct Kiosk: Hashable, Sendable, Codable {
         case .command(let command):
             forgetStartPress()
             return obey(command, at: now)
+        case .tapped(let tap):
+            forgetStartPress()
+            var effects: [Effect] = []
+            if let due = nextDeadline(after: now), due <= now { effects = dispatch(.deadline, at: now) }
+            return effects + tapped(tap, at: now)
         default:
             forgetStartPress()
         }
@@ -145,6 +158,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
         var earliest = modeDeadline(after: now)
         if let change = message?.nextChange(after: now), earliest.map({ change < $0 }) ?? true { earliest = change }
         if let sleep = sleepDeadline(after: now), earliest.map({ sleep < $0 }) ?? true { earliest = sleep }
+        if let leaves = athleteDeadline(after: now), earliest.map({ leaves < $0 }) ?? true { earliest = leaves }
         return earliest
     }
 

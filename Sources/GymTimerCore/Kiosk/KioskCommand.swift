@@ -39,6 +39,9 @@ public enum KioskCommand: Hashable, Sendable {
     /// The runtime's word that the local clock entered the sleep window (`sleep`) or left it
     /// (`wake`): the kiosk keeps no wall clock, so the runtime says so at the window's edges.
     case sleep, wake
+    /// The coach's class list puts this athlete on the station (nil: nobody, the next
+    /// workouts are a guest's), as a tap of their card would (`Kiosk+Athlete`).
+    case setAthlete(CardTap?)
 }
 
 /// Why a `KioskCommand` was not obeyed, in words for the `error` event.

@@ -23,6 +23,9 @@ public struct KioskProgress: Hashable, Sendable, Codable {
     public var brightness: Int?
     /// The sleep window a coach set (`Kiosk.sleepWindow`), kept across restarts.
     public var sleepWindow: SleepWindow?
+    /// Who was on the station (`Kiosk.athlete`): a power cut between a tap and the end of the
+    /// workout still records it as theirs.
+    public var athlete: StationAthlete?
 
     /// One mode's progress.
     public struct Mode: Hashable, Sendable, Codable {
@@ -134,6 +137,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         lockedSince = kiosk.lockedSince
         brightness = kiosk.brightness
         sleepWindow = kiosk.sleepWindow
+        athlete = kiosk.athlete
     }
 
     public init(from decoder: any Decoder) throws {
@@ -146,6 +150,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         lockedSince = try? container.decodeIfPresent(Moment.self, forKey: .lockedSince)
         brightness = (try? container.decodeIfPresent(Int.self, forKey: .brightness)).flatMap { (0...100).contains($0) ? $0 : nil }
         sleepWindow = (try? container.decodeIfPresent(SleepWindow.self, forKey: .sleepWindow)) ?? nil
+        athlete = (try? container.decodeIfPresent(StationAthlete.self, forKey: .athlete)) ?? nil
     }
 
     /// This progress for a new timeline (the simulator's next run after a clean end): itself

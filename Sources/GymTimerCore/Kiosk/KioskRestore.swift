@@ -40,13 +40,20 @@ public struct KioskRestore: Sendable {
             refuse()
             return
         case .dropped(let records, let note):
-            self.records = records
+            // The sets a changed config ended were the athlete's on the station then.
+            self.records = records.map { record in
+                var record = record
+                if record.athlete == nil { record.athlete = stored.athlete?.card }
+                return record
+            }
             if let note { notes.append(note) }
             candidate.keepFloorSettings(of: stored)
+            candidate.keepAthlete(of: stored)
             kiosk = candidate
             return
         }
         candidate.keepFloorSettings(of: stored)
+        candidate.keepAthlete(of: stored)
         if let before = stored.beforeStartPress, let pressedAt = stored.startPressedAt,
            case .kept(let mode) = Self.mode(before, settings, check) {
             candidate.beforeStartPress = mode

@@ -7,12 +7,15 @@ public struct KioskSettings: Hashable, Sendable, Codable {
     public var workout: WorkoutSettings
     /// The programs on offer (`[[programs]]`, or the built-ins).
     public var programs: ProgramSettings
+    /// How the station treats athletes who tap in (`[athletes]`).
+    public var athletes: AthleteSettings
 
     public init(
         rest: RestSettings = RestSettings(), startMode: StartMode = .rest,
         interval: IntervalSettings = IntervalSettings(), workout: WorkoutSettings = WorkoutSettings(),
-        programs: ProgramSettings = ProgramSettings()
+        programs: ProgramSettings = ProgramSettings(), athletes: AthleteSettings = AthleteSettings()
     ) {
+        self.athletes = athletes
         self.programs = programs
         self.rest = rest
         self.startMode = startMode
@@ -20,7 +23,7 @@ public struct KioskSettings: Hashable, Sendable, Codable {
         self.workout = workout
     }
 
-    private enum CodingKeys: String, CodingKey { case rest, startMode, interval, workout, programs }
+    private enum CodingKeys: String, CodingKey { case rest, startMode, interval, workout, programs, athletes }
 
     /// Reads stored settings; a state file written before programs existed has none, and reads
     /// as the built-ins, so a rest in progress survives the upgrade.
@@ -31,5 +34,6 @@ public struct KioskSettings: Hashable, Sendable, Codable {
         interval = try container.decode(IntervalSettings.self, forKey: .interval)
         workout = try container.decode(WorkoutSettings.self, forKey: .workout)
         programs = try container.decodeIfPresent(ProgramSettings.self, forKey: .programs) ?? ProgramSettings()
+        athletes = (try? container.decodeIfPresent(AthleteSettings.self, forKey: .athletes)) ?? AthleteSettings()
     }
 }

@@ -18,11 +18,16 @@ public struct WorkoutRecord: Hashable, Sendable, Codable {
     public var score: ProgramScore?
     /// When it ended on the kiosk's monotonic timeline; the runtime stamps wall-clock time.
     public var endedAt: Moment
+    /// Whose workout it was (the card of the athlete on the station when it was recorded,
+    /// `Kiosk+Athlete`), or nil: a guest's.
+    public var athlete: CardID?
 
     public init(
         kind: Kind, sets: Int, duration: Duration, calories: Int = 0,
-        exercises: [String] = [], preset: String? = nil, score: ProgramScore? = nil, endedAt: Moment
+        exercises: [String] = [], preset: String? = nil, score: ProgramScore? = nil, endedAt: Moment,
+        athlete: CardID? = nil
     ) {
+        self.athlete = athlete
         self.kind = kind
         self.sets = sets
         self.duration = duration

@@ -159,7 +159,7 @@ public struct ProgramRun: Hashable, Sendable, Codable {
         case .pressed(let button), .released(let button):
             return (button == .start ? plan.start : plan.dismiss) == .countRound
         case .turned: return plan.knobCountsRounds
-        case .held, .deadline, .command: return false
+        case .held, .deadline, .command, .tapped: return false
         }
     }
 

@@ -106,6 +106,19 @@ public struct RestMode: Hashable, Sendable, Codable {
         return effects + currentOutputs(at: now)
     }
 
+    /// Closes the workout for the athlete leaving the station (another card tapped, a tap out,
+    /// the station idle too long): the sets so far are recorded as theirs and the count starts
+    /// again; a rest under way runs on, as the first of the next athlete's workout.
+    public mutating func handOver(at now: Moment) -> WorkoutRecord? {
+        var record: WorkoutRecord?
+        if sets > 0, let started = workoutStartedAt {
+            record = WorkoutRecord(kind: .rest, sets: sets, duration: now - started, endedAt: now)
+        }
+        sets = 0
+        workoutStartedAt = phase == .idle ? nil : now
+        return record
+    }
+
     private mutating func startRest(at now: Moment) -> [Effect] {
         if workoutStartedAt == nil { workoutStartedAt = now }
         let countdown = Countdown(from: now, lasting: .seconds(durationSeconds))

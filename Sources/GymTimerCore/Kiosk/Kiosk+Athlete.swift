@@ -1,0 +1,102 @@
+/// Who trains at the station (`StationAthlete`): a tap of their card, or the coach's class list,
+/// puts an athlete on it; their workouts are recorded as theirs (`WorkoutRecord.athlete`) until
+/// they tap out (the same card again), another card is tapped, or the station has been idle and
+/// untouched for `AthleteSettings.idleTimeout`. Nobody on it: a guest, as before.
+///
+/// A tap shows the athlete's short name for `Kiosk.tapNotice` over whatever the mode shows (the
+/// mode runs on underneath) with a short chirp while idle; a tap out shows `out`. An athlete
+/// leaving closes the rest workout under way (its sets are theirs); a run under way (an interval,
+/// a workout, a program) carries on and is recorded for whoever is on the station when it ends,
+/// so a member who taps in late for a class gets the class's result.
+extension Kiosk {
+    /// How long the display says who tapped (or `out`).
+    public static let tapNotice: Duration = .seconds(2)
+    /// The same card tapped again within this of tapping in only shows the name again: a card
+    /// presented twice, or read twice, does not tap its athlete straight out again.
+    public static let tapRepeatWindow: Duration = .seconds(5)
+    /// What the display says when an athlete taps out.
+    static let tapOutText = "out"
+
+    /// A card held to the reader.
+    mutating func tapped(_ tap: CardTap, at now: Moment) -> [Effect] {
+        if let present = athlete, present.card == tap.card {
+            if now - present.since < Self.tapRepeatWindow {
+                athlete?.tap = tap
+                return notice(tap.displayName, at: now)
+            }
+            return leave(at: now) + notice(Self.tapOutText, at: now)
+        }
+        return arrive(tap, at: now) + notice(tap.displayName, at: now)
+    }
+
+    /// The coach's class list puts `tap`'s athlete on the station (nil: nobody, a guest).
+    mutating func assignAthlete(_ tap: CardTap?, at now: Moment) -> [Effect] {
+        guard let tap else { return athlete == nil ? [] : leave(at: now) }
+        if athlete?.card == tap.card {
+            athlete?.tap = tap
+            return []
+        }
+        return arrive(tap, at: now) + notice(tap.displayName, at: now)
+    }
+
+    /// `tap`'s athlete takes the station: whoever was on it leaves first.
+    private mutating func arrive(_ tap: CardTap, at now: Moment) -> [Effect] {
+        let handedOver = leave(at: now)
+        athlete = StationAthlete(tap: tap, since: now)
+        return handedOver
+    }
+
+    /// The athlete on the station (or a guest) leaves: the rest workout under way is closed and
+    /// recorded for them.
+    private mutating func leave(at now: Moment) -> [Effect] {
+        var records: [Effect] = []
+        if case .rest(var rest) = mode, let record = rest.handOver(at: now) {
+            mode = .rest(rest)
+            records = attributed([.record(record)])
+        }
+        athlete = nil
+        return records
+    }
+
+    /// `text` over the display for `tapNotice`, and the chirp while idle (never over an alarm or a
+    /// countdown's beeps).
+    private mutating func notice(_ text: String, at now: Moment) -> [Effect] {
+        message = FloorMessage(text: text, shownAt: now, until: now + Self.tapNotice)
+        return (isIdle ? [.buzzer(.warningBeep)] : []) + overlaid([], at: now)
+    }
+
+    /// When the athlete on the station leaves for want of use, if nothing happens before.
+    func athleteDeadline(after now: Moment) -> Moment? {
+        guard let athlete, isIdle || showsResult else { return nil }
+        return max(athlete.usedAt + settings.athletes.idleTimeout, now)
+    }
+
+    /// After handling `event`: marks a use of the station (a hand, a command, a tap, a run under
+    /// way, `wasIdle`: before the event) and lets the athlete go when the station has been idle
+    /// and untouched too long; then gives every record that names nobody to the athlete on it.
+    mutating func attributing(_ effects: [Effect], after event: ControlEvent, wasIdle: Bool, at now: Moment) -> [Effect] {
+        guard let present = athlete else { return effects }
+        if event.isUse || !wasIdle || !(isIdle || showsResult) {
+            athlete?.usedAt = now
+            return attributed(effects)
+        }
+        let marked = attributed(effects)
+        guard now >= present.usedAt + settings.athletes.idleTimeout else { return marked }
+        return marked + leave(at: now)
+    }
+
+    /// `effects` with every record that names nobody given to the athlete on the station.
+    func attributed(_ effects: [Effect]) -> [Effect] {
+        guard let card = athlete?.card else { return effects }
+        return effects.map { effect in
+            guard case .record(var record) = effect, record.athlete == nil else { return effect }
+            record.athlete = card
+            return .record(record)
+        }
+    }
+
+    /// Who was on the station when it was stored: a restart keeps them.
+    mutating func keepAthlete(of stored: KioskProgress) {
+        athlete = stored.athlete
+    }
+}
