@@ -14,12 +14,15 @@ public struct KioskDevices {
     public var buzzer: any DigitalOutput
     public var leds: [StatusLED: any DigitalOutput]
     public var sound: any SoundPlayer
+    /// The NFC reader's taps, when one is fitted (the waiter polls it among its sources).
+    public var cards: CardTapSource?
 
     public init(
         waiter: any InputWaiter, inputs: [InputRole: any DigitalInput],
         display: any SegmentDisplay, buzzer: any DigitalOutput,
-        leds: [StatusLED: any DigitalOutput], sound: any SoundPlayer
+        leds: [StatusLED: any DigitalOutput], sound: any SoundPlayer, cards: CardTapSource? = nil
     ) {
+        self.cards = cards
         self.waiter = waiter
         self.inputs = inputs
         self.display = display

@@ -15,6 +15,9 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var savedKioskChanges = -1
     /// Times the loop has woken, for the benchmarks.
     public private(set) var wakeups = 0
+    /// The short names the gym gave its athletes' cards (shown at a tap); a card not named
+    /// here shows its last four hex digits.
+    public var cardNames: [CardID: String] = [:]
 
     private let clock: C
     private let origin: C.Instant
@@ -175,6 +178,26 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         return effects
     }
 
+    /// A card held to the station's reader (or a scripted tap): its athlete taps in or out.
+    public func tapped(_ card: CardID, at moment: Moment) {
+        let at = now
+        handledAt = max(handledAt, min(moment, at))
+        apply(kiosk.handle(.tapped(CardTap(card: card, shortName: cardNames[card])), at: at), at: at)
+    }
+
+    /// What the card reader's thread reported since the last wake-up: taps, and its faults
+    /// and recovery (once each, as every device's).
+    private func hear(_ cards: CardTapSource, at now: Moment) {
+        for report in cards.take() {
+            switch report {
+            case .arrived(let card): tapped(card, at: now)
+            case .fault(let error): faults.failed(cards.name, error)
+            case .recovered: faults.succeeded(cards.name)
+            case .unreadableCard(let count): faults.note("card reader \(cards.name): a card with a \(count)-byte UID is no card a member carries; ignored")
+            }
+        }
+    }
+
     /// Retries the waiting records when their retry falls due (or starts the wait for it).
     private func retryPending(at now: Moment) {
         guard let store, store.hasPending else {
@@ -201,6 +224,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         for event in input.feed(edges, at: now) {
             if let control = event.control { apply(kiosk.handle(control, at: now), at: now) }
         }
+        if let cards = devices.cards { hear(cards, at: now) }
         for driver in timedDrivers {
             if let due = driver.nextDeadline, due <= now { driver.fire(at: now) }
         }

@@ -1,0 +1,138 @@
+import Foundation
+import Glibc
+import GymTimerCore
+import GymTimerHAL
+import Testing
+@testable import GymTimerDrivers
+
+/// A reader whose field a test fills and empties, counting the reads the source's thread makes,
+/// so a test waits for reads, never for time.
+final class FieldReader: CardReader, @unchecked Sendable {
+    let name = "test reader"
+    private let condition = NSCondition()
+    private var field: [UInt8]?
+    private var broken = false
+    private var reads = 0
+    private var attached = true
+
+    /// Whether the reader is on its cable at all (the source's opener asks).
+    var isAttached: Bool {
+        get { condition.lock(); defer { condition.unlock() }; return attached }
+        set { condition.lock(); attached = newValue; condition.unlock() }
+    }
+
+    func place(_ uid: [UInt8]?) {
+        condition.lock()
+        field = uid
+        condition.unlock()
+    }
+
+    func unplug(_ unplugged: Bool) {
+        condition.lock()
+        broken = unplugged
+        condition.unlock()
+    }
+
+    func cardInField() throws(HALError) -> [UInt8]? {
+        condition.lock()
+        defer { condition.unlock() }
+        reads += 1
+        condition.broadcast()
+        if broken { throw .io(device: name, operation: "read", errno: EIO) }
+        return field
+    }
+
+    /// Waits until the thread has read the field `count` more times (at most 30 s: a loaded machine).
+    func awaitReads(_ count: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        let target = reads + count
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while reads < target, condition.wait(until: deadline) {}
+    }
+}
+
+@Suite struct CardTapSourceTests {
+    /// The reports the loop would see after the source's descriptor became readable (waited for
+    /// with poll, as the loop's one blocking point waits), or none within `seconds`.
+    func reports(_ source: CardTapSource, within seconds: Int32 = 30) -> [CardTapSource.Report] {
+        var fds = [source.pollRequest!]
+        guard poll(&fds, 1, seconds * 1000) == 1 else { return [] }
+        source.serve(revents: fds[0].revents)
+        return source.take()
+    }
+
+    @Test func aCardHeldForLongIsOneArrivalAndAMissedReadIsNotASecondTap() throws {
+        let reader = FieldReader()
+        let source = try CardTapSource(name: reader.name, interval: .milliseconds(2), departure: .seconds(3600)) { reader }
+        defer { source.shutdown() }
+        reader.place([0x04, 0xA1, 0xB2, 0xC3])
+        #expect(reports(source) == [.arrived(CardID(hex: "04A1B2C3")!)])
+        reader.awaitReads(200)
+        reader.place(nil)
+        reader.awaitReads(5)
+        reader.place([0x04, 0xA1, 0xB2, 0xC3])
+        reader.awaitReads(200)
+        #expect(source.take().isEmpty, "held, then missed for a few reads: still the one arrival")
+        var fds = [source.pollRequest!]
+        #expect(poll(&fds, 1, 0) == 0, "nothing wakes the loop while the card is held")
+    }
+
+    @Test func aCardGoneLongEnoughArrivesAgainAndAnotherCardArrivesAtOnce() throws {
+        let reader = FieldReader()
+        let source = try CardTapSource(name: reader.name, interval: .milliseconds(2), departure: .milliseconds(10)) { reader }
+        defer { source.shutdown() }
+        reader.place([0x04, 0x01, 0x02, 0x03])
+        #expect(reports(source) == [.arrived(CardID(hex: "04010203")!)])
+        reader.place(nil)
+        reader.awaitReads(20)
+        reader.place([0x04, 0x01, 0x02, 0x03])
+        #expect(reports(source) == [.arrived(CardID(hex: "04010203")!)])
+        reader.place([0x08, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+        #expect(reports(source) == [.arrived(CardID(hex: "08010203040506")!)])
+        reader.place(Array(repeating: 0xEE, count: 11))
+        #expect(reports(source) == [.unreadableCard(byteCount: 11)])
+    }
+
+    @Test func aReaderAbsentAtBootOrUnpluggedIsOneFaultThenItsRecovery() throws {
+        let reader = FieldReader()
+        reader.isAttached = false
+        let source = try CardTapSource(name: "pn532_uart:/dev/ttyGONE", interval: .milliseconds(2), retryInterval: .milliseconds(2)) {
+            () throws(HALError) -> any CardReader in
+            guard reader.isAttached else { throw .noSuchDevice(device: "/dev/ttyGONE", hint: "check the reader's cable") }
+            return reader
+        }
+        defer { source.shutdown() }
+        guard case .fault(.noSuchDevice)? = reports(source).first else {
+            Issue.record("no fault for a reader absent at boot")
+            return
+        }
+        reader.isAttached = true
+        #expect(reports(source) == [.recovered])
+        reader.unplug(true)
+        guard case .fault(.io)? = reports(source).first else {
+            Issue.record("no fault for a reader that stopped answering")
+            return
+        }
+        reader.awaitReads(1)
+        reader.unplug(false)
+        reader.place([0x04, 0x0A, 0x0B, 0x0C])
+        var seen: [CardTapSource.Report] = []
+        while seen.count < 2, case let more = reports(source), !more.isEmpty { seen += more }
+        #expect(seen == [.recovered, .arrived(CardID(hex: "040A0B0C")!)])
+    }
+
+    @Test func aFloodOfTapsKeepsTheLatestFewForTheLoop() throws {
+        let reader = FieldReader()
+        let source = try CardTapSource(name: reader.name, interval: .milliseconds(1), departure: .milliseconds(1)) { reader }
+        defer { source.shutdown() }
+        for index in 0..<100 {
+            reader.place([0x04, 0x00, 0x00, UInt8(index)])
+            reader.awaitReads(2)
+        }
+        reader.awaitReads(2)
+        let taken = source.take()
+        #expect(taken.count <= CardTapSource.capacity)
+        #expect(taken.last == .arrived(CardID(bytes: [0x04, 0x00, 0x00, 99])!), "the latest tap is kept")
+    }
+}
