@@ -55,7 +55,8 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
             let programs = ProgramSettings.read(from: root, startMode: startMode)
             return GymTimerConfiguration(
                 kiosk: KioskSettings(
-                    rest: rest, startMode: startMode, interval: interval, workout: workout, programs: programs),
+                    rest: rest, startMode: startMode, interval: interval, workout: workout, programs: programs,
+                    athletes: root.table("athletes") { AthleteSettings.read(from: $0) }),
                 audio: root.table("audio") { AudioSettings.read(from: $0) },
                 history: root.table("history") { HistorySettings.read(from: $0) },
                 hardware: root.table("hardware") { HardwareSettings.read(from: $0) },

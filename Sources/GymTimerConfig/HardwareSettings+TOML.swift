@@ -11,7 +11,8 @@ extension HardwareSettings {
             holdMs: reader.int("hold_ms", default: defaults.holdMs, in: 500...10_000),
             lines: reader.table("lines") { HardwareLines.read(from: $0) },
             display: reader.table("display") { DisplayHardware.read(from: $0) },
-            buzzer: reader.table("buzzer") { BuzzerHardware.read(from: $0) }
+            buzzer: reader.table("buzzer") { BuzzerHardware.read(from: $0) },
+            nfc: reader.nfcReader("nfc")
         )
         var assignments = settings.lines.assignments.map { (key: "hardware.lines.\($0.key)", line: $0.line) }
         if case .tm1637(let clk, let dio) = settings.display.kind {
@@ -26,6 +27,20 @@ extension HardwareSettings {
             }
         }
         return settings
+    }
+}
+
+extension TOMLReader {
+    /// `[hardware] nfc`, when given: a reader's address (`NFCReaderAddress`), or a problem.
+    func nfcReader(_ key: String) -> NFCReaderAddress? {
+        guard value(key) != nil else { return nil }
+        let text = string(key, default: "")
+        guard !text.isEmpty else { return nil }
+        if let problem = NFCReaderAddress.problem(with: text) {
+            report(key, value(key), problem)
+            return nil
+        }
+        return NFCReaderAddress(text)
     }
 }
 

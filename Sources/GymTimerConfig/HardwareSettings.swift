@@ -13,12 +13,16 @@ public struct HardwareSettings: Hashable, Sendable, Codable {
     public var lines: HardwareLines
     public var display: DisplayHardware
     public var buzzer: BuzzerHardware
+    /// The NFC reader members tap their cards on, or nil: none fitted.
+    public var nfc: NFCReaderAddress?
 
     public init(
         chip: String = "gpiochip0", buttonsActiveLow: Bool = true, bias: LineBias = .pullUp,
         debounceMs: Int = 10, holdMs: Int = 2000, lines: HardwareLines = HardwareLines(),
-        display: DisplayHardware = DisplayHardware(), buzzer: BuzzerHardware = .active
+        display: DisplayHardware = DisplayHardware(), buzzer: BuzzerHardware = .active,
+        nfc: NFCReaderAddress? = nil
     ) {
+        self.nfc = nfc
         self.chip = chip
         self.buttonsActiveLow = buttonsActiveLow
         self.bias = bias
