@@ -134,16 +134,21 @@ else
 fi
 
 # ---- 3. the trixie arm64 sysroot and the Swift SDK bundle
-if [ ! -f "$SYSROOT/.complete" ]; then
+# The marker names what the sysroot holds: a sysroot made before a package was added is made anew.
+sysroot_contents="libnfc6"
+if [ "$(cat "$SYSROOT/.complete" 2>/dev/null)" != "$sysroot_contents" ]; then
   refresh_lists
   stage "sysroot: $SUITE arm64 from Debian's packages (dpkg-deb -x)"
   rm -rf "$SDKS/$SDK.artifactbundle"
   V=$SDKS/$SDK.artifactbundle/$SDK/aarch64-unknown-linux-gnu
   mkdir -p "$SYSROOT" "$A/cache-$SUITE/archives/partial"
-  # The C libraries the package links (Package.swift's system libraries) and the C/C++ runtime.
+  rm -rf "${SYSROOT:?}"; mkdir -p "$SYSROOT"
+  # The C libraries the package links (Package.swift's system libraries) and the C/C++ runtime,
+  # and libnfc6, which the card reader loads at run time (the unit tests read the simulated PN532
+  # through it under qemu).
   apt-get "${apt_arm64[@]}" -o Dir::Cache="$A/cache-$SUITE" -o APT::Default-Release=$SUITE install --download-only -y -q \
     --no-install-recommends libc6-dev libstdc++-14-dev libgcc-14-dev libsqlite3-dev zlib1g-dev libgpiod-dev \
-    libasound2-dev libmosquitto-dev >&2 || die "downloading the $SUITE arm64 packages failed"
+    libasound2-dev libmosquitto-dev libnfc6 >&2 || die "downloading the $SUITE arm64 packages failed"
   for d in "$A/cache-$SUITE"/archives/*.deb; do dpkg-deb -x "$d" "$SYSROOT"; done
   for d in lib lib64 bin sbin; do           # merged /usr
     if [ -d "$SYSROOT/$d" ] && [ ! -L "$SYSROOT/$d" ]; then mkdir -p "$SYSROOT/usr/$d"; cp -a "$SYSROOT/$d/." "$SYSROOT/usr/$d/"; rm -rf "${SYSROOT:?}/$d"; fi
@@ -173,7 +178,7 @@ EOF
 { "schemaVersion": "1.0", "artifacts": { "$SDK": { "type": "swiftSDK", "version": "$SWIFT_DEB_VERSION",
     "variants": [ { "path": "$SDK/aarch64-unknown-linux-gnu" } ] } } }
 EOF
-  touch "$SYSROOT/.complete"
+  echo "$sysroot_contents" > "$SYSROOT/.complete"
 fi
 
 if [ $prepare = 1 ]; then stage "prepared: the chroot and the SDK"; echo "$W"; exit 0; fi

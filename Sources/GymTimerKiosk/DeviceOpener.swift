@@ -13,13 +13,19 @@ public struct DeviceOpener {
     public var i2c: (_ bus: Int) throws(HALError) -> any I2CBus
     /// An SPI device by path (`/dev/spidev0.0`).
     public var spi: (_ path: String) throws(HALError) -> any SPIDevice
+    /// The NFC reader at a libnfc address (`pn532_i2c:/dev/i2c-1`); called on the reader's thread.
+    public var cardReader: @Sendable (_ connstring: String) throws(HALError) -> any CardReader
 
     public init(
         chip: @escaping (_ chip: String) throws(HALError) -> any GPIOChip,
         pwm: @escaping (_ chip: Int, _ channel: Int, _ frequencyHz: Int) throws(HALError) -> (output: any DigitalOutput, location: String),
         i2c: @escaping (_ bus: Int) throws(HALError) -> any I2CBus,
-        spi: @escaping (_ path: String) throws(HALError) -> any SPIDevice
+        spi: @escaping (_ path: String) throws(HALError) -> any SPIDevice,
+        cardReader: @escaping @Sendable (_ connstring: String) throws(HALError) -> any CardReader = { (connstring) throws(HALError) in
+            try LibNFCCardReader(connstring)
+        }
     ) {
+        self.cardReader = cardReader
         self.chip = chip
         self.pwm = pwm
         self.i2c = i2c

@@ -24,6 +24,9 @@ final class HardwareKiosk {
     let displayDescription: String
     let buzzer: SelfTest<ContinuousClock>.Output
     let leds: [(led: StatusLED, output: SelfTest<ContinuousClock>.Output)]
+    /// The card reader's taps, when `[hardware] nfc` names one: opened and asked on its own
+    /// thread, so a reader absent at boot is a logged fault, never a kiosk that does not start.
+    let cards: CardTapSource?
     private var lines: [any GPIOLine] = []
     private var isShutDown = false
 
@@ -122,6 +125,14 @@ final class HardwareKiosk {
             displayDescription = "no display"
         }
         self.lines = lines
+        if let address = settings.nfc {
+            let open = opener.cardReader
+            cards = try opening("NFC reader ([hardware] nfc)") { () throws(HALError) in
+                try CardTapSource(name: address.connstring) { () throws(HALError) in try open(address.connstring) }
+            }
+        } else {
+            cards = nil
+        }
     }
 
     deinit { shutDown() }
@@ -131,8 +142,9 @@ final class HardwareKiosk {
         var ledLines: [StatusLED: any DigitalOutput] = [:]
         for (led, output) in leds { ledLines[led] = output.line }
         return KioskDevices(
-            waiter: GPIOInputWaiter(inputs: inputs, sources: sources), inputs: roles.mapValues { $0 as any DigitalInput },
-            display: display, buzzer: buzzer.line, leds: ledLines, sound: sound)
+            waiter: GPIOInputWaiter(inputs: inputs, sources: sources + (cards.map { [$0] } ?? [])),
+            inputs: roles.mapValues { $0 as any DigitalInput },
+            display: display, buzzer: buzzer.line, leds: ledLines, sound: sound, cards: cards)
     }
 
     /// The display's brightness from the config (0…100 %), once; a failure is only logged.
@@ -145,6 +157,7 @@ final class HardwareKiosk {
     func shutDown() {
         guard !isShutDown else { return }
         isShutDown = true
+        cards?.shutdown()
         try? buzzer.line.write(false)
         try? display.show(.dark)
         for (_, output) in leds { try? output.line.write(false) }

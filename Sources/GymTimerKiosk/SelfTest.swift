@@ -6,7 +6,8 @@ import GymTimerRuntime
 /// `gymtimer selftest`: the wiring check a person runs after soldering. It lights the whole
 /// display (`8.8.:8.8.`), then an `8` on each digit in turn, each LED in turn, beeps, and then
 /// reports every button press, release and hold and every knob detent as it happens, through
-/// the same `InputFrontEnd` (debouncers and quadrature decoder) as the kiosk, until told to stop.
+/// the same `InputFrontEnd` (debouncers and quadrature decoder) as the kiosk, and the UID of
+/// every card held to the NFC reader (when one is fitted), until told to stop.
 ///
 /// Written over the HAL and an injected clock, so it runs the same on libgpiod and in tests.
 /// A device that fails is reported on its own line and the check goes on: the point is to see
@@ -52,13 +53,15 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
     private let timing: InputTiming
     private let print: (String) -> Void
     private var input: InputFrontEnd
+    private let cards: CardTapSource?
 
     /// `print` receives each line of the report.
     public init(
         clock: C, waiter: any InputWaiter, display: any SegmentDisplay, leds: [Output], buzzer: Output,
         buttons: [Button], encoder: (a: any DigitalInput, b: any DigitalInput)?,
-        timing: InputTiming = InputTiming(), print: @escaping (String) -> Void
+        timing: InputTiming = InputTiming(), cards: CardTapSource? = nil, print: @escaping (String) -> Void
     ) {
+        self.cards = cards
         self.clock = clock
         origin = clock.now
         self.waiter = waiter
@@ -79,7 +82,7 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
     public func run(shouldStop: () -> Bool) throws(HALError) {
         try checkOutputs(shouldStop: shouldStop)
         if shouldStop() { return }
-        report("press the buttons and turn the knob; Ctrl-C ends the self-test")
+        report("press the buttons and turn the knob\(cards == nil ? "" : ", hold a card to the reader"); Ctrl-C ends the self-test")
         try watch(until: nil, shouldStop: shouldStop)
     }
 
@@ -134,6 +137,7 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
             let timeout = deadline.map { max($0 - now, .zero) }
             let edges = try waiter.wait(timeout: timeout)
             handle(edges)
+            if let cards { hear(cards) }
         }
     }
 
@@ -151,6 +155,18 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
             case .held(let role): report("\(label(role)) held", at: event.at)
             case .turned(let detents):
                 report("knob \(detents > 0 ? "+1 (clockwise)" : "-1 (counter-clockwise)")", at: event.at)
+            }
+        }
+    }
+
+    /// What the card reader's thread reported: a card's UID, the reader failing or answering again.
+    private func hear(_ cards: CardTapSource) {
+        for report in cards.take() {
+            switch report {
+            case .arrived(let card): self.report("card \(card.hex) (\(card.hex.count / 2) bytes) on \(cards.name)")
+            case .unreadableCard(let count): self.report("card with a \(count)-byte UID on \(cards.name): no card a member carries")
+            case .fault(let error): self.report("nfc reader: FAILED: \(error)")
+            case .recovered: self.report("nfc reader \(cards.name) answers")
             }
         }
     }

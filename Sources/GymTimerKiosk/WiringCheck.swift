@@ -21,6 +21,7 @@ public enum WiringCheck {
         } catch {
             write("clock: cannot read its synchronisation: \(error)")
         }
+        if let cards = hardware.cards { write("nfc reader: \(cards.name) (a card held to it prints its UID)") }
         var buttons: [SelfTest<ContinuousClock>.Button] = [
             .init(role: .start, label: "start (\(hardware.location(of: .start)))"),
             .init(role: .dismiss, label: "dismiss (\(hardware.location(of: .dismiss)))"),
@@ -29,13 +30,13 @@ public enum WiringCheck {
             buttons.append(.init(role: .encoderSwitch, label: "knob switch (\(hardware.location(of: .encoderSwitch)))"))
         }
         let selfTest = SelfTest(
-            clock: ContinuousClock(), waiter: GPIOInputWaiter(inputs: hardware.inputs, sources: [signals]),
+            clock: ContinuousClock(), waiter: GPIOInputWaiter(inputs: hardware.inputs, sources: [signals] + (hardware.cards.map { [$0] } ?? [])),
             display: hardware.display, leds: hardware.leds.map(\.output), buzzer: hardware.buzzer,
             buttons: buttons, encoder: (hardware.encoder.a, hardware.encoder.b),
             timing: InputTiming(
                 settle: .milliseconds(configuration.hardware.debounceMs),
                 hold: .milliseconds(configuration.hardware.holdMs)),
-            print: write)
+            cards: hardware.cards, print: write)
         do {
             try selfTest.run(shouldStop: { signals.stopRequested })
         } catch {

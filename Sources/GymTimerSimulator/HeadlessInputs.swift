@@ -20,13 +20,16 @@ public final class HeadlessInputs: SimulatedInputs {
     private var input: Int32 = 0
     private var buffered: [UInt8] = []
     private var endAt: Duration?
+    /// Where `tap` lines put their cards: the reader the kiosk's card source asks.
+    private let cardReader: SimulatedCardReader?
 
     /// Reads script lines from `fd` (closed at its end); `now` is the kiosk's timeline; stops
     /// when `stopSignals` has a signal; `sources` (the fleet station) are polled too.
     public init(
         fd: Int32 = 0, stopSignals: StopSignals, sources: [any PollSource], now: @escaping () -> Duration,
-        log: @escaping (String) -> Void
+        cardReader: SimulatedCardReader? = nil, log: @escaping (String) -> Void
     ) {
+        self.cardReader = cardReader
         self.now = now
         self.stopSignals = stopSignals
         self.sources = [stopSignals] + sources
@@ -96,6 +99,9 @@ public final class HeadlessInputs: SimulatedInputs {
                 return
             }
             queue.schedule(ScriptedInputs.gestures(for: script).map { $0.delayed(by: readAt) })
+            for step in script.steps {
+                if case .tap(let card) = step.action { cardReader?.tap(card, at: readAt + step.time) }
+            }
         } catch {
             log("headless: stdin line \"\(line)\": \(error.message)")
         }

@@ -32,6 +32,8 @@ public final class HeadlessSimulation {
     private let log: (String) -> Void
     private let trace: TraceRecorder
     private let traceStart: TraceStart
+    /// The simulated reader's taps (`tap` lines), heard as the kiosk hears a real reader's.
+    private let cards: CardTapSource
 
     /// `write` receives each trace line (flush it); `log` each fault or fleet line.
     public init(
@@ -58,7 +60,14 @@ public final class HeadlessSimulation {
         } catch {
             throw .stopSignals("\(error)")
         }
-        inputs = HeadlessInputs(stopSignals: stopSignals, sources: [data.clockSteps] + fleet.sources, now: now, log: log)
+        let reader = SimulatedCardReader(now: { origin.duration(to: ContinuousClock.now) })
+        do {
+            cards = try CardTapSource(name: reader.name, interval: .milliseconds(50)) { reader }
+        } catch {
+            throw .stopSignals("\(error)")
+        }
+        inputs = HeadlessInputs(
+            stopSignals: stopSignals, sources: [data.clockSteps, cards] + fleet.sources, now: now, cardReader: reader, log: log)
         let traceStart = TraceStart()
         self.traceStart = traceStart
         trace = TraceRecorder(now: { traceStart.atZero ? .zero : now() - traceStart.offset }) { line in
@@ -70,8 +79,10 @@ public final class HeadlessSimulation {
 
     /// Runs until SIGTERM, SIGINT or an `end` line; the station says `offline` on the way out.
     public func run() throws(HALError) {
+        var kioskDevices = devices.kioskDevices(inputs: inputs)
+        kioskDevices.cards = cards
         let runtime = data.runtime(
-            settings: settings, clock: clock, origin: origin, devices: devices.kioskDevices(inputs: inputs),
+            settings: settings, clock: clock, origin: origin, devices: kioskDevices,
             history: fleet.history(data.history), extraDrivers: fleet.drivers, sleepClock: .system())
         if data.stored != nil { log("headless: resumed from \(data.path)") }
         fleet.attach(runtime)
@@ -87,6 +98,7 @@ public final class HeadlessSimulation {
             fleet.observe(runtime)
         }
         fleet.stop()
+        cards.shutdown()
     }
 }
 

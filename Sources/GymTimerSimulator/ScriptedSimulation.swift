@@ -163,6 +163,9 @@ public final class ScriptedSimulation {
             case .fleet(let action) where step.time >= resumedAt:
                 try advance(runtime, until: at)
                 fleet?.perform(action, line: step.line)
+            case .tap(let card) where step.time >= resumedAt:
+                try advance(runtime, until: at)
+                runtime.tapped(card, at: at)
             default:
                 continue
             }

@@ -37,7 +37,7 @@ public final class ScriptedInputs: SimulatedInputs {
             case .hold(let name, let length): return InputGestures.hold(name, at: t, for: length)
             case .bounce(let name): return InputGestures.bounce(name, at: t)
             case .turn(let detents): return InputGestures.turn(detents, at: t)
-            case .restart, .fleet: return EdgeRun([])
+            case .restart, .fleet, .tap: return EdgeRun([])
             }
         }
     }

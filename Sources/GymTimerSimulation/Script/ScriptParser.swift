@@ -1,3 +1,5 @@
+import GymTimerCore
+
 /// Reads the input script of simulation.md: `TIME VERB ARGS...` per line, `#` comments, blank
 /// lines ignored, times non-decreasing, `end` last. Every mistake names its line.
 public struct ScriptParser: Sendable {
@@ -63,6 +65,11 @@ public struct ScriptParser: Sendable {
             case "restart":
                 guard args.isEmpty else { throw ScriptError(line: number, "restart takes no arguments") }
                 action = .restart
+            case "tap":
+                guard args.count == 1, let card = CardID(hex: args[0]) else {
+                    throw ScriptError(line: number, "usage: TIME tap UID (the card's UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)")
+                }
+                action = .tap(card)
             case "fleet", "broker":
                 guard fleet else {
                     throw ScriptError(line: number, "'\(words[1])' needs a [fleet] section in the config: the simulated station has no broker without one")
@@ -73,7 +80,7 @@ public struct ScriptParser: Sendable {
                 end = time
                 continue
             default:
-                let verbs = "press, release, click, hold, bounce, turn, restart" + (fleet ? ", fleet, broker" : "") + ", end"
+                let verbs = "press, release, click, hold, bounce, turn, tap, restart" + (fleet ? ", fleet, broker" : "") + ", end"
                 throw ScriptError(line: number, "unknown verb '\(Self.shown(words[1]))' (\(verbs))")
             }
             steps.append(.init(time: time, action: action, line: number))

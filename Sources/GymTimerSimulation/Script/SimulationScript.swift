@@ -1,3 +1,5 @@
+import GymTimerCore
+
 /// A parsed `simulate --script` file (simulation.md): timed actions and the end time.
 public struct SimulationScript: Hashable, Sendable {
     /// One scripted action.
@@ -9,6 +11,8 @@ public struct SimulationScript: Hashable, Sendable {
         case bounce(String)
         case turn(Int)
         case restart
+        /// A card with this UID held to the station's reader (`T tap 04A1B2C3`).
+        case tap(CardID)
         /// Something the gym's network does (a run whose config has a `[fleet]`).
         case fleet(FleetAction)
     }

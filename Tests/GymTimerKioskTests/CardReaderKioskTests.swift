@@ -1,0 +1,75 @@
+import Foundation
+import GymTimerConfig
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHAL
+import GymTimerHardware
+import GymTimerRuntime
+import GymTimerSimulation
+import Testing
+@testable import GymTimerKiosk
+
+/// The reader `[hardware] nfc` names, opened by the kiosk through the real libnfc (pn532_uart)
+/// against the simulated PN532 on a pseudo-terminal, heard by the kiosk's loop through its one
+/// blocking point: a tap puts the card's athlete on the station and says who on the display;
+/// a reader that goes away is one logged fault while the timer goes on.
+@Suite(.serialized) struct CardReaderKioskTests {
+    /// A kiosk on fakes for every GPIO device, the reader at `address`, and its loop on the real
+    /// clock, waiting in poll on the reader's pipe.
+    func kiosk(reader address: String, log: @escaping (String) -> Void) throws -> (HardwareKiosk, KioskRuntime<ContinuousClock>) {
+        var settings = HardwareSettings()
+        settings.nfc = NFCReaderAddress(address)
+        let hardware = try HardwareKiosk(settings: settings, opener: HardwareKioskTests.Opener().devices)
+        var leds: [StatusLED: any DigitalOutput] = [:]
+        for led in StatusLED.allCases { leds[led] = SimulatedLine(name: "led-\(led.rawValue)") }
+        let devices = KioskDevices(
+            waiter: GPIOInputWaiter(inputs: [], sources: hardware.cards.map { [$0] } ?? []), inputs: [:],
+            display: SimulatedSegmentDisplay(), buzzer: SimulatedLine(name: "buzzer"), leds: leds, sound: SimulatedSoundPlayer(),
+            cards: hardware.cards)
+        let clock = ContinuousClock()
+        let runtime = KioskRuntime(
+            kiosk: Kiosk(settings: KioskSettings()), clock: clock, origin: clock.now, devices: devices,
+            history: InMemoryHistory(), faults: FaultLog(sink: log))
+        runtime.start()
+        return (hardware, runtime)
+    }
+
+    /// Steps the loop until `done` or 30 s (a loaded machine); returns whether `done` came.
+    func step(_ runtime: KioskRuntime<ContinuousClock>, until done: () -> Bool) throws -> Bool {
+        let end = runtime.now + .seconds(30)
+        while !done(), runtime.now < end { try runtime.step(notAfter: runtime.now + .milliseconds(500)) }
+        return done()
+    }
+
+    @Test func aTapThroughTheRealLibnfcPutsItsAthleteOnTheStation() throws {
+        let twin = try PN532PseudoTerminal()
+        twin.start()
+        defer { twin.stop() }
+        var lines: [String] = []
+        let (hardware, runtime) = try kiosk(reader: "pn532_uart:\(twin.path)") { lines.append($0) }
+        defer { hardware.shutDown() }
+        #expect(hardware.cards?.name == "pn532_uart:\(twin.path)")
+        twin.field = [[0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]]
+        #expect(try step(runtime) { runtime.kiosk.athlete != nil })
+        #expect(runtime.kiosk.athlete?.card == CardID(hex: "04A1B2C3D4E5F6"))
+        #expect(runtime.shownDisplay == DisplayContent(text: "E5F6"), "a card with no name shows its last four digits")
+        // Held on: no second tap (which would tap the athlete out).
+        let wakeups = runtime.wakeups
+        try runtime.run(until: runtime.now + .seconds(1))
+        #expect(runtime.kiosk.athlete?.card == CardID(hex: "04A1B2C3D4E5F6"))
+        #expect(runtime.wakeups - wakeups <= 4, "a held card wakes the loop for the notice's end, not per read")
+        #expect(twin.violations.isEmpty, "\(twin.violations)")
+        #expect(lines.isEmpty, "\(lines)")
+    }
+
+    @Test func aReaderAbsentAtBootIsOneFaultAndTheTimerRuns() throws {
+        var lines: [String] = []
+        let (hardware, runtime) = try kiosk(reader: "pn532_uart:/dev/null") { lines.append($0) }
+        defer { hardware.shutDown() }
+        #expect(try step(runtime) { !lines.isEmpty })
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("fault: pn532_uart:/dev/null: ") == true, "\(lines)")
+        runtime.inject(.command(.press(.start)), at: runtime.now)
+        #expect(runtime.shownDisplay == .time(seconds: 90), "the rest runs")
+    }
+}
