@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerCore
 import GymTimerFleet
 import GymTimerHistory
 
@@ -12,7 +13,8 @@ public enum FleetWorkoutMessage {
     /// Why a record from a station is not stored: its `kind` (logged once per kind), what is
     /// wrong, and its id when the payload named a usable one (so the station can be told).
     public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
-        /// `too-large`, `malformed`, or a `StoredWorkout.Implausibility` kind (`bad-sets`, …).
+        /// `too-large`, `malformed`, `bad-athlete` (an `athlete` that is no card UID), or a
+        /// `StoredWorkout.Implausibility` kind (`bad-sets`, …).
         public var kind: String
         public var detail: String
         /// The record's id in the gym (`station/…`), when the payload had one.
@@ -39,12 +41,19 @@ public enum FleetWorkoutMessage {
     /// is one that may be stored: its size is checked before anything is decoded, its fields
     /// as they are decoded (a number that is no `Int` is malformed, never converted), then
     /// their plausibility (`StoredWorkout.implausibility`). The topic's station wins over the
-    /// payload's: a station cannot file records for another.
+    /// payload's: a station cannot file records for another. An `athlete` that is not a card's
+    /// UID is refused as `bad-athlete` (not stored as a guest's: it is someone's workout); a
+    /// missing or null one is a guest's (and every record of a station before athletes).
     public static func decode(_ payload: [UInt8], station: String, receivedAt now: Date) -> Result<StoredWorkout, Refusal> {
         guard payload.count <= maximumSize else {
             return .failure(Refusal(kind: "too-large", detail: "\(payload.count) bytes, over \(maximumSize)", id: nil))
         }
-        let id = gymID(in: payload, station: station)
+        var fields: [String: JSONValue]?
+        if case .object(let object)? = JSONValue.parse(payload) { fields = object }
+        let id = fields.flatMap { gymID(in: $0, station: station) }
+        if let athlete = fields?["athlete"], let problem = athleteProblem(athlete) {
+            return .failure(Refusal(kind: "bad-athlete", detail: "athlete \(problem), not a card UID (1 to 10 bytes as hex)", id: id))
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
@@ -63,10 +72,23 @@ public enum FleetWorkoutMessage {
         return .success(workout)
     }
 
+    /// What is wrong with a payload's `athlete`, said without quoting it, or nil when it is a
+    /// card UID or null.
+    static func athleteProblem(_ value: JSONValue) -> String? {
+        switch value {
+        case .null: nil
+        case .string(let text): CardID(hex: text) == nil ? "is a text of \(text.unicodeScalars.count) characters" : nil
+        case .number: "is a number"
+        case .bool: "is a boolean"
+        case .array: "is an array"
+        case .object: "is an object"
+        }
+    }
+
     /// The record's id in the gym (`station/…`) from the payload's `id`, if it is a short
     /// printable one (so a refused record can be named to its station).
-    static func gymID(in payload: [UInt8], station: String) -> String? {
-        guard case .object(let fields)? = JSONValue.parse(payload), let raw = fields["id"]?.string else { return nil }
+    static func gymID(in fields: [String: JSONValue], station: String) -> String? {
+        guard let raw = fields["id"]?.string else { return nil }
         let id = raw.hasPrefix(station + "/") ? raw : "\(station)/\(raw)"
         guard raw.utf8.count > station.utf8.count + 1 || !raw.hasPrefix(station + "/"), !raw.isEmpty,
               id.utf8.count <= StoredWorkout.maximumIDLength,

@@ -6,15 +6,17 @@ public enum HistoryOutput {
     /// CSV (RFC 4180, `\n` line ends): a header, then one line per workout. `completed_at` is
     /// UTC ISO 8601; `duration_s` whole seconds; exercises joined by `; `; `score` a program's
     /// result, empty for the other kinds.
-    /// A collector's workouts (any with a station) get a column `station`; when any date was
+    /// A collector's workouts (any with a station) get a column `station`, athletes' workouts
+    /// (any with a card) a column `athlete` (the card's UID, empty for a guest); when any date was
     /// taken on an unsynchronised clock, a last column `clock_synchronised` says which (`true`,
     /// `false`, empty when unknown). Text that a spreadsheet would take for a formula is
     /// written as text (`csvField`).
     public static func csv(_ workouts: [StoredWorkout]) -> String {
         let stations = workouts.contains { $0.station != nil }
+        let athletes = workouts.contains { $0.athlete != nil }
         let marked = workouts.contains { $0.clockSynchronised == false }
         var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score"
-            + (stations ? ",station" : "") + (marked ? ",clock_synchronised" : "")]
+            + (stations ? ",station" : "") + (athletes ? ",athlete" : "") + (marked ? ",clock_synchronised" : "")]
         for workout in workouts {
             var fields = [
                 workout.id, iso8601(workout.completedAt), workout.localDay.description, workout.kind.rawValue,
@@ -22,6 +24,7 @@ public enum HistoryOutput {
                 workout.preset ?? "", workout.exercises.joined(separator: "; "), workout.score ?? "",
             ]
             if stations { fields.append(workout.station ?? "") }
+            if athletes { fields.append(workout.athlete?.hex ?? "") }
             if marked { fields.append(workout.clockSynchronised.map(String.init) ?? "") }
             lines.append(fields.map(csvField).joined(separator: ","))
         }
@@ -29,7 +32,8 @@ public enum HistoryOutput {
     }
 
     /// JSON: an array of workouts, keys as in the database, dates UTC ISO 8601;
-    /// `clock_synchronised` when known (false: the date may be wrong).
+    /// `clock_synchronised` when known (false: the date may be wrong); `athlete` (the card's
+    /// UID) on an athlete's workout, none on a guest's.
     public static func json(_ workouts: [StoredWorkout]) throws -> String {
         try encode(workouts)
     }
@@ -40,11 +44,14 @@ public enum HistoryOutput {
     }
 
     /// A table for the gym owner, local times in `timeZone`, then a line of totals; a
-    /// collector's workouts (any with a station) get a `Station` column first. A date taken on
+    /// collector's workouts (any with a station) get a `Station` column first, athletes'
+    /// workouts (any with a card) an `Athlete` column next (the card's UID, empty for a
+    /// guest). A date taken on
     /// an unsynchronised clock has its time marked `?`, explained under the totals.
     public static func table(_ workouts: [StoredWorkout], timeZone: TimeZone) -> String {
         guard !workouts.isEmpty else { return "No workouts recorded.\n" }
         let stations = workouts.contains { $0.station != nil }
+        let athletes = workouts.contains { $0.athlete != nil }
         let header = ["Date", "Time", "Type", "Duration", "Sets", "Calories", "Preset", "Score"]
         var rows = [header]
         for workout in workouts {
@@ -55,12 +62,17 @@ public enum HistoryOutput {
                 workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "", workout.score ?? "",
             ])
         }
-        // Duration, Sets and Calories are right-aligned, one column further with a station column.
-        let rightAligned: Set<Int> = stations ? [4, 5, 6] : [3, 4, 5]
+        if athletes {
+            rows[0].insert("Athlete", at: 0)
+            for index in workouts.indices { rows[index + 1].insert(workouts[index].athlete?.hex ?? "", at: 0) }
+        }
         if stations {
             rows[0].insert("Station", at: 0)
             for index in workouts.indices { rows[index + 1].insert(workouts[index].station ?? "", at: 0) }
         }
+        // Duration, Sets and Calories are right-aligned, a column further for each column before Date.
+        let leading = (stations ? 1 : 0) + (athletes ? 1 : 0)
+        let rightAligned: Set<Int> = [3 + leading, 4 + leading, 5 + leading]
         let columns = rows[0].indices
         let widths = columns.map { column in rows.map { $0[column].count }.max() ?? 0 }
         var text = ""

@@ -47,6 +47,13 @@ enum HistorySchema {
             // the date may be wrong), NULL unknown (records from before this column).
             try db.execute(sql: "ALTER TABLE workouts ADD COLUMN clock_synchronised INTEGER")
         }
+        migrator.registerMigration("v5") { db in
+            // athlete: the card UID (`CardID.hex`, upper-case hex) of the athlete whose workout
+            // it was; NULL for a guest's and for records from before this column. Indexed: a
+            // collector's database answers one athlete's history out of the whole gym's.
+            try db.execute(sql: "ALTER TABLE workouts ADD COLUMN athlete TEXT")
+            try db.execute(sql: "CREATE INDEX workouts_athlete ON workouts(athlete)")
+        }
         return migrator
     }
 }

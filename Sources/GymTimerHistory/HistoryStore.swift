@@ -249,13 +249,13 @@ public final class HistoryStore: WorkoutHistory {
             sql: """
                 INSERT OR IGNORE INTO workouts
                     (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day, score, station,
-                     clock_synchronised)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     clock_synchronised, athlete)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 workout.id, workout.kind.rawValue, workout.sets, workout.durationMilliseconds, workout.calories,
                 exercises, workout.preset, workout.completedAt, workout.localDay.description, workout.score,
-                workout.station, workout.clockSynchronised,
+                workout.station, workout.clockSynchronised, workout.athlete?.hex,
             ])
         guard db.changesCount > 0 else { return false }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM workouts") ?? 0
@@ -302,30 +302,22 @@ public final class HistoryStore: WorkoutHistory {
         AND kind IN (\(WorkoutRecord.Kind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")))
         """
 
-    /// Rows the last `workouts(since:)` left out as malformed.
+    /// Rows the last `workouts(since:scope:)` left out as malformed.
     public private(set) var skippedRows = 0
 
-    /// The stored workouts completed at or after `since` (all when nil), oldest first; rows
-    /// that are not valid workouts are left out and counted in `skippedRows`.
+    /// The stored workouts of `scope` completed at or after `since` (all when nil), oldest
+    /// first; rows that are not valid workouts are left out and counted in `skippedRows`.
     /// Pending records are not included until they are written.
-    /// With `station`, only that fleet station's workouts (a collector's database).
-    public func workouts(since: Date? = nil, station: String? = nil) throws(HistoryError) -> [StoredWorkout] {
+    public func workouts(since: Date? = nil, scope: HistoryScope = .all) throws(HistoryError) -> [StoredWorkout] {
         do {
             let (all, valid) = try database.read { db -> (Int, [StoredWorkout]) in
-                var conditions: [String] = []
-                var arguments: StatementArguments = []
+                var (filter, arguments) = try scope.condition(db)
                 if let since {
-                    conditions.append("completed_at >= ?")
+                    filter += " AND completed_at >= ?"
                     arguments += [since]
                 }
-                if let station {
-                    guard try Self.hasStationColumn(db) else { return (0, []) }
-                    conditions.append("station = ?")
-                    arguments += [station]
-                }
-                let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
                 let rows = try Row.fetchAll(
-                    db, sql: "SELECT * FROM workouts \(filter) ORDER BY completed_at, id", arguments: arguments)
+                    db, sql: "SELECT * FROM workouts WHERE 1\(filter) ORDER BY completed_at, id", arguments: arguments)
                 let valid = try Set(String.fetchAll(db, sql: "SELECT id FROM workouts WHERE \(Self.validRow)"))
                 return (rows.count, rows.compactMap { Self.workout($0, valid: valid) })
             }
@@ -336,26 +328,31 @@ public final class HistoryStore: WorkoutHistory {
         }
     }
 
-    /// Totals, points, streaks (as of `now` in the kiosk's time zone) and achievements; with
-    /// `station`, everything of that fleet station only (its achievements from its own workouts).
-    public func stats(station: String? = nil) throws(HistoryError) -> StationStats {
+    /// Only that fleet station's workouts (a collector's database), or all with nil.
+    public func workouts(since: Date? = nil, station: String?) throws(HistoryError) -> [StoredWorkout] {
+        try workouts(since: since, scope: station.map(HistoryScope.station) ?? .all)
+    }
+
+    /// Only that athlete's workouts, on every station.
+    public func workouts(since: Date? = nil, athlete: CardID) throws(HistoryError) -> [StoredWorkout] {
+        try workouts(since: since, scope: .athlete(athlete))
+    }
+
+    /// Totals, points, streaks (as of `now` in the kiosk's time zone) and achievements of
+    /// `scope`: with a station or an athlete, everything of theirs only, their achievements
+    /// worked out from their own workouts (the file's `achievements` table is the whole file's).
+    public func stats(_ scope: HistoryScope = .all) throws(HistoryError) -> StationStats {
         let today = LocalDay(now(), in: timeZone)
         do {
             return try database.read { db in
-                var filter = ""
-                var arguments: StatementArguments = []
-                if let station {
-                    // A kiosk's own history, not migrated yet, has no station column and no station's rows.
-                    filter = try Self.hasStationColumn(db) ? " AND station = ?" : " AND 0"
-                    arguments = [station]
-                }
+                let (filter, arguments) = try scope.condition(db)
                 let totals = try Row.fetchOne(
                     db, sql: """
                         SELECT COUNT(*), COALESCE(SUM(duration_ms), 0), COALESCE(SUM(calories), 0)
                         FROM workouts WHERE \(Self.validRow)\(filter)
                         """, arguments: arguments)
                 let streak = DailyStreak(days: try Self.localDays(db, filter: filter, arguments: arguments), today: today)
-                let achievements = try station.map { try Self.achievements(db, station: $0) } ?? Row.fetchAll(
+                let achievements = scope != .all ? try Self.achievements(db, scope: scope) : try Row.fetchAll(
                     db, sql: "SELECT name, unlocked_at FROM achievements ORDER BY unlocked_at, name"
                 ).compactMap { row -> UnlockedAchievement? in
                     // A name from a newer version is skipped, not an error.
@@ -372,6 +369,11 @@ public final class HistoryStore: WorkoutHistory {
         } catch {
             throw .cannotRead(reason: HistoryError.reason(error))
         }
+    }
+
+    /// The stats of that fleet station only, or the whole file's with nil.
+    public func stats(station: String?) throws(HistoryError) -> StationStats {
+        try stats(station.map(HistoryScope.station) ?? .all)
     }
 
     private static func localDays(_ db: Database, filter: String = "", arguments: StatementArguments = []) throws -> [LocalDay] {
@@ -398,12 +400,9 @@ public final class HistoryStore: WorkoutHistory {
             // A database the kiosk has not migrated yet (read-only, schema v1) has no score column.
             score: row.hasColumn("score") ? String.fromDatabaseValue(row["score"] as DatabaseValue) : nil,
             station: row.hasColumn("station") ? String.fromDatabaseValue(row["station"] as DatabaseValue) : nil,
-            clockSynchronised: row.hasColumn("clock_synchronised") ? Bool.fromDatabaseValue(row["clock_synchronised"] as DatabaseValue) : nil)
-    }
-
-    /// Whether the file has v3's `station` column (a file read before its kiosk migrated it has not).
-    static func hasStationColumn(_ db: Database) throws -> Bool {
-        try db.columns(in: "workouts").contains { $0.name == "station" }
+            clockSynchronised: row.hasColumn("clock_synchronised") ? Bool.fromDatabaseValue(row["clock_synchronised"] as DatabaseValue) : nil,
+            // Not a card UID (edited by hand): read as a guest's, as it is in no athlete's history.
+            athlete: row.hasColumn("athlete") ? String.fromDatabaseValue(row["athlete"] as DatabaseValue).flatMap(CardID.init(hex:)) : nil)
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {

@@ -23,12 +23,15 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
     /// be wrong (taken before NTP synchronised a Pi without a clock battery); nil when unknown
     /// (records of earlier releases, a store with no clock to ask).
     public var clockSynchronised: Bool?
+    /// The athlete's card the workout belongs to (`WorkoutRecord.athlete`); nil: a guest's.
+    public var athlete: CardID?
 
     public init(
         id: String, kind: WorkoutRecord.Kind, sets: Int, durationMilliseconds: Int64, calories: Int,
         exercises: [String], preset: String?, completedAt: Date, localDay: LocalDay, score: String? = nil,
-        station: String? = nil, clockSynchronised: Bool? = nil
+        station: String? = nil, clockSynchronised: Bool? = nil, athlete: CardID? = nil
     ) {
+        self.athlete = athlete
         self.clockSynchronised = clockSynchronised
         self.score = score
         self.station = station
@@ -44,21 +47,21 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
     }
 
     /// Stamps `record` with the wall-clock time it arrived, that time's day in `timeZone`, and
-    /// whether the clock was synchronised then.
+    /// whether the clock was synchronised then; its athlete goes with it.
     public init(_ record: WorkoutRecord, completedAt: Date, timeZone: TimeZone, clockSynchronised: Bool? = nil) {
         self.init(
             id: record.id, kind: record.kind, sets: record.sets,
             durationMilliseconds: record.duration.nanoseconds / 1_000_000, calories: record.calories,
             exercises: record.exercises, preset: record.preset,
             completedAt: completedAt, localDay: LocalDay(completedAt, in: timeZone), score: record.score?.description,
-            clockSynchronised: clockSynchronised)
+            clockSynchronised: clockSynchronised, athlete: record.athlete)
     }
 
     /// The duration as a Swift `Duration`.
     public var duration: Duration { .milliseconds(durationMilliseconds) }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, sets, calories, exercises, preset, score, station
+        case id, kind, sets, calories, exercises, preset, score, station, athlete
         case durationMilliseconds = "duration_ms"
         case completedAt = "completed_at"
         case localDay = "local_day"

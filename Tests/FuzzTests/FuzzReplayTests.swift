@@ -169,8 +169,11 @@ import Testing
 
     /// What the collector makes of each record (as from `gymtimer/rack-1/workout`): stored, or refused and why.
     static let expectedRecords: [String: String] = [
+        "athlete-number.json": "refused (bad-athlete): athlete is a number, not a card UID (1 to 10 bytes as hex)",
+        "athlete-odd-length.json": "refused (bad-athlete): athlete is a text of 7 characters, not a card UID (1 to 10 bytes as hex)",
         "day-zero.json": "refused (bad-time): local_day 0000-02-29 is not the day of completed_at",
         "escapes.json": "refused (bad-text): preset is empty, over 200 bytes or not printable",
+        "good-athlete.json": "accepted: rack-1/workout@2 workout 1 sets, score -, athlete 04A1B2C3",
         "good-program.json": "accepted: rack-1/program@5 program 8 sets, score 8 rounds",
         "good-rest.json": "accepted: rack-1/rest@60000000000 rest 3 sets, score -",
         "good-workout.json": "accepted: rack-1/workout@1 workout 2 sets, score -",
@@ -183,7 +186,9 @@ import Testing
 
     static func recordOutcome(_ bytes: [UInt8]) -> String {
         switch FleetWorkoutMessage.decode(bytes, station: "rack-1", receivedAt: FuzzRecord.now) {
-        case .success(let workout): return "accepted: \(workout.id) \(workout.kind.rawValue) \(workout.sets) sets, score \(workout.score ?? "-")"
+        case .success(let workout):
+            return "accepted: \(workout.id) \(workout.kind.rawValue) \(workout.sets) sets, score \(workout.score ?? "-")"
+                + (workout.athlete.map { ", athlete \($0)" } ?? "")
         case .failure(let refusal): return "refused (\(refusal.kind)): \(refusal.detail)"
         }
     }

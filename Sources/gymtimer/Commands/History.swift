@@ -37,11 +37,12 @@ struct History: ParsableCommand {
             start = day.start(in: .current)
         }
         let workouts: [StoredWorkout]
+        let scope = try database.scope()
         // Outside the `do`: a bad --config has already printed its problems and exits 2 as is.
         let path = try database.path()
         do {
             let store = try HistoryStore.reading(path: path)
-            workouts = try store.workouts(since: start, station: database.station)
+            workouts = try store.workouts(since: start, scope: scope)
             if store.skippedRows > 0 {
                 StandardError.writeLine("\(path): \(store.skippedRows) malformed row(s) left out (edited or damaged)")
             }

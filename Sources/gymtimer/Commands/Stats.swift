@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import GymTimerHistory
 
-/// `gymtimer stats`: the station's totals, points, streaks and achievements.
+/// `gymtimer stats`: the station's totals, points, streaks and achievements (or one fleet
+/// station's, or one athlete's).
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the station's totals, points, daily streaks and achievements.")
@@ -14,10 +15,11 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let stats: StationStats
+        let scope = try database.scope()
         // Outside the `do`: a bad --config has already printed its problems and exits 2 as is.
         let path = try database.path()
         do {
-            stats = try HistoryStore.reading(path: path).stats(station: database.station)
+            stats = try HistoryStore.reading(path: path).stats(scope)
         } catch {
             throw CLIError.usage("\(error)")
         }

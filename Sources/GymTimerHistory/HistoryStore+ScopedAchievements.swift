@@ -2,15 +2,16 @@ import Foundation
 import GRDB
 
 extension HistoryStore {
-    /// The achievements one fleet station earned by its own workouts in a collector's database,
-    /// each dated by the workout that earned it. The file's `achievements` table is the whole
-    /// gym's (a collector stores every station's records), so `stats --station` works them out
-    /// from that station's rows instead of showing the gym's.
-    static func achievements(_ db: Database, station: String) throws -> [UnlockedAchievement] {
-        guard try hasStationColumn(db) else { return [] }
+    /// The achievements one fleet station or one athlete earned by their own workouts, each
+    /// dated by the workout that earned it, by the rules the whole file's are unlocked with as
+    /// records arrive. The file's `achievements` table is the whole file's (a collector stores
+    /// every station's records, every athlete's), so `stats --station` and `stats --athlete`
+    /// work them out from their rows instead of showing the gym's.
+    static func achievements(_ db: Database, scope: HistoryScope) throws -> [UnlockedAchievement] {
+        let (filter, arguments) = try scope.condition(db)
         let rows = try Row.fetchAll(
-            db, sql: "SELECT completed_at, local_day FROM workouts WHERE \(validRow) AND station = ? ORDER BY completed_at, id",
-            arguments: [station])
+            db, sql: "SELECT completed_at, local_day FROM workouts WHERE \(validRow)\(filter) ORDER BY completed_at, id",
+            arguments: arguments)
         var unlocked: [UnlockedAchievement] = []
         var earned: Set<Achievement> = []
         var days: Set<LocalDay> = []

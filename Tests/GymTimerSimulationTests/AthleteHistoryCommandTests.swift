@@ -1,0 +1,70 @@
+import Foundation
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHistory
+import Testing
+
+/// `gymtimer history --athlete CARD` and `gymtimer stats --athlete CARD`, the real binary on a
+/// real collector's database: one athlete's records, points and card; a card that is no UID a
+/// one-line error.
+@Suite struct AthleteHistoryCommandTests {
+    static let card = CardID(hex: "04A1B2C3")!
+
+    /// A collector's database: two workouts of the athlete's (two stations), one of another's, one guest's.
+    func database(in files: ScratchDirectory) throws -> String {
+        let path = files.path + "/gym.sqlite"
+        let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }))
+        let start = Date(timeIntervalSince1970: 1_767_600_000)
+        let entries: [(String, CardID?)] = [("rack-1", Self.card), ("rack-2", Self.card), ("rack-1", CardID(hex: "0E")), ("rack-2", nil)]
+        try store.store(entries.enumerated().map { n, entry in
+            let date = start.addingTimeInterval(Double(n) * 3600)
+            return StoredWorkout(
+                id: "\(entry.0)/rest@\(n)", kind: .rest, sets: 3, durationMilliseconds: 300_000, calories: 0, exercises: [],
+                preset: nil, completedAt: date, localDay: LocalDay(date, in: .current), station: entry.0, athlete: entry.1)
+        })
+        return path
+    }
+
+    @Test func historyAndStatsAnswerForOneAthlete() throws {
+        try #require(GymtimerBinary.isBuilt, "build first: swift build")
+        let files = try ScratchDirectory()
+        let path = try database(in: files)
+
+        let table = try GymtimerBinary.run(["history", "--db", path, "--athlete", "04a1b2c3"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Station  Athlete   Date") == true, "\(table.stdout)")
+        #expect(lines.filter { $0.contains("04A1B2C3") }.count == 2 && !table.stdout.contains(" 0E "), "\(table.stdout)")
+        #expect(table.stdout.contains("2 workouts,"), "\(table.stdout)")
+
+        let json = try GymtimerBinary.run(["history", "--db", path, "--json", "--athlete", "04A1B2C3"])
+        let records = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(records?.map { $0["id"] as? String } == ["rack-1/rest@0", "rack-2/rest@1"])
+        #expect(records?.map { $0["athlete"] as? String } == ["04A1B2C3", "04A1B2C3"])
+        // The whole history: every record, the guest's without an athlete.
+        let all = try GymtimerBinary.run(["history", "--db", path, "--json"])
+        let every = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]]
+        #expect(every?.map { $0["athlete"] as? String } == ["04A1B2C3", "04A1B2C3", "0E", nil])
+
+        let stats = try GymtimerBinary.run(["stats", "--db", path, "--json", "--athlete", "04A1B2C3"])
+        let numbers = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+        #expect(numbers?["workouts"] as? Int == 2 && numbers?["points"] as? Int == 100, "\(stats.stdout)")
+        let text = try GymtimerBinary.run(["stats", "--db", path, "--athlete", "0E"])
+        #expect(text.stdout.contains("Points:          50"), "\(text.stdout)")
+    }
+
+    @Test(arguments: ["zz", "04A1B2C", "", String(repeating: "AB", count: 11)])
+    func aCardThatIsNoUIDIsAOneLineError(card: String) throws {
+        try #require(GymtimerBinary.isBuilt, "build first: swift build")
+        let files = try ScratchDirectory()
+        let path = try database(in: files)
+        for command in ["history", "stats"] {
+            let outcome = try GymtimerBinary.run([command, "--db", path, "--athlete", card])
+            #expect(outcome.status == 2)
+            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stderr == "gymtimer: bad card for --athlete: \(card) (expected a card UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)\n")
+        }
+        let both = try GymtimerBinary.run(["history", "--db", path, "--athlete", "04A1B2C3", "--station", "rack-1"])
+        #expect(both.status == 2 && both.stderr.split(separator: "\n").count == 1, "\(both.stderr)")
+    }
+}
