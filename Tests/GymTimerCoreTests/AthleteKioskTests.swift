@@ -57,6 +57,16 @@ import Testing
         #expect(driver.records.last?.duration == .seconds(82), "his workout began when he tapped in, mid-rest")
     }
 
+    @Test func aGuestsSetsStayAGuestsWhenAnAthleteTapsIn() {
+        var driver = Driver.startedKiosk()
+        oneSet(&driver, from: 1)
+        driver.send(.tapped(ben), at: at(100))
+        #expect(driver.records.map(\.athlete) == [nil], "the guest's set, closed by Ben's tap, is nobody's")
+        oneSet(&driver, from: 110)
+        endWorkout(&driver, at: 210)
+        #expect(driver.records.map(\.athlete) == [nil, ben.card])
+    }
+
     @Test func theSameCardAgainSoonOnlyShowsTheNameLaterItTapsOut() {
         var driver = Driver.startedKiosk()
         driver.send(.tapped(anna), at: at(1))

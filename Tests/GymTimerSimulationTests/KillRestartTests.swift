@@ -210,6 +210,73 @@ import Testing
         }
     }
 
+    /// Three athletes take turns at one rack: each taps in, does rests, and leaves by tapping
+    /// out, by another's tap, or by a hold of dismiss; some sets are a guest's.
+    static let athletesConfig = """
+        mode = "rest"
+        [rest]
+        default_seconds = 15
+        """
+
+    static var athletesScript: String {
+        let (anna, ben, cleo) = ("04A1B2C3", "0422334455667788", "08ABCDEF")
+        var lines: [String] = []
+        for cycle in 0..<2 {
+            let t = 1 + cycle * 200
+            lines += [
+                "\(t) tap \(anna)", "\(t + 2) click start", "\(t + 18) click dismiss", "\(t + 20) click start", "\(t + 36) click dismiss",
+                "\(t + 40) tap \(anna)",                                              // tap out: her two sets
+                "\(t + 45) click start", "\(t + 61) click dismiss",                 // a guest's set
+                "\(t + 65) tap \(ben)", "\(t + 67) click start", "\(t + 83) click dismiss",
+                "\(t + 86) tap \(cleo)",                                             // takes over from Ben: his set
+                "\(t + 88) click start", "\(t + 104) click dismiss", "\(t + 106) hold dismiss 2.5",
+                "\(t + 112) click start", "\(t + 128) click dismiss", "\(t + 130) hold dismiss 2.5",
+            ]
+        }
+        lines.append("420 end")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Each stored record with the card it belongs to (`guest` for none).
+    func attributedRecords(in dataDir: String) throws -> [String] {
+        let store = try HistoryStore.reading(path: dataDir + "/history.sqlite", faults: FaultLog { _ in })
+        return try store.workouts(since: nil).map { "\($0.id) sets=\($0.sets) \($0.athlete?.hex ?? "guest")" }
+    }
+
+    /// SIGKILL between a tap and the record it leads to, at random points: every record of an
+    /// uninterrupted run is stored once, and each names the athlete it names there.
+    @Test func killedBetweenTapsAndRecordsEveryRecordKeepsItsAthlete() throws {
+        let files = try Self.scratchDirectory("gymtimer-kill-athletes-")
+        defer { try? FileManager.default.removeItem(at: files) }
+        try Self.athletesScript.write(to: files.appendingPathComponent("athletes.txt"), atomically: true, encoding: .utf8)
+        try Self.athletesConfig.write(to: files.appendingPathComponent("athletes.toml"), atomically: true, encoding: .utf8)
+
+        let clean = files.appendingPathComponent("clean").path
+        try finish(dataDir: clean, files: files, script: "athletes.txt", config: "athletes.toml")
+        let expected = try attributedRecords(in: clean)
+        #expect(expected.map { $0.split(separator: " ").dropFirst().joined(separator: " ") } == Array(repeating: [
+            "sets=2 04A1B2C3", "sets=1 guest", "sets=1 0422334455667788", "sets=1 08ABCDEF", "sets=1 08ABCDEF",
+        ], count: 2).flatMap { $0 }, "\(expected)")
+        let saves = Self.saves(ofCleanRun: clean)
+
+        let seed = Self.seed(for: "killedBetweenTapsAndRecords")
+        var rng = SeededGenerator(seed: seed)
+        for round in 0..<6 {
+            let dir = files.appendingPathComponent("killed-\(round)").path
+            var kills = 0
+            var finished = false
+            while !finished && kills < 3 {
+                finished = try simulate(
+                    dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng),
+                    script: "athletes.txt", config: "athletes.toml").finished
+                if !finished { kills += 1 }
+                finished = finished || endedCleanly(dir)
+            }
+            if !finished { try finish(dataDir: dir, files: files, script: "athletes.txt", config: "athletes.toml") }
+            #expect(try attributedRecords(in: dir) == expected, "seed \(seed), round \(round) after \(kills) kills")
+        }
+    }
+
     /// A binary that keeps failing (here: its config file is missing) ends the test with what it
     /// said after `maxConsecutiveFailures` runs, instead of being started again forever.
     @Test func aBinaryThatKeepsFailingStopsTheTestWithItsError() throws {

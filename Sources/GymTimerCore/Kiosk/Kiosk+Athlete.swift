@@ -52,7 +52,7 @@ extension Kiosk {
         var records: [Effect] = []
         if case .rest(var rest) = mode, let record = rest.handOver(at: now) {
             mode = .rest(rest)
-            records = attributed([.record(record)])
+            records = attributed([.record(record)], to: athlete?.card)
         }
         athlete = nil
         return records
@@ -71,23 +71,25 @@ extension Kiosk {
         return max(athlete.usedAt + settings.athletes.idleTimeout, now)
     }
 
-    /// After handling `event`: marks a use of the station (a hand, a command, a tap, a run under
-    /// way, `wasIdle`: before the event) and lets the athlete go when the station has been idle
-    /// and untouched too long; then gives every record that names nobody to the athlete on it.
-    mutating func attributing(_ effects: [Effect], after event: ControlEvent, wasIdle: Bool, at now: Moment) -> [Effect] {
-        guard let present = athlete else { return effects }
+    /// After handling `event`: gives every record that names nobody to `card`, the athlete on
+    /// the station when the event came (a tap that changes who is on it has already closed the
+    /// workout of whoever was, guest or athlete), marks a use of the station (a hand, a command,
+    /// a tap, a run under way; `wasIdle`: before the event), and lets the athlete go when the
+    /// station has been idle and untouched too long.
+    mutating func attributing(_ effects: [Effect], to card: CardID?, after event: ControlEvent, wasIdle: Bool, at now: Moment) -> [Effect] {
+        let marked = attributed(effects, to: card)
+        guard let present = athlete else { return marked }
         if event.isUse || !wasIdle || !(isIdle || showsResult) {
             athlete?.usedAt = now
-            return attributed(effects)
+            return marked
         }
-        let marked = attributed(effects)
         guard now >= present.usedAt + settings.athletes.idleTimeout else { return marked }
         return marked + leave(at: now)
     }
 
-    /// `effects` with every record that names nobody given to the athlete on the station.
-    func attributed(_ effects: [Effect]) -> [Effect] {
-        guard let card = athlete?.card else { return effects }
+    /// `effects` with every record that names nobody given to `card` (nil: they stay a guest's).
+    func attributed(_ effects: [Effect], to card: CardID?) -> [Effect] {
+        guard let card else { return effects }
         return effects.map { effect in
             guard case .record(var record) = effect, record.athlete == nil else { return effect }
             record.athlete = card

@@ -95,20 +95,21 @@ public struct Kiosk: Hashable, Sendable, Codable {
             }
         }
         let shown = isAsleep ? outputs.filter { !$0.isShown } + Self.darkOutputs : outputs
-        return shown + attributed(extra) + (brightness.map { [.brightness(percent: $0)] } ?? [])
+        return shown + attributed(extra, to: athlete?.card) + (brightness.map { [.brightness(percent: $0)] } ?? [])
     }
 
     /// Reacts to one event at `now`, returning the effects to carry out in order.
     public mutating func handle(_ event: ControlEvent, at now: Moment) -> [Effect] {
         if let woken = wakeOnly(event, at: now) { return woken }
         let wasIdle = isIdle
+        let athleteBefore = athlete?.card
         let effects: [Effect]
         if lockedSince != nil, event.isHand, !countsRound(event) {
             effects = shaded(lockedOut(event, at: now), after: event, wasIdle: wasIdle, at: now)
         } else {
             effects = shaded(overlaid(react(to: event, at: now), at: now, frameDue: event == .deadline), after: event, wasIdle: wasIdle, at: now)
         }
-        return attributing(effects, after: event, wasIdle: wasIdle, at: now)
+        return attributing(effects, to: athleteBefore, after: event, wasIdle: wasIdle, at: now)
     }
 
     /// Whether `event` counts a round in the run under way (an AMRAP's start press, a knob that
