@@ -115,9 +115,10 @@ esac
 
 # 2. Packages. The same names on both releases: libgpiod-dev is libgpiod 1.6 (libgpiod2) on
 # bookworm and 2.2 (libgpiod3) on trixie, libasound2-dev pulls libasound2 or libasound2t64;
-# libmosquitto-dev brings libmosquitto1, the fleet's MQTT client;
+# libmosquitto-dev brings libmosquitto1, the fleet's MQTT client; libnfc6 is the card reader's
+# library (loaded only when [hardware] nfc names a reader);
 # the -dev packages bring the right runtime libraries for a --binary install too.
-packages=(libgpiod-dev gpiod libasound2-dev libsqlite3-dev libmosquitto-dev alsa-utils espeak-ng pkg-config)
+packages=(libgpiod-dev gpiod libasound2-dev libsqlite3-dev libmosquitto-dev libnfc6 alsa-utils espeak-ng pkg-config)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -159,12 +160,12 @@ else
 fi
 
 # 4. The service user, in the device groups.
-for group in gpio i2c spi audio; do getent group "$group" >/dev/null || groupadd --system "$group"; done
+for group in gpio i2c spi audio dialout; do getent group "$group" >/dev/null || groupadd --system "$group"; done
 if ! id gymtimer >/dev/null 2>&1; then
   useradd --system --no-create-home --home-dir /var/lib/gymtimer --shell /usr/sbin/nologin gymtimer
   say "created user gymtimer"
 fi
-usermod -a -G gpio,i2c,spi,audio gymtimer
+usermod -a -G gpio,i2c,spi,audio,dialout gymtimer
 # The history is readable by the gymtimer group only: let the owner who ran sudo read it.
 if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ] && id "$SUDO_USER" >/dev/null 2>&1; then
   usermod -a -G gymtimer "$SUDO_USER"

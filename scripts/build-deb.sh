@@ -130,7 +130,7 @@ Architecture: $arch
 Maintainer: GymTimer maintainers <maintainers@gymtimer.invalid>
 Installed-Size: $(du -sk --exclude=DEBIAN "$pkgroot" | cut -f1)
 Depends: $depends, passwd, init-system-helpers (>= 1.54~)
-Recommends: libmosquitto1, alsa-utils, gpiod
+Recommends: libmosquitto1, libnfc6, alsa-utils, gpiod
 Suggests: espeak-ng
 Section: misc
 Priority: optional
@@ -151,14 +151,14 @@ cat > "$pkgroot/DEBIAN/postinst" <<'EOF'
 # (re)started. The config and /var/lib/gymtimer are never touched here.
 set -e
 if [ "$1" = configure ]; then
-    for group in gpio i2c spi audio; do
+    for group in gpio i2c spi audio dialout; do
         getent group "$group" >/dev/null || groupadd --system "$group"
     done
     if ! getent passwd gymtimer >/dev/null; then
         useradd --system --user-group --no-create-home --home-dir /var/lib/gymtimer \
             --shell /usr/sbin/nologin --comment "GymTimer kiosk" gymtimer
     fi
-    usermod -a -G gpio,i2c,spi,audio gymtimer
+    usermod -a -G gpio,i2c,spi,audio,dialout gymtimer
     if [ -d /run/udev ] && command -v udevadm >/dev/null; then
         udevadm control --reload-rules || true
         udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev --subsystem-match=spidev || true

@@ -41,11 +41,11 @@ dpkg_i
 [ -f "$sys/usr/lib/systemd/system/gymtimer.service" ] || fail "no unit"
 grep -q '^ExecStart=/usr/bin/gymtimer run' "$sys/usr/lib/systemd/system/gymtimer.service" || fail "the unit does not start /usr/bin/gymtimer"
 groups=$(run_in id -nG gymtimer) || fail "no gymtimer user"
-for g in gpio i2c spi audio; do [[ " $groups " == *" $g "* ]] || fail "gymtimer is not in $g ($groups)"; done
+for g in gpio i2c spi audio dialout; do [[ " $groups " == *" $g "* ]] || fail "gymtimer is not in $g ($groups)"; done
 run_in getent passwd gymtimer | grep -q ':/var/lib/gymtimer:/usr/sbin/nologin$' || fail "gymtimer's home/shell: $(run_in getent passwd gymtimer)"
 [ -L "$sys$enabled" ] || fail "the service is not enabled after install"
 grep -qx "$conf" "$sys/var/lib/dpkg/info/gymtimer.conffiles" || fail "$conf is not a conffile"
-echo "install: both binaries, unit, user in gpio i2c spi audio, service enabled, $conf a conffile"
+echo "install: both binaries, unit, user in gpio i2c spi audio dialout, service enabled, $conf a conffile"
 
 echo '# the owner was here' >> "$sys$conf"
 mkdir -p "$sys/var/lib/gymtimer"; echo history > "$sys/var/lib/gymtimer/history.sqlite"
