@@ -117,7 +117,7 @@ let package = Package(
             name: "GymTimerBenchmark",
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
-                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory",
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerHardware",
             ]
         ),
         // What both executables' command lines share: one-line errors with their exit codes,

@@ -6,6 +6,7 @@
 #include <sys/timerfd.h>
 #include <sys/timex.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <stdint.h>
 #include "gymtimer_system.h"
 
@@ -59,4 +60,12 @@ int gymtimer_open_pty(char *path, unsigned long length) {
         return -1;
     }
     return master;
+}
+
+int gymtimer_name_thread(const char *name) {
+    char shortened[16];
+    unsigned long i = 0;
+    for (; i < sizeof shortened - 1 && name[i] != 0; i++) shortened[i] = name[i];
+    shortened[i] = 0;
+    return pthread_setname_np(pthread_self(), shortened);
 }

@@ -50,7 +50,7 @@ public final class KioskBenchmark {
     /// A measurement `gymtimer bench --only` can select; each gives one or more figures
     /// (`timing`: deadline and display-tick accuracy with the idle cost, measured together).
     public enum Measurement: String, CaseIterable, Hashable, Sendable {
-        case latency, timing, startup, throughput, fleet, console, drill
+        case latency, timing, reader, startup, throughput, fleet, console, drill
     }
 
     /// The debouncer's settle time: a press counts this long after its last edge.
@@ -83,6 +83,11 @@ public final class KioskBenchmark {
             progress("idle cost: \(options.idleSeconds) s idle, \(options.countdownSeconds) s counting down")
             let (idle, countdown) = idleCost()
             figures += [rests.deadline, tickAccuracy(rests.ticks + countdown.ticks)] + idle.figures + countdown.figures
+        }
+        if wanted(.reader) {
+            let taps = options.quick ? 3 : 20
+            progress("card reader: \(options.idleSeconds) s idle, \(taps) taps through libnfc on the simulated PN532")
+            figures += CardReaderBenchmark(idleSeconds: options.idleSeconds, taps: taps).run()
         }
         var startup: (time: BenchmarkFigure, memory: BenchmarkFigure)?
         if wanted(.startup) {

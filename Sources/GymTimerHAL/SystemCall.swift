@@ -94,6 +94,12 @@ public enum SystemCall {
 
     /// A new pseudo-terminal: its master side (read-write, close-on-exec) and its slave's path,
     /// for a simulated chip that stands behind a serial port; close the master when done.
+    /// Names the calling thread as the system shows it (`top -H`, procfs; 15 bytes at most), so
+    /// a thread of ours is told apart from the loop's. Best effort: a failure changes nothing.
+    public static func nameThread(_ name: String) {
+        _ = gymtimer_name_thread(name)
+    }
+
     public static func openPseudoTerminal() throws(HALError) -> (master: Int32, path: String) {
         var path = [CChar](repeating: 0, count: 128)
         let master = gymtimer_open_pty(&path, UInt(path.count))

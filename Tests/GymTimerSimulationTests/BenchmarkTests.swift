@@ -123,6 +123,23 @@ import Testing
     }
 }
 
+extension BenchmarkSmokeTests {
+    /// `bench --only reader`: the real libnfc asks the simulated PN532 on its own thread while
+    /// the loop sleeps (no wake-up without a card: a count, which load does not change), and
+    /// every card placed in the field reaches the kiosk; how fast is the bench's to say.
+    @Test func theCardReaderCostsTheIdleLoopNoWakeUpAndEveryTapArrives() throws {
+        var options = KioskBenchmark.Options.quick()
+        options.only = [.reader]
+        let report = KioskBenchmark(options: options).run()
+        #expect(report.figures.map(\.name) == [
+            "wake-ups per second, idle with a card reader", "CPU, the card reader's thread (idle)", "tap → name on the display",
+        ])
+        #expect(report.figures[0].statistics?.max == 0, "\(report.table)")
+        #expect(report.figures[1].statistics?.count == 1, "the reader's thread is found by its name: \(report.table)")
+        #expect(report.figures[2].statistics?.count == 3, "every tap arrived: \(report.table)")
+    }
+}
+
 /// The start-up probe, on the real binary.
 @Suite struct StartupProbeTests {
     /// The probe's peak is its own, not this (much bigger) test process's: a child's `ru_maxrss`

@@ -37,4 +37,8 @@ int gymtimer_clock_step_rearm(int fd);
 /// that stand behind a serial port (the PN532 reader's twin).
 int gymtimer_open_pty(char *path, unsigned long length);
 
+/// Names the calling thread as the system shows it (top -H, /proc/PID/task/TID/comm): at most
+/// 15 bytes are kept. Returns 0, or an errno value.
+int gymtimer_name_thread(const char *name);
+
 #endif

@@ -50,6 +50,8 @@ public final class CardTapSource: PollSource, Sendable {
         let mailbox = try Mailbox()
         self.mailbox = mailbox
         let thread = Thread {
+            // The name the system shows (top -H, /proc/PID/task/*/comm): Foundation keeps its own.
+            SystemCall.nameThread("gymtimer-nfc")
             Worker(mailbox: mailbox, interval: interval, departure: departure, retryInterval: retryInterval, open: open).run()
         }
         thread.name = "gymtimer-nfc"
