@@ -42,6 +42,9 @@ enum FuzzCommand {
                         "accepted a bad sleep window")
                 }
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a sleep window does not survive its JSON")
+            case .athlete(let tap):
+                precondition(tap.map { $0.shortName.map(DisplayContent.canDraw) ?? true } ?? true, "accepted a short name no digit draws")
+                precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "an athlete does not survive its JSON")
             case .dismiss, .pause, .resume, .reset, .lock, .unlock, .cancel, .ping: break
             }
         case .failure(let error):

@@ -29,6 +29,9 @@ extension FleetCommand {
         case .message(let text, let seconds):
             return #"{"do":"message","text":"# + Self.quoted(text) + #","seconds":"# + String(seconds) + "}"
         case .setRest(let seconds): return #"{"do":"set","rest_seconds":"# + String(seconds) + "}"
+        case .athlete(nil): return #"{"do":"athlete","card":null}"#
+        case .athlete(let tap?):
+            return #"{"do":"athlete","card":""# + tap.card.hex + "\"" + (tap.shortName.map { #","short":"# + Self.quoted($0) } ?? "") + "}"
         case .select(let mode, nil): return #"{"do":"select","mode":"# + Self.quoted(mode) + "}"
         case .select(let mode, let name?):
             return #"{"do":"select","mode":"# + Self.quoted(mode) + #","name":"# + Self.quoted(name) + "}"

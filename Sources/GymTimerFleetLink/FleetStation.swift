@@ -381,6 +381,7 @@ public final class FleetStation: TimedDriver {
         case .brightness(let percent): send(.setBrightness(percent: percent), "brightness")
         case .sleep(let window): send(.setSleepWindow(window), "sleep")
         case .message(let text, let seconds): send(.showMessage(text: text, seconds: seconds), "message")
+        case .athlete(let tap): send(.setAthlete(tap), "athlete")
         case .select(let mode, let name):
             guard let kiosk = lastKiosk else {
                 return refuse(.notAllowed(command: "select", reason: "the station is starting"), answering: id)

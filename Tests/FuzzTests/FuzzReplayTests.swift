@@ -109,6 +109,10 @@ import Testing
 
     /// What the fleet's command parser makes of each corpus file: the command, or why it refused.
     static let expectedCommands: [String: String] = [
+        "athlete.json": #"accepted: athlete(Optional(GymTimerCore.CardTap(card: 04A1B2C3, shortName: Optional("AnnA"))))"#,
+        "athlete-bad-short.json": #"refused (bad-field): "short" must be a short name of up to 4 characters a digit draws"#,
+        "athlete-odd-card.json": #"refused (bad-field): "card" must be a card's UID in hex (1 to 10 bytes), or null"#,
+        "athlete-off.json": "accepted: athlete(nil)",
         "bad-field.json": #"refused (bad-field): "x" is not a field of "start""#,
         "dismiss.json": "accepted: dismiss",
         "lone-surrogate.json": "refused (malformed): command is not JSON",

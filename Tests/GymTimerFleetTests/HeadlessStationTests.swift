@@ -245,6 +245,53 @@ import Testing
         #expect(stored.allSatisfy { $0.station == "rack-9" && $0.sets == 2 })
     }
 
+    /// A member taps in (the real card source and its thread, in the headless station), does a
+    /// workout while the broker is away, and the station is killed with SIGKILL; started again,
+    /// the coach's class list (`gymtimer fleet athlete`, answered) puts another athlete on it
+    /// for the next workout. Both records reach the gym's database once, each with its athlete.
+    @Test func athletesRecordsSurviveASIGKILLAndABrokerAwayAndArriveWithTheirAthlete() throws {
+        let (port, reservation) = try LocalBroker.reservedPort()
+        let quick = "[rest]\ndefault_seconds = 1\nmin_seconds = 1\nstep_seconds = 1\nwarning_seconds = 0\n"
+        let outboxPath = "\(directory)/rack-9/outbox.sqlite"
+        func waiting() -> Int { (try? FleetOutbox.count(readingOnly: outboxPath)) ?? -1 }
+        var rack9 = try station("rack-9", port: port, extra: quick, output: "rack-9-first")
+        rack9.send("0 tap 04A1B2C3")
+        rack9.send("1 click start")
+        rack9.send("2.4 click start")
+        rack9.send("3.8 hold dismiss 2.3")
+        #expect(eventually(45) { waiting() == 1 }, "the record waits in the outbox while the broker is away\n\(printed("rack-9-first"))")
+        rack9.signal(SIGKILL)
+        #expect(rack9.wait() == 128 + SIGKILL)
+        close(reservation)
+        let broker = try LocalBroker(port: port)
+        let gym = try FleetCollector(
+            options: .init(clientID: "collector", host: "127.0.0.1", port: broker.port, cleanSession: false),
+            prefix: "gymtimer", database: "\(directory)/gym.sqlite", log: { print($0) })
+        #expect(eventually(20) {
+            gym.step(timeout: .milliseconds(20))
+            return gym.isSubscribed
+        }, "the broker grants the collector's subscription")
+        rack9 = try station("rack-9", port: port, extra: quick)
+        #expect(eventually(30) {
+            gym.step(timeout: .milliseconds(20))
+            return gym.stored == 1
+        }, "the killed station's record arrives\n\(printed("rack-9"))")
+        let listed = try run(["fleet", "athlete", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--stations", "rack-9", "--card", "0e0f1011", "--short", "bEn"])
+        #expect(listed.status == 0, "the station answers the class list: \(listed.out) \(listed.err)")
+        #expect(listed.out.contains("rack-9"), "\(listed.out)")
+        workout(rack9)
+        #expect(eventually(30) {
+            gym.step(timeout: .milliseconds(20))
+            return gym.stored == 2 && waiting() == 0
+        }, "the class list's workout arrives\n\(printed("rack-9"))")
+        rack9.send("0 end")
+        #expect(rack9.wait(upTo: 10) == 0)
+        let stored = try gym.store.workouts()
+        #expect(stored.map(\.athlete) == [CardID(hex: "04A1B2C3"), CardID(hex: "0E0F1011")], "\(stored.map(\.id))")
+        #expect(stored.map(\.sets) == [2, 2])
+        #expect(traceLines("rack-9").contains { $0["text"]?.string == "bEn " }, "the class list's name on the display")
+    }
+
     /// `gymtimer collect` whose database is locked when a record comes does not acknowledge
     /// it; killed with SIGKILL then, the next `collect` (same client id: the broker kept the
     /// session) gets the record and stores it once.

@@ -89,3 +89,35 @@ struct FleetSleep: CoachCommand {
         return .sleep(window)
     }
 }
+
+/// `gymtimer fleet athlete`: the coach's class list — puts an athlete on a station (their card,
+/// and the short name its display shows for a moment) as a tap of their card would, or `--off`
+/// takes whoever is on it off (the next workouts are a guest's).
+struct FleetAthlete: CoachCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "athlete",
+        abstract: "Put an athlete on a station by their card (the class list), or --off: its next workouts are theirs.")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+
+    @Option(name: .long, help: "The athlete's card UID in hex (e.g. 04A1B2C3).")
+    var card: String?
+    @Option(name: .long, help: "What the display shows for a moment: up to 4 characters a digit draws (e.g. AnnA).")
+    var short: String?
+    @Flag(name: .long, help: "Nobody: the station's next workouts are a guest's.")
+    var off = false
+
+    func validate() throws {
+        if off {
+            guard card == nil, short == nil else { throw CLIError.usage("athlete: --off takes no --card or --short") }
+            return
+        }
+        guard let card else { throw CLIError.usage("athlete: give --card UID, or --off") }
+        guard CardID(hex: card) != nil else { throw CLIError.usage("athlete --card \(card.prefix(32)): not a card UID (1 to 10 bytes of hex)") }
+        if let short, short.isEmpty || !DisplayContent.canDraw(short) {
+            throw CLIError.usage("athlete --short: up to 4 characters a 7-segment digit draws")
+        }
+    }
+
+    func command() -> FleetCommand { .athlete(card.flatMap(CardID.init(hex:)).map { CardTap(card: $0, shortName: short) }) }
+}
