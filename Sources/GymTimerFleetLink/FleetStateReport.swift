@@ -29,9 +29,13 @@ public struct FleetStateReport: Hashable, Sendable {
     /// once a window was set, so a station that never had one reports as before.
     public var sleepWindow: SleepWindow?
     public var asleep: Bool
+    /// The card of the athlete on the station (a tap, the class list); in the JSON only while
+    /// there is one (`"athlete":"04A1B2C3"`), so the coach's console sees who trains where.
+    public var athlete: CardID?
 
     /// The report of `kiosk`.
     public init(_ kiosk: Kiosk) {
+        athlete = kiosk.athlete?.card
         sleepWindow = kiosk.sleepWindow
         programs = Kiosk.freshProgram(kiosk.settings).programs.map(\.name)
         asleep = kiosk.isAsleep
@@ -112,7 +116,8 @@ public struct FleetStateReport: Hashable, Sendable {
             + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
             + "\"round\":\(round.map(String.init) ?? "null"),\(result.map { "\"result\":" + Self.quoted($0) + "," } ?? "")\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
             + (startsAt.map { "\"starts_at\":" + number($0) + "," } ?? "")
-            + "\"programs\":[\(programs.map(Self.quoted).joined(separator: ","))],\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)\"t\":\(number(t))}"
+            + "\"programs\":[\(programs.map(Self.quoted).joined(separator: ","))],\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)"
+            + (athlete.map { "\"athlete\":\"\($0.hex)\"," } ?? "") + "\"t\":\(number(t))}"
     }
 
     /// `"sleep":{"from":"22:00","until":"06:00"},"asleep":false,` while a window is set, else

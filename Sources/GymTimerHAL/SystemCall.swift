@@ -94,6 +94,18 @@ public enum SystemCall {
 
     /// A new pseudo-terminal: its master side (read-write, close-on-exec) and its slave's path,
     /// for a simulated chip that stands behind a serial port; close the master when done.
+    /// A pipe whose ends never block and are closed on exec: the self-pipe a thread or a signal
+    /// handler wakes the loop's poll through. `device` names it in the error.
+    public static func wakeUpPipe(_ device: String) throws(HALError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .io(device: device, operation: "pipe", errno: errno) }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        return (ends[0], ends[1])
+    }
+
     /// Names the calling thread as the system shows it (`top -H`, procfs; 15 bytes at most), so
     /// a thread of ours is told apart from the loop's. Best effort: a failure changes nothing.
     public static func nameThread(_ name: String) {

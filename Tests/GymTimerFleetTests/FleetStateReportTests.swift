@@ -36,6 +36,18 @@ import Testing
         #expect(json["program"] == .null)
     }
 
+    @Test func theStateNamesTheAthleteOnTheStationByTheirCardOnlyWhileThereIsOne() {
+        var kiosk = Kiosk(settings: KioskSettings())
+        _ = kiosk.start(at: .origin)
+        #expect(object(FleetStateReport(kiosk).json(display: "0130", at: 1_767_225_601, unix: unix))["athlete"] == nil)
+        _ = kiosk.handle(.tapped(CardTap(card: CardID(hex: "04A1B2C3")!, shortName: "AnnA")), at: Moment(.seconds(1)))
+        let tapped = FleetStateReport(kiosk)
+        #expect(object(tapped.json(display: "AnnA", at: 1_767_225_601, unix: unix))["athlete"]?.string == "04A1B2C3")
+        _ = kiosk.handle(.command(.setAthlete(nil)), at: Moment(.seconds(2)))
+        #expect(FleetStateReport(kiosk) != tapped, "the change is published")
+        #expect(object(FleetStateReport(kiosk).json(display: "0130", at: 1_767_225_602, unix: unix))["athlete"] == nil)
+    }
+
     @Test func anIntervalCarriesItsSetThePhasesDeadlineAndWhatIsLeftWhenPaused() {
         var settings = KioskSettings(startMode: .interval)
         settings.interval = IntervalSettings(phaseSeconds: 30, sets: 8)

@@ -11,7 +11,7 @@ import Testing
         let script = try parser.parse("1 click start\r\n2 turn 1\r\n5 end\r\n")
         #expect(script.steps.map(\.action) == [.click("start"), .turn(1)])
         #expect(script.end == .seconds(5))
-        #expect(throws: ScriptError(line: 2, "unknown verb 'jump' (press, release, click, hold, bounce, turn, restart, end)")) {
+        #expect(throws: ScriptError(line: 2, "unknown verb 'jump' (press, release, click, hold, bounce, turn, tap, restart, end)")) {
             try parser.parse("1 click start\r\n2 jump start\r\n5 end\r\n")
         }
     }

@@ -143,6 +143,25 @@ import Testing
         }
     }
 
+    /// Kills a run of the script on `dataDir` at random save points (up to three times), then
+    /// lets it finish (once: a run after a clean end would be a new run of the script); returns
+    /// how many kills landed.
+    func killThenFinish(
+        dataDir: String, files: URL, saves: Int, using rng: inout SeededGenerator,
+        script: String = "script.txt", config: String = "config.toml"
+    ) throws -> Int {
+        var kills = 0
+        var finished = false
+        while !finished && kills < 3 {
+            finished = try simulate(
+                dataDir: dataDir, files: files, killAfter: Int.random(in: 1...saves, using: &rng), script: script, config: config).finished
+            if !finished { kills += 1 }
+            finished = finished || endedCleanly(dataDir)
+        }
+        if !finished { try finish(dataDir: dataDir, files: files, script: script, config: config) }
+        return kills
+    }
+
     /// What changes with every save of the running state: the journal's newest sequence number
     /// (or, for a build from before the journal, `state.json`'s inode, new with each rename).
     static func saveSignature(_ dataDir: String) -> UInt64 {
@@ -196,16 +215,7 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         for round in 0..<4 {
             let dir = files.appendingPathComponent("killed-\(round)").path
-            var kills = 0
-            // Kill it again and again at random points, then let it finish (once: a run after
-            // a clean end would be a new run of the script).
-            var finished = false
-            while !finished && kills < 3 {
-                finished = try simulate(dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng)).finished
-                if !finished { kills += 1 }
-                finished = finished || endedCleanly(dir)
-            }
-            if !finished { try finish(dataDir: dir, files: files) }
+            let kills = try killThenFinish(dataDir: dir, files: files, saves: saves, using: &rng)
             #expect(try records(in: dir) == expected, "seed \(seed), round \(round) after \(kills) kills")
         }
     }
@@ -263,16 +273,8 @@ import Testing
         var rng = SeededGenerator(seed: seed)
         for round in 0..<6 {
             let dir = files.appendingPathComponent("killed-\(round)").path
-            var kills = 0
-            var finished = false
-            while !finished && kills < 3 {
-                finished = try simulate(
-                    dataDir: dir, files: files, killAfter: Int.random(in: 1...saves, using: &rng),
-                    script: "athletes.txt", config: "athletes.toml").finished
-                if !finished { kills += 1 }
-                finished = finished || endedCleanly(dir)
-            }
-            if !finished { try finish(dataDir: dir, files: files, script: "athletes.txt", config: "athletes.toml") }
+            let kills = try killThenFinish(
+                dataDir: dir, files: files, saves: saves, using: &rng, script: "athletes.txt", config: "athletes.toml")
             #expect(try attributedRecords(in: dir) == expected, "seed \(seed), round \(round) after \(kills) kills")
         }
     }

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("1 jump start\n2 end", "script line 1: unknown verb 'jump' (press, release, click, hold, bounce, turn, restart, end)"),
+        ("1 jump start\n2 end", "script line 1: unknown verb 'jump' (press, release, click, hold, bounce, turn, tap, restart, end)"),
         ("1.x click start\n2 end", "script line 1: '1.x' is not a valid time in seconds (e.g. 1, 12.5, 0.030)"),
         ("-1 click start\n2 end", "script line 1: '-1' is not a valid time in seconds (e.g. 1, 12.5, 0.030)"),
         ("1 click stop\n2 end", "script line 1: unknown button 'stop' (dismiss, start)"),
@@ -38,6 +38,9 @@ import Testing
         ("1 hold start\n2 end", "script line 1: usage: TIME hold BUTTON SECONDS"),
         ("1 click\n2 end", "script line 1: usage: TIME click BUTTON"),
         ("1\n2 end", "script line 1: expected 'TIME VERB ...', got '1'"),
+        ("1 tap 04A1B2C\n2 end", "script line 1: usage: TIME tap UID (the card's UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)"),
+        ("1 tap\n2 end", "script line 1: usage: TIME tap UID (the card's UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)"),
+        ("1 tap 0102030405060708090A0B\n2 end", "script line 1: usage: TIME tap UID (the card's UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)"),
     ])
     func rejectsMistakesNamingTheLine(text: String, message: String) {
         #expect(throws: ScriptError.self) { try parser.parse(text) }

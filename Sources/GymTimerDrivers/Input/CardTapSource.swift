@@ -88,14 +88,7 @@ extension CardTapSource {
         private var finished = false
 
         init() throws(HALError) {
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else { throw .io(device: "card reader pipe", operation: "pipe", errno: errno) }
-            for end in ends {
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            }
-            readEnd = ends[0]
-            writeEnd = ends[1]
+            (readEnd, writeEnd) = try SystemCall.wakeUpPipe("card reader pipe")
         }
 
         deinit {

@@ -26,14 +26,7 @@ public final class StopSignals: PollSource {
     /// Installs the handler for `signals` (SIGTERM and SIGINT by default) and unblocks them
     /// (a process started from a thread that blocks them, a test runner's, would never see them).
     public init(_ signals: [Int32] = [SIGTERM, SIGINT]) throws(HALError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .io(device: "signal pipe", operation: "pipe", errno: errno) }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        descriptor = ends[0]
-        writer = ends[1]
+        (descriptor, writer) = try SystemCall.wakeUpPipe("signal pipe")
         self.signals = signals
         stopPipeWriter = writer
         var unblocked = sigset_t()
