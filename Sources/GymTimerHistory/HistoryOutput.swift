@@ -109,7 +109,15 @@ public enum HistoryOutput {
             Longest streak:  \(days(stats.longestStreak))
             Achievements:    \(achievements)
 
-            """
+            """ + records(stats.records, timeZone: timeZone)
+    }
+
+    /// `Records:` and a line per program's best (its day and station), when there is any.
+    static func records(_ records: [PersonalRecord], timeZone: TimeZone) -> String {
+        guard !records.isEmpty else { return "" }
+        return "Records:\n" + records.map { record in
+            "  \(record.program): \(record.score) (\(LocalDay(record.completedAt, in: timeZone))\(record.station.map { ", " + $0 } ?? ""))\n"
+        }.joined()
     }
 
     /// `m:ss`, or `h:mm:ss` from an hour on, rounded to the second.

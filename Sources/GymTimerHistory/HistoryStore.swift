@@ -360,11 +360,22 @@ public final class HistoryStore: WorkoutHistory {
                           let date = Date.fromDatabaseValue(row[1]) else { return nil }
                     return UnlockedAchievement(achievement, unlockedAt: date)
                 }
+                let results = try Row.fetchAll(
+                    db, sql: """
+                        SELECT preset, score, completed_at\(try db.columns(in: "workouts").contains { $0.name == "station" } ? ", station" : "") FROM workouts
+                        WHERE \(Self.validRow) AND kind = 'program' AND preset IS NOT NULL AND score IS NOT NULL\(filter)
+                        """, arguments: arguments
+                ).compactMap { row -> (program: String, score: String, completedAt: Date, station: String?)? in
+                    guard let program = String.fromDatabaseValue(row[0]), let score = String.fromDatabaseValue(row[1]),
+                          let date = Date.fromDatabaseValue(row[2]) else { return nil }
+                    return (program, score, date, row.count > 3 ? String.fromDatabaseValue(row[3]) : nil)
+                }
                 return StationStats(
                     workouts: totals.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0,
                     totalDurationMilliseconds: totals.flatMap { Int64.fromDatabaseValue($0[1]) } ?? 0,
                     calories: totals.flatMap { Int.fromDatabaseValue($0[2]) } ?? 0,
-                    currentStreak: streak.current, longestStreak: streak.longest, achievements: achievements)
+                    currentStreak: streak.current, longestStreak: streak.longest, achievements: achievements,
+                    records: PersonalRecord.bests(of: results))
             }
         } catch {
             throw .cannotRead(reason: HistoryError.reason(error))

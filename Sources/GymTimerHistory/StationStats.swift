@@ -14,11 +14,14 @@ public struct StationStats: Hashable, Sendable, Codable {
     public var longestStreak: Int
     /// In the order they were unlocked.
     public var achievements: [UnlockedAchievement]
+    /// The best result of each program (`PersonalRecord`), by program name.
+    public var records: [PersonalRecord]
 
     public init(
         workouts: Int, totalDurationMilliseconds: Int64, calories: Int,
-        currentStreak: Int, longestStreak: Int, achievements: [UnlockedAchievement]
+        currentStreak: Int, longestStreak: Int, achievements: [UnlockedAchievement], records: [PersonalRecord] = []
     ) {
+        self.records = records
         self.workouts = workouts
         self.totalDurationMilliseconds = totalDurationMilliseconds
         self.calories = calories
@@ -29,7 +32,7 @@ public struct StationStats: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case workouts, calories, points, achievements
+        case workouts, calories, points, achievements, records
         case totalDurationMilliseconds = "total_duration_ms"
         case currentStreak = "current_streak"
         case longestStreak = "longest_streak"
