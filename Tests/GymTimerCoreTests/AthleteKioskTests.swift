@@ -135,6 +135,18 @@ import Testing
         #expect(after.records.map(\.sets) == [1])
     }
 
+    @Test func aStoredAthleteWithMomentsFarFromTheSaveIsDroppedNotComputedWith() throws {
+        var driver = Driver.startedKiosk()
+        driver.send(.tapped(anna), at: at(1))
+        var progress = KioskProgress(driver.machine)
+        for absurd in [Moment(nanoseconds: .max), Moment(nanoseconds: .min), at(1e9)] {
+            progress.athlete?.usedAt = absurd
+            let restored = KioskRestore(progress: progress, savedAt: at(10), settings: KioskSettings())
+            #expect(restored.kiosk.athlete == nil)
+            #expect(restored.kiosk.nextDeadline(after: at(10)) == nil, "nothing overflows")
+        }
+    }
+
     @Test func aCardIDIsOneToTenBytesOfHexAndNothingElse() throws {
         #expect(CardID(bytes: [0x04, 0xA1, 0x0B, 0xFF])?.hex == "04A10BFF")
         #expect(CardID(bytes: []) == nil)

@@ -97,8 +97,13 @@ extension Kiosk {
         }
     }
 
-    /// Who was on the station when it was stored: a restart keeps them.
-    mutating func keepAthlete(of stored: KioskProgress) {
-        athlete = stored.athlete
+    /// Who was on the station when it was stored: a restart keeps them, when their moments lie
+    /// near the save (a hand-edited journal's could make the time-out's arithmetic overflow).
+    mutating func keepAthlete(of stored: KioskProgress, _ check: PlausibilityCheck) {
+        guard let kept = stored.athlete, check.near(kept.since), check.near(kept.usedAt) else {
+            athlete = nil
+            return
+        }
+        athlete = kept
     }
 }

@@ -40,20 +40,21 @@ public struct KioskRestore: Sendable {
             refuse()
             return
         case .dropped(let records, let note):
+            candidate.keepFloorSettings(of: stored)
+            candidate.keepAthlete(of: stored, check)
             // The sets a changed config ended were the athlete's on the station then.
+            let card = candidate.athlete?.card
             self.records = records.map { record in
                 var record = record
-                if record.athlete == nil { record.athlete = stored.athlete?.card }
+                if record.athlete == nil { record.athlete = card }
                 return record
             }
             if let note { notes.append(note) }
-            candidate.keepFloorSettings(of: stored)
-            candidate.keepAthlete(of: stored)
             kiosk = candidate
             return
         }
         candidate.keepFloorSettings(of: stored)
-        candidate.keepAthlete(of: stored)
+        candidate.keepAthlete(of: stored, check)
         if let before = stored.beforeStartPress, let pressedAt = stored.startPressedAt,
            case .kept(let mode) = Self.mode(before, settings, check) {
             candidate.beforeStartPress = mode
