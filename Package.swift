@@ -22,7 +22,7 @@ let package = Package(
         .executable(name: "gymtimer-console", targets: ["gymtimer-console"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),  // 1.6: @ParentCommand
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         // The coach's web console's HTTP server (GymTimerConsole): SwiftNIO underneath.

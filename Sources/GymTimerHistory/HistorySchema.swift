@@ -54,6 +54,27 @@ enum HistorySchema {
             try db.execute(sql: "ALTER TABLE workouts ADD COLUMN athlete TEXT")
             try db.execute(sql: "CREATE INDEX workouts_athlete ON workouts(athlete)")
         }
+        migrator.registerMigration("v6") { db in
+            // The gym's roster (a collector's database; `gymtimer athletes`): who a card is.
+            // name: 1 to 64 printable characters, unique whatever the (ASCII) case, as the CLI
+            // finds an athlete by it; short_name: 1 to 4 characters a 7-segment digit draws
+            // (`RosterNames`); created_at as completed_at. cards.card: `CardID.hex`, the value
+            // `workouts.athlete` holds, so an athlete's records are those of their cards and a
+            // merge only moves cards. Foreign keys are on (GRDB), and a forget deletes all three.
+            try db.execute(sql: """
+                CREATE TABLE athletes (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    short_name TEXT NOT NULL,
+                    created_at TEXT NOT NULL
+                );
+                CREATE TABLE cards (
+                    card TEXT PRIMARY KEY NOT NULL,
+                    athlete INTEGER NOT NULL REFERENCES athletes(id) ON DELETE CASCADE
+                );
+                CREATE INDEX cards_athlete ON cards(athlete);
+                """)
+        }
         return migrator
     }
 }

@@ -70,7 +70,7 @@ public final class HistoryStore: WorkoutHistory {
     }
 
     /// Opens and migrates the file at `path`, creating it and its directory if needed.
-    private static func openForWriting(path: String, busyTimeout: Duration, durable: Bool = true) throws -> DatabaseQueue {
+    static func openForWriting(path: String, busyTimeout: Duration, durable: Bool = true) throws -> DatabaseQueue {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory),
            let reason = Self.makeDirectories(directory) {
@@ -335,7 +335,7 @@ public final class HistoryStore: WorkoutHistory {
 
     /// Only that athlete's workouts, on every station.
     public func workouts(since: Date? = nil, athlete: CardID) throws(HistoryError) -> [StoredWorkout] {
-        try workouts(since: since, scope: .athlete(athlete))
+        try workouts(since: since, scope: .athlete([athlete]))
     }
 
     /// Totals, points, streaks (as of `now` in the kiosk's time zone) and achievements of

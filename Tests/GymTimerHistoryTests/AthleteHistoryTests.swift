@@ -68,7 +68,7 @@ import Testing
         #expect(try reader.workouts().map(\.athlete) == [nil])
         #expect(try reader.workouts(athlete: Self.a).isEmpty)
         #expect(try reader.stats().workouts == 1)
-        let athlete = try reader.stats(.athlete(Self.a))
+        let athlete = try reader.stats(.athlete([Self.a]))
         #expect(athlete == StationStats(workouts: 0, totalDurationMilliseconds: 0, calories: 0, currentStreak: 0, longestStreak: 0, achievements: []))
         #expect(try reader.stats(.station("rack-1")).workouts == 1)
     }
@@ -116,7 +116,7 @@ import Testing
             let theirs = workouts.filter { $0.athlete == card }
             let alone = try Fixture.store(dir.file("\(card.hex).sqlite"), clock: clock)
             try alone.store(theirs)
-            let scoped = try gym.stats(.athlete(card))
+            let scoped = try gym.stats(.athlete([card]))
             #expect(try scoped == alone.stats(), "\(card)")
             #expect(scoped.points == theirs.count * StationStats.pointsPerWorkout)
             #expect(try gym.workouts(athlete: card) == theirs, "\(card)")
@@ -126,21 +126,21 @@ import Testing
         }
 
         // What each athlete's rules give, so the comparison above is not of two empty histories.
-        let a = try gym.stats(.athlete(Self.a))
+        let a = try gym.stats(.athlete([Self.a]))
         #expect((a.workouts, a.points, a.currentStreak, a.longestStreak) == (14, 700, 7, 7))
         #expect(a.achievements.map(\.achievement) == [.firstWorkout, .tenWorkouts, .weekStreak])
         #expect(a.achievements.map(\.unlockedAt) == [
             Fixture.date(2026, 3, 1, 7, 3), Fixture.date(2026, 3, 5, 10, 15), Fixture.date(2026, 3, 7, 7, 21),
         ])
-        let b = try gym.stats(.athlete(Self.b))
+        let b = try gym.stats(.athlete([Self.b]))
         #expect((b.workouts, b.points, b.currentStreak, b.longestStreak) == (5, 250, 2, 3))
         #expect(b.achievements.map(\.achievement) == [.firstWorkout])
-        let c = try gym.stats(.athlete(Self.c))
+        let c = try gym.stats(.athlete([Self.c]))
         #expect((c.workouts, c.currentStreak, c.longestStreak, c.totalDurationMilliseconds) == (3, 0, 1, 1_800_000))
-        let d = try gym.stats(.athlete(Self.d))
+        let d = try gym.stats(.athlete([Self.d]))
         #expect((d.workouts, d.currentStreak, d.longestStreak) == (7, 7, 7))
         #expect(d.achievements.map(\.achievement) == [.firstWorkout, .weekStreak])
-        let e = try gym.stats(.athlete(Self.e))
+        let e = try gym.stats(.athlete([Self.e]))
         #expect((e.workouts, e.currentStreak, e.longestStreak) == (13, 1, 4))
         #expect(e.achievements.map(\.achievement) == [.firstWorkout, .tenWorkouts])
         #expect(e.achievements.last?.unlockedAt == Fixture.date(2026, 3, 4, 7, 12))
@@ -155,7 +155,7 @@ import Testing
         #expect(Set(athletes.map(\.id)).isDisjoint(with: guests.map(\.id)))
         #expect(try gym.workouts(station: "rack-1").count == 14 + 5 + 3 + 7)
         #expect(try gym.stats(station: "rack-2").workouts == 7 + 13 + 7)
-        #expect(try gym.stats(.athlete(CardID(hex: "FFFF")!)).workouts == 0)
+        #expect(try gym.stats(.athlete([CardID(hex: "FFFF")!])).workouts == 0)
     }
 
     @Test("history's table and CSV get an athlete column when a record has a card, JSON its `athlete`")

@@ -43,14 +43,14 @@ import Testing
             program("rack-2/p@7", "Fran", ProgramScore(rounds: 3, time: .seconds(719)), Self.anna, "rack-2", day: 9),
             program("rack-2/p@8", "Fran", ProgramScore(rounds: 3, time: .seconds(400)), nil, "rack-2", day: 9),
         ])
-        let records = try store.stats(.athlete(Self.anna)).records
+        let records = try store.stats(.athlete([Self.anna])).records
         #expect(records.map(\.program) == ["AMRAP 12", "Fran"])
         #expect(records.map(\.score) == ["8 rounds", "11:59, 3 rounds"])
         #expect(records.map(\.station) == ["rack-2", "rack-2"])
         #expect(records.map { LocalDay($0.completedAt, in: Fixture.berlin).description } == ["2026-03-04", "2026-03-09"])
-        #expect(try store.stats(.athlete(Self.ben)).records.map(\.score) == ["11 rounds"])
+        #expect(try store.stats(.athlete([Self.ben])).records.map(\.score) == ["11 rounds"])
         #expect(try store.stats(.all).records.map(\.score) == ["11 rounds", "6:40, 3 rounds"], "the gym's records: anyone's")
-        let text = HistoryOutput.text(try store.stats(.athlete(Self.anna)), timeZone: Fixture.berlin)
+        let text = HistoryOutput.text(try store.stats(.athlete([Self.anna])), timeZone: Fixture.berlin)
         #expect(text.hasSuffix("Records:\n  AMRAP 12: 8 rounds (2026-03-04, rack-2)\n  Fran: 11:59, 3 rounds (2026-03-09, rack-2)\n"), "\(text)")
     }
 }

@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test(arguments: ["zz", "04A1B2C", "", String(repeating: "AB", count: 11)])
-    func aCardThatIsNoUIDIsAOneLineError(card: String) throws {
+    func neitherANameNorAUIDIsAOneLineError(card: String) throws {
         try #require(GymtimerBinary.isBuilt, "build first: swift build")
         let files = try ScratchDirectory()
         let path = try database(in: files)
@@ -62,7 +62,7 @@ import Testing
             let outcome = try GymtimerBinary.run([command, "--db", path, "--athlete", card])
             #expect(outcome.status == 2)
             #expect(outcome.stdout.isEmpty)
-            #expect(outcome.stderr == "gymtimer: bad card for --athlete: \(card) (expected a card UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)\n")
+            #expect(outcome.stderr == "gymtimer: no athlete named \(card) in the roster of \(path), and not a card UID either (hex, 1 to 10 bytes, e.g. 04A1B2C3)\n")
         }
         let both = try GymtimerBinary.run(["history", "--db", path, "--athlete", "04A1B2C3", "--station", "rack-1"])
         #expect(both.status == 2 && both.stderr.split(separator: "\n").count == 1, "\(both.stderr)")

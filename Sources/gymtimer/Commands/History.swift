@@ -37,9 +37,9 @@ struct History: ParsableCommand {
             start = day.start(in: .current)
         }
         let workouts: [StoredWorkout]
-        let scope = try database.scope()
         // Outside the `do`: a bad --config has already printed its problems and exits 2 as is.
         let path = try database.path()
+        let scope = try database.scope(path: path)
         do {
             let store = try HistoryStore.reading(path: path)
             workouts = try store.workouts(since: start, scope: scope)

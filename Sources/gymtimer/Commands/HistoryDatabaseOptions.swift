@@ -14,20 +14,29 @@ struct HistoryDatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "Only this fleet station's workouts (a database `gymtimer collect` fills).")
     var station: String?
 
-    @Option(name: .long, help: "Only this athlete's workouts, on every station: their card's UID in hex (e.g. 04A1B2C3).")
+    @Option(name: .long, help: "Only this athlete's workouts, on every station: their name in the gym's roster (`gymtimer athletes`), or a card's UID in hex (e.g. 04A1B2C3).")
     var athlete: String?
 
-    /// The records `--station` or `--athlete` name (every one without either); a card that is no
-    /// UID, or both options, is a usage error.
-    func scope() throws -> HistoryScope {
+    /// The records `--station` or `--athlete` name in the database at `path` (every one
+    /// without either): `--athlete` is a name in the gym's roster (every card of theirs), else a
+    /// card UID (every card of its owner's, or that card alone when the roster does not know it).
+    /// Neither a name nor a UID, or both options, is a usage error.
+    func scope(path: String) throws -> HistoryScope {
         switch (station, athlete) {
         case (nil, nil): return .all
         case (let station?, nil): return .station(station)
         case (nil, let text?):
-            guard let card = CardID(hex: text) else {
-                throw CLIError.usage("bad card for --athlete: \(text) (expected a card UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)")
+            do {
+                return try AthleteRoster.reading(path: path).scope(for: text)
+            } catch {
+                switch error {
+                case .missingDatabase: throw CLIError.usage("\(HistoryError.missing(path: path))")
+                case .unknownAthleteOrCard:
+                    throw CLIError.usage(
+                        "no athlete named \(text) in the roster of \(path), and not a card UID either (hex, 1 to 10 bytes, e.g. 04A1B2C3)")
+                default: throw CLIError.usage("\(error)")
+                }
             }
-            return .athlete(card)
         case (_?, _?): throw CLIError.usage("--station and --athlete cannot be used together: give one")
         }
     }

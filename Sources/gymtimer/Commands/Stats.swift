@@ -15,9 +15,9 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let stats: StationStats
-        let scope = try database.scope()
         // Outside the `do`: a bad --config has already printed its problems and exits 2 as is.
         let path = try database.path()
+        let scope = try database.scope(path: path)
         do {
             stats = try HistoryStore.reading(path: path).stats(scope)
         } catch {

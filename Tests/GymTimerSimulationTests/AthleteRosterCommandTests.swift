@@ -1,0 +1,128 @@
+import Foundation
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerHistory
+import Testing
+
+/// `gymtimer athletes --db PATH …`, the real binary on a real gym's database: the roster's
+/// commands as the README shows them, `history` / `stats --athlete NAME`, and one-line errors
+/// with a non-zero exit for a typo'd name, a bad UID and a missing database.
+@Suite struct AthleteRosterCommandTests {
+    /// A gym's database: Anna's card on two stations, her second fob once, Ben's card once, a guest.
+    func database(in files: ScratchDirectory) throws -> String {
+        let path = files.path + "/gym.sqlite"
+        let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }))
+        let start = Date(timeIntervalSince1970: 1_767_600_000)
+        let entries: [(String, String?)] = [("rack-1", "04A1B2C3"), ("rack-2", "04A1B2C3"), ("rack-1", "04D4E5F6A1B2C3"), ("rack-2", "04B2C3D4"), ("rack-1", nil)]
+        try store.store(entries.enumerated().map { n, entry in
+            let date = start.addingTimeInterval(Double(n) * 3600)
+            return StoredWorkout(
+                id: "\(entry.0)/rest@\(n)", kind: .rest, sets: 3, durationMilliseconds: 300_000, calories: 0, exercises: [],
+                preset: nil, completedAt: date, localDay: LocalDay(date, in: .current), station: entry.0,
+                athlete: entry.1.flatMap(CardID.init(hex:)))
+        })
+        return path
+    }
+
+    func run(_ arguments: [String]) throws -> GymtimerBinary.Outcome {
+        let outcome = try GymtimerBinary.run(arguments)
+        return outcome
+    }
+
+    @Test func theRosterFromAddToForget() throws {
+        try #require(GymtimerBinary.isBuilt, "build first: swift build")
+        let files = try ScratchDirectory()
+        let db = try database(in: files)
+
+        let empty = try run(["athletes", "--db", db, "list"])
+        #expect(empty.status == 0 && empty.stdout == "No athletes in the roster of \(db).\n", "\(empty.stderr)")
+        let add = try run(["athletes", "--db", db, "add", "Anna Berg", "--card", "04a1b2c3"])
+        #expect(add.status == 0 && add.stdout == "Added Anna Berg (AnnA), card 04A1B2C3.\n", "\(add.stderr)")
+        #expect(try run(["athletes", "--db", db, "add", "Anna B.", "--card", "04D4E5F6A1B2C3", "--short", "AnnB"]).status == 0)
+        #expect(try run(["athletes", "--db", db, "add", "Ben", "--card", "04B2C3D4"]).status == 0)
+        let taken = try run(["athletes", "--db", db, "add", "Carla", "--card", "04B2C3D4"])
+        #expect(taken.status == 2 && taken.stdout.isEmpty)
+        #expect(taken.stderr.hasPrefix("gymtimer: card 04B2C3D4 is already \"Ben\"'s") && taken.stderr.split(separator: "\n").count == 1)
+
+        // Before the merge, her name answers for her first card only.
+        let before = try run(["history", "--db", db, "--json", "--athlete", "Anna Berg"])
+        #expect(try ids(before.stdout) == ["rack-1/rest@0", "rack-2/rest@1"], "\(before.stderr)")
+        let merge = try run(["athletes", "--db", db, "merge", "Anna B.", "--into", "Anna Berg"])
+        #expect(merge.status == 0 && merge.stdout == "Merged Anna B. into Anna Berg (AnnA), cards 04A1B2C3, 04D4E5F6A1B2C3.\n", "\(merge.stderr)")
+        for athlete in ["Anna Berg", "anna berg", "04A1B2C3", "04D4E5F6A1B2C3"] {
+            let history = try run(["history", "--db", db, "--json", "--athlete", athlete])
+            #expect(try ids(history.stdout) == ["rack-1/rest@0", "rack-2/rest@1", "rack-1/rest@2"], "\(athlete): \(history.stderr)")
+        }
+        let stats = try run(["stats", "--db", db, "--json", "--athlete", "Anna Berg"])
+        let numbers = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+        #expect(numbers?["workouts"] as? Int == 3 && numbers?["points"] as? Int == 150, "\(stats.stdout)\(stats.stderr)")
+
+        let rename = try run(["athletes", "--db", db, "rename", "Anna Berg", "--to", "Anna Nilsson", "--short", "AnnN"])
+        #expect(rename.status == 0 && rename.stdout == "Now Anna Nilsson (AnnN), cards 04A1B2C3, 04D4E5F6A1B2C3.\n", "\(rename.stderr)")
+        let card = try run(["athletes", "--db", db, "card", "Ben", "--add", "0E"])
+        #expect(card.status == 0 && card.stdout == "Ben (bEn), cards 04B2C3D4, 0E.\n", "\(card.stderr)")
+        let list = try run(["athletes", "--db", db, "list"])
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines[0].hasPrefix("Name          Short  Cards"), "\(list.stdout)")
+        #expect(lines[1].hasPrefix("Anna Nilsson  AnnN   04A1B2C3, 04D4E5F6A1B2C3  20"), "\(list.stdout)")
+
+        let json = try run(["athletes", "--db", db, "export", "Anna Nilsson"])
+        let export = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((export?["athlete"] as? [String: Any])?["name"] as? String == "Anna Nilsson")
+        #expect((export?["workouts"] as? [[String: Any]])?.count == 3)
+        let csv = try run(["athletes", "--db", db, "export", "Anna Nilsson", "--csv"])
+        #expect(csv.stdout.hasPrefix("name,short_name,created_at,cards\nAnna Nilsson,AnnN,"), "\(csv.stdout)")
+        #expect(csv.stdout.split(separator: "\n").count == 2 + 1 + 3)
+
+        let forget = try run(["athletes", "--db", db, "forget", "Anna Nilsson"])
+        #expect(forget.status == 0 && forget.stdout.hasPrefix("Forgot Anna Nilsson: 2 cards and 3 workouts removed from \(db).\n"), "\(forget.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        for trace in ["Anna", "04A1B2C3", "04D4E5F6A1B2C3"] { #expect(bytes.range(of: Data(trace.utf8)) == nil, "\(trace)") }
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+        let rest = try run(["history", "--db", db, "--json"])
+        #expect(try ids(rest.stdout) == ["rack-2/rest@3", "rack-1/rest@4"])
+        // Her card, now nobody's, is a card with no records.
+        let gone = try run(["history", "--db", db, "--athlete", "04A1B2C3"])
+        #expect(gone.status == 0 && gone.stdout == "No workouts recorded.\n")
+    }
+
+    @Test func mistakesAreOneLineErrors() throws {
+        try #require(GymtimerBinary.isBuilt, "build first: swift build")
+        let files = try ScratchDirectory()
+        let db = try database(in: files)
+        #expect(try run(["athletes", "--db", db, "add", "Anna Berg", "--card", "04A1B2C3"]).status == 0)
+        let cases: [([String], String)] = [
+            (["athletes", "--db", db, "forget", "Ana Berg"],
+             "gymtimer: no athlete named \"Ana Berg\" in the roster (gymtimer athletes --db PATH list shows who is)"),
+            (["athletes", "--db", db, "export", "Ana"],
+             "gymtimer: no athlete named \"Ana\" in the roster (gymtimer athletes --db PATH list shows who is)"),
+            (["athletes", "--db", db, "add", "Ben", "--card", "04B2C3Z4"],
+             "gymtimer: bad card for --card: 04B2C3Z4 (expected a card UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)"),
+            (["athletes", "--db", db, "card", "Anna Berg", "--add", "123"],
+             "gymtimer: bad card for --add: 123 (expected a card UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)"),
+            (["athletes", "--db", db, "merge", "Anna Berg", "--into", "anna berg"],
+             "gymtimer: cannot merge \"Anna Berg\" into themselves: name two different athletes"),
+            (["athletes", "--db", files.path + "/typo.sqlite", "list"],
+             "gymtimer: no gym database at \(files.path)/typo.sqlite: the roster is kept in the collector's database (gymtimer collect --db \(files.path)/typo.sqlite creates it); check the path"),
+            (["athletes", "--db", files.path + "/typo.sqlite", "add", "Ben", "--card", "04B2C3D4"],
+             "gymtimer: no gym database at \(files.path)/typo.sqlite: the roster is kept in the collector's database (gymtimer collect --db \(files.path)/typo.sqlite creates it); check the path"),
+            (["history", "--db", files.path + "/typo.sqlite", "--athlete", "Anna Berg"],
+             "gymtimer: no history database at \(files.path)/typo.sqlite"),
+            (["stats", "--db", db, "--athlete", "Ana Berg"],
+             "gymtimer: no athlete named Ana Berg in the roster of \(db), and not a card UID either (hex, 1 to 10 bytes, e.g. 04A1B2C3)"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try run(arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stdout.isEmpty, "\(arguments)")
+            #expect(outcome.stderr == message + "\n", "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: files.path + "/typo.sqlite"))
+    }
+
+    /// The `id`s of a `history --json` output.
+    func ids(_ json: String) throws -> [String] {
+        let records = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+        return records?.compactMap { $0["id"] as? String } ?? []
+    }
+}
