@@ -1,3 +1,5 @@
+import GymTimerCore
+
 /// The topics of one station (fleet.md): `P = {prefix}/{station}` and the fleet-wide command
 /// topic. Built once from the config, so no topic string is assembled anywhere else.
 public struct FleetTopics: Hashable, Sendable {
@@ -40,6 +42,21 @@ public struct FleetTopics: Hashable, Sendable {
     /// subscription is granted: stations send it what their outboxes hold. Under the reserved
     /// `all`, so no station's topics can be it.
     public static func collector(prefix: String) -> String { "\(prefix)/all/collector" }
+
+    /// The gym's word on one athlete's card (`FleetAthleteCard`), retained by the collector.
+    public static func athleteCard(prefix: String, card: CardID) -> String { "\(prefix)/all/athletes/\(card.hex)" }
+
+    /// Every athlete card's topic, which every station reads.
+    public static func everyAthleteCard(prefix: String) -> String { "\(prefix)/all/athletes/+" }
+
+    /// The card named in a topic of the form `prefix/all/athletes/{card}`, if it is one.
+    public static func athleteCard(in topic: String, prefix: String) -> CardID? {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 4, levels[0] == prefix, levels[1] == "all", levels[2] == "athletes" else { return nil }
+        // Only the canonical spelling (upper-case hex, no colons): one card, one topic.
+        guard let card = CardID(hex: String(levels[3])), card.hex == levels[3] else { return nil }
+        return card
+    }
 
     /// The station named in a topic of the form `prefix/station/...`, if it is one.
     public static func station(in topic: String, prefix: String) -> String? {
