@@ -22,10 +22,10 @@ struct CardReaderBenchmark {
              BenchmarkFigure(name: names[1], unit: .percent, statistics: nil, note: why),
              BenchmarkFigure(name: names[2], unit: .milliseconds, statistics: nil, note: why)]
         }
-        let twin: PN532PseudoTerminal
+        let twin: PN532SerialTwin
         let source: CardTapSource
         do {
-            twin = try PN532PseudoTerminal()
+            twin = try PN532SerialTwin()
             twin.start()
             let path = twin.path
             source = try CardTapSource(name: "pn532_uart:\(path)") { () throws(HALError) in try LibNFCCardReader("pn532_uart:\(path)") }

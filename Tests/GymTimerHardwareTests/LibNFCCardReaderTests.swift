@@ -8,7 +8,7 @@ import Testing
 /// target layout read right), the card gone, and a port where no reader answers named.
 @Suite struct LibNFCCardReaderTests {
     @Test func theReaderSeesACardComeAndGoWithItsUID() throws {
-        let twin = try PN532PseudoTerminal()
+        let twin = try PN532SerialTwin()
         twin.start()
         defer { twin.stop() }
         let reader = try LibNFCCardReader("pn532_uart:\(twin.path)")

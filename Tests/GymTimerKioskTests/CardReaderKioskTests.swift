@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aTapThroughTheRealLibnfcPutsItsAthleteOnTheStation() throws {
-        let twin = try PN532PseudoTerminal()
+        let twin = try PN532SerialTwin()
         twin.start()
         defer { twin.stop() }
         var lines: [String] = []

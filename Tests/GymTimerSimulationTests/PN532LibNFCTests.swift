@@ -8,7 +8,7 @@ import Testing
 /// `nfc-list` comes with `scripts/install-deps.sh --tests` (libnfc-bin); without it this fails.
 @Suite struct PN532LibNFCTests {
     /// `nfc-list` run against the twin: its output (stdout), within 30 s on a loaded machine.
-    func list(_ twin: PN532PseudoTerminal) throws -> String {
+    func list(_ twin: PN532SerialTwin) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nfc-list")
         process.environment = ["LIBNFC_DEVICE": "pn532_uart:\(twin.path)", "LIBNFC_LOG_LEVEL": "0", "PATH": "/usr/bin:/bin"]
@@ -25,7 +25,7 @@ import Testing
     @Test func libnfcFindsNoCardThenReadsTheUIDOfTheOneInTheField() throws {
         #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/nfc-list"),
                 "libnfc's nfc-list is missing: scripts/install-deps.sh --tests installs libnfc-bin")
-        let twin = try PN532PseudoTerminal()
+        let twin = try PN532SerialTwin()
         twin.start()
         defer { twin.stop() }
         let empty = try list(twin)

@@ -29,7 +29,13 @@ struct Simulate: ParsableCommand {
     @Flag(name: .long, help: "Real time with no terminal: the trace (with `unix` times) on stdout, script lines from stdin, the [fleet] station if configured.")
     var headless = false
 
+    @Option(
+        name: .customLong("pn532"),
+        help: "Be a PN532 card reader on this serial line (`pty`: a new pseudo-terminal, its path printed), for a config's `nfc = \"pn532_uart:…\"` without a reader; cards from stdin: `tap UID`, `card UID`, `away`.")
+    var pn532: String?
+
     func run() throws {
+        if let pn532 { return try runPN532(on: pn532) }
         let configuration = try loadConfiguration(config)
         if headless { return try runHeadless(configuration) }
         guard let script else {
