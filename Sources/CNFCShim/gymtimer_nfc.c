@@ -23,6 +23,10 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char load_error[256];
 
 static void load(void) {
+    /* libnfc writes its own errors to stderr (the journal, under the unit) on every failed open:
+     * a reader unplugged and retried every 5 s would add lines for ever. The kiosk says each
+     * fault once itself, so libnfc stays quiet unless whoever runs it asked for its log. */
+    setenv("LIBNFC_LOG_LEVEL", "0", 0);
     void *library = dlopen("libnfc.so.6", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         snprintf(load_error, sizeof load_error, "%s (install libnfc6)", dlerror());

@@ -93,7 +93,7 @@ def turn(detents):
         time.sleep(0.04)
 
 
-def config(path, data, audio=False):
+def config(path, data, audio=False, nfc=None):
     rest = "min_seconds = 5\ndefault_seconds = 5\nwarning_seconds = 0" if audio else "default_seconds = 90"
     sound = 'enabled = true\ndevice = "hw:Loopback,0,0"\nspeech = false\nvolume = 80' if audio else "enabled = false"
     with open(path, "w") as f:
@@ -110,6 +110,7 @@ buttons_active_low = true
 bias = "pull-up"
 debounce_ms = {DEBOUNCE_MS}
 hold_ms = 2000
+{f'nfc = "{nfc}"' if nfc else ""}
 [hardware.lines]
 start = "GPIO17"
 dismiss = "GPIO27"

@@ -35,6 +35,9 @@ PHASE_FILE = "/var/lib/gymtimer-vmtest/phase"
 FLEET_ENV = f"{REPO}/fleet.env"
 OLD_UNIT = f"{REPO}/fleet-old-unit"
 DROPIN = "/etc/systemd/system/gymtimer.service.d/fleet-network.conf"
+# The card reader: a PN532's twin on ttyS2, wired to the ttyS1 the installed unit opens (run.sh).
+READER = "pn532_uart:/dev/ttyS1"
+CARD = "04A1B2C3D41234"  # its last four digits are what the display shows for it: 12 34
 
 
 def sh(*args, timeout=300):
@@ -61,6 +64,32 @@ def install(*extra, sudo_user=None):
     print("\n".join("    | " + line for line in out.splitlines()), flush=True)
     g.check(rc == 0, f"install.sh exited {rc}")
     return out
+
+
+def pn532_twin():
+    """`gymtimer simulate --pn532 /dev/ttyS2`: the reader's chip on the other end of ttyS1's
+    wire, cards put in its field from stdin."""
+    twin = subprocess.Popen([BINARY, "simulate", "--pn532", "/dev/ttyS2"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said = twin.stdout.readline().strip()
+    g.check(said == "pn532: answering on /dev/ttyS2", f"the PN532's twin answers on ttyS2: {said}")
+    return twin
+
+
+def hold(twin, card=CARD):
+    """A member holds their fob to the reader (until `lift`): one tap, however long it is held,
+    and read even if the reader is still being opened when it arrives."""
+    twin.stdin.write(f"card {card}\n")
+    twin.stdin.flush()
+
+
+def lift(twin):
+    twin.stdin.write("away\n")
+    twin.stdin.flush()
+
+
+def reader_lines():
+    return [line for line in journal() if "ttyS1" in line or "libnfc" in line]
 
 
 def service_user_and_groups(pid):
@@ -365,8 +394,10 @@ def phase1():
     g.press(g.LINE["dismiss"])
     g.check(g.wait_for(lambda: g.value("ready") == 1, 5), "dismiss -> ready again")
 
-    # 3. The owner edits the config (HT16K33 on I2C, sound on the loopback card) and installs again.
-    g.config(CONFIG, STATE, audio=True)
+    # 3. The owner edits the config (HT16K33 on I2C, sound on the loopback card, a PN532 on the
+    # UART) and installs again.
+    twin = pn532_twin()
+    g.config(CONFIG, STATE, audio=True, nfc=READER)
     with open(CONFIG) as f:
         mine = f.read()
     old_pid = pid
@@ -375,6 +406,16 @@ def phase1():
     g.check(g.wait_for(lambda: active() and int(prop("MainPID")) != old_pid, 60), "install again restarts the service")
     g.check(g.wait_for(lambda: g.shown(g.ram()) == "00:05", 15),
             f"the HT16K33 on i2c-stub shows the configured 00:05 ({g.shown(g.ram())})")
+
+    # 3b. A member taps in at the reader the sandboxed unit reads through libnfc (ttyS1, group
+    # dialout, DeviceAllow=char-ttyS): the display shows their card for a moment, and the rest
+    # below is theirs.
+    hold(twin)
+    g.check(g.wait_for(lambda: g.shown(g.ram()).replace(":", " ") == "12 34", 30),
+            f"a tap at the PN532 shows the card's last digits 12 34 ({g.shown(g.ram())}; reader: {reader_lines()})")
+    lift(twin)
+    g.check(g.wait_for(lambda: g.shown(g.ram()) == "00:05", 10), f"then the timer again ({g.shown(g.ram())})")
+    g.check(not reader_lines(), f"the reader works without a line in the journal: {reader_lines()}")
 
     # 4. A rest to its alarm, heard through ALSA from inside the sandbox.
     wav = "/tmp/alarm.wav"
@@ -399,6 +440,10 @@ def phase1():
     rc, out = sh("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "gymtimer", "history")
     g.check(rc == 2 and "permission denied" in out and "gymtimer group" in out.replace("its group", "gymtimer group"),
             f"anyone else is told why and what to do: {out.strip()}")
+    rc, out = sh("gymtimer", "history", "--athlete", CARD)
+    g.check(rc == 0 and "rest" in out.lower(), f"the rest is the athlete's who tapped in: {out.strip()[:300]}")
+    rc, out = sh("gymtimer", "history", "--athlete", "0102030405060708")
+    g.check(rc == 0 and "rest" not in out.lower(), f"and nobody else's: {out.strip()[:300]}")
     st = os.stat(STATE)
     g.check(st.st_mode & 0o777 == 0o750 and sh("stat", "-c", "%U", STATE)[1].strip() == "gymtimer",
             f"{STATE} belongs to gymtimer, mode {oct(st.st_mode & 0o777)}")
@@ -437,6 +482,8 @@ def phase1():
            and not dispatch_renice.fullmatch(line.strip())]
     g.check(not bad, f"no stop timeouts, kills or runtime complaints in the journal: {bad}")
     fleet_phase1()
+    twin.stdin.close()
+    twin.wait(timeout=30)
 
 
 def phase2():
@@ -447,6 +494,22 @@ def phase2():
     boot = sh("journalctl", "-b", "-u", "gymtimer.service", "-o", "cat", "--no-pager")[1].splitlines()
     failed = [line for line in boot if re.search(r"Failed|denied|Permission", line)]
     g.check(not failed, f"it started first time at boot: the udev rules and device order held {failed}")
+    # 7b. The reader silent at boot (its twin not started): one fault line, no libnfc chatter
+    # while it is retried every 5 s, the timer working; then it answers, and a tap shows.
+    g.check(g.wait_for(lambda: len(reader_lines()) >= 1, 30), f"the silent reader is a logged fault: {reader_lines()}")
+    time.sleep(12)
+    lines = reader_lines()
+    g.check(len(lines) == 1 and lines[0].startswith("fault: ") and READER in lines[0],
+            f"one line while it is retried, none of libnfc's: {lines}")
+    twin = pn532_twin()
+    g.check(g.wait_for(lambda: any(line.startswith("recovered: ") for line in reader_lines()), 30),
+            f"the reader answering again is said once: {reader_lines()}")
+    hold(twin)
+    g.check(g.wait_for(lambda: g.shown(g.ram()).replace(":", " ") == "12 34", 30),
+            f"a tap after the reader came back shows 12 34 ({g.shown(g.ram())})")
+    lift(twin)
+    twin.stdin.close()
+    twin.wait(timeout=30)
     fleet_phase2()
     other_release_binary()
     rc, out = sh("bash", INSTALL, "--uninstall")

@@ -8,11 +8,19 @@ ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 WORK=${VM_WORK:-$ROOT/.build/vm}
 RELEASE=${1:-bookworm}
 ACCEL=${VM_ACCEL:--accel tcg}
+# The guest's ttyS1 and ttyS2 are wired to each other (two ISA UARTs on one unix socket, a
+# null-modem cable): the PN532's twin answers on ttyS2 (`gymtimer simulate --pn532`) and the
+# installed unit opens ttyS1 as a Pi opens its UART's reader, through its own sandbox.
+LINK=$(mktemp -u /tmp/gymtimer-uart-XXXXXX.sock)
+trap 'rm -f "$LINK"' EXIT
 for phase in 1 2; do
   LOG=$WORK/install-console-$RELEASE-$phase.log
+  rm -f "$LINK"
   timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 $ACCEL -cpu max -smp "${VM_SMP:-2}" -m 1536 -nographic -no-reboot \
     -kernel "$WORK/vmlinuz" -initrd "$WORK/boot-initramfs.cpio.gz" \
     -drive file="$WORK/disk-$RELEASE.ext4",format=raw,if=virtio \
+    -serial mon:stdio -chardev socket,id=uart1,path="$LINK",server=on,wait=off -serial chardev:uart1 \
+    -chardev socket,id=uart2,path="$LINK" -serial chardev:uart2 \
     -netdev user,id=net0 -device virtio-net-pci,netdev=net0 \
     -append "console=ttyS0 quiet panic=-1 systemd.show_status=false" </dev/null >"$LOG" 2>&1
   rc=$?
