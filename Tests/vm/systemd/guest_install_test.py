@@ -282,7 +282,7 @@ def fleet_phase1():
     since = time.time()
     with open("/etc/hosts", "a") as f:
         f.write("10.0.2.2 gym-server\n")  # a broker by name, as mqtt://gym-server.local would be
-    g.config(CONFIG, STATE, audio=True)
+    g.config(CONFIG, STATE, audio=True, nfc=READER)
     with open(CONFIG, "a") as f:
         f.write(f'[fleet]\nbroker = "mqtt://gym-server:{port}"\nstation = "{station}"\nhome_assistant = false\n')
     out = install()
