@@ -121,13 +121,17 @@ final class FleetRosterPublisher {
         if let resend = nextResend, now >= resend {
             nextResend = now + Self.forgetResend
             sendForgets()
+            // A request whose patience ran out is completed even if nothing else happens.
+            completeRequests()
         }
     }
 
     /// A message on one of `subscriptions`; false when it is none of theirs.
     func receive(_ message: MQTTMessage) -> Bool {
         if let card = FleetTopics.athleteCard(in: message.topic, prefix: prefix) {
-            retained[card] = message.payload.isEmpty ? nil : message.payload
+            // Kept bounded: one over a card's size (only someone else's) never equals a card, so
+            // the next look replaces or clears it.
+            retained[card] = message.payload.isEmpty ? nil : Array(message.payload.prefix(FleetAthleteCard.maximumBytes + 1))
             return true
         }
         let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)

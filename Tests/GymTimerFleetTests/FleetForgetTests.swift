@@ -222,4 +222,28 @@ import Testing
         #expect(lines.all.contains { $0.contains("forget-1 done") }, "\(lines.all)")
         #expect(!lines.all.contains { $0.contains(Self.anna.hex) }, "no log line names the card")
     }
+
+    /// A station that never answers is waited for `ForgetRequest.patience`, then the request is
+    /// completed without it, the station named in the log (the card not).
+    @Test func aForgetGivesUpOnAStationThatNeverAnswersAfterItsPatience() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lines = LogLines()
+        let roster = try AthleteRoster.open(path: try { _ = try collector(); return database }(),
+                                            now: { Self.now.addingTimeInterval(-ForgetRequest.patience - 60) })
+        try roster.add(name: "Anna Berg", card: Self.anna)
+        _ = try roster.forget("Anna Berg")
+        // rack-9 is known (its retained status) and hears every command, but never answers.
+        let silent = try broker.factory(.init(clientID: "gymtimer-rack-9", host: "gym.local", port: 1883))
+        try silent.connect()
+        try silent.subscribe("gymtimer/rack-9/cmd", qos: 1)
+        try silent.publish(MQTTMessage(topic: "gymtimer/rack-9/status", text: "online", qos: 1, retain: true))
+        let gym = try collector(log: lines.add)
+        loop.drivers = [gym]
+        #expect(loop.run(upTo: .seconds(120)) { (try? gym.store.forgetRequests().isEmpty) == true })
+        loop.run(for: .seconds(5))
+        let heard = silent.takeEvents().compactMap { event -> String? in if case .message(let m) = event { m.text } else { nil } }
+        #expect(heard.contains(#"{"do":"forget","card":"04A1B2C3","id":"forget-1"}"#), "\(heard)")
+        #expect(lines.all.contains { $0.contains("forget-1 given up after 30 days: rack-9 never answered") }, "\(lines.all)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)).range(of: Data(Self.anna.hex.utf8)) == nil)
+    }
 }
