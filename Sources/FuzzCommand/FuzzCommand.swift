@@ -45,6 +45,8 @@ enum FuzzCommand {
             case .athlete(let tap):
                 precondition(tap.map { $0.shortName.map(DisplayContent.canDraw) ?? true } ?? true, "accepted a short name no digit draws")
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "an athlete does not survive its JSON")
+            case .forget:
+                precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a forget does not survive its JSON")
             case .dismiss, .pause, .resume, .reset, .lock, .unlock, .cancel, .ping: break
             }
         case .failure(let error):

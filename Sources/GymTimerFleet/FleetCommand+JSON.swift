@@ -32,6 +32,7 @@ extension FleetCommand {
         case .athlete(nil): return #"{"do":"athlete","card":null}"#
         case .athlete(let tap?):
             return #"{"do":"athlete","card":""# + tap.card.hex + "\"" + (tap.shortName.map { #","short":"# + Self.quoted($0) } ?? "") + "}"
+        case .forget(let card): return #"{"do":"forget","card":""# + card.hex + #""}"#
         case .select(let mode, nil): return #"{"do":"select","mode":"# + Self.quoted(mode) + "}"
         case .select(let mode, let name?):
             return #"{"do":"select","mode":"# + Self.quoted(mode) + #","name":"# + Self.quoted(name) + "}"

@@ -35,6 +35,10 @@ public enum FleetCommand: Hashable, Sendable {
     /// The coach's class list puts an athlete on the station (`{"do":"athlete","card":"04A1B2C3",
     /// "short":"AnnA"}`), as a tap of their card would; `"card":null` takes them off (a guest).
     case athlete(CardTap?)
+    /// The gym forgot the athlete of this card (`gymtimer athletes forget`): the station deletes
+    /// that card's records from its history and outbox and takes it off the station if it is on
+    /// (`{"do":"forget","card":"04A1B2C3"}`, sent by the collector to each station's own topic).
+    case forget(card: CardID)
 
     /// How long a message shows when the command does not say.
     public static let defaultMessageSeconds = 10
@@ -162,6 +166,13 @@ public enum FleetCommand: Hashable, Sendable {
                 return .failure(.wrongType(field: "short", expected: "a short name of up to 4 characters a digit draws"))
             }
             return .success(.athlete(CardTap(card: card, shortName: short)))
+        case "forget":
+            if let extra = only(["do", "card"]) { return .failure(extra) }
+            guard let raw = object["card"] else { return .failure(.missing("card")) }
+            guard let text = raw.string, let card = CardID(hex: text) else {
+                return .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes)"))
+            }
+            return .success(.forget(card: card))
         case "select":
             if let extra = only(["do", "mode", "name"]) { return .failure(extra) }
             return selection(in: object).map { .select(mode: $0.mode, name: $0.name) }

@@ -5,7 +5,7 @@ import GymTimerDrivers
 /// an in-memory broker, where there is no socket to poll and the twin's deliveries are taken at
 /// the connection's deadlines): `run` is its own real-time loop instead.
 extension FleetCollector: TimedDriver {
-    public var nextDeadline: Moment? { connectionDeadline }
+    public var nextDeadline: Moment? { min(connectionDeadline, rosterDeadline ?? connectionDeadline) }
 
     public func fire(at now: Moment) { fireConnection(at: now) }
 }

@@ -25,6 +25,8 @@ import GymTimerMQTT
 /// the back-off. Runs one poll loop of its own on the connection's life cycle (`FleetConnection`).
 public final class FleetCollector {
     public let store: HistoryStore
+    /// The athletes' cards it retains for the stations and the forgets it carries to them.
+    private let roster: FleetRosterPublisher
     private let connection: FleetConnection
     private let prefix: String
     private let log: (String) -> Void
@@ -69,6 +71,7 @@ public final class FleetCollector {
     ) throws {
         // Another collector writing the same database waits for its turn rather than failing.
         store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current, busyTimeout: .seconds(1))
+        roster = FleetRosterPublisher(store: store, prefix: prefix, unixNow: unixNow, log: log)
         var options = options
         options.deferWrites = true
         options.will = MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "offline", qos: 1, retain: true)
@@ -90,6 +93,10 @@ public final class FleetCollector {
             guard let self else { return log(line) }
             if !self.takenOver { self.log(line) }
         }
+        roster.publish = { [weak self] message in
+            guard let self, self.connection.isConnected else { return false }
+            return (try? self.connection.client.publish(message)) != nil
+        }
     }
 
     /// The current moment on the collector's timeline (the one its deadlines are on).
@@ -101,7 +108,9 @@ public final class FleetCollector {
     public func step(timeout: Duration) {
         let now = moment
         if connection.nextDeadline <= now { handle(connection.fire(at: now)) }
-        var revents = wait(until: min(connection.nextDeadline, now + timeout))
+        if let due = roster.nextDeadline, due <= now { roster.fire(at: now) }
+        let until = min(connection.nextDeadline, now + timeout)
+        var revents = wait(until: roster.nextDeadline.map { min($0, until) } ?? until)
         guard revents != 0 else { return noticeLoss() }
         // libmosquitto reads one packet per call: read on while more is there (the broker
         // sends up to its max_inflight_messages before our acknowledgements), and store what
@@ -123,7 +132,11 @@ public final class FleetCollector {
     func fireConnection(at now: Moment) {
         handle(connection.fire(at: now))
         noticeLoss()
+        if let due = roster.nextDeadline, due <= now { roster.fire(at: now) }
     }
+
+    /// When the athletes' side next needs `fireConnection(at:)` (the roster check, a resend).
+    var rosterDeadline: Moment? { roster.nextDeadline }
 
     /// The most reads whose records are stored in one transaction.
     static let batchReads = 64
@@ -162,14 +175,21 @@ public final class FleetCollector {
     private func handle(_ events: [FleetConnection.Event]) {
         defer { noticeLoss() }
         var records: [StoredWorkout] = []
+        var dropped: [String] = []
         var refusals: [String: [FleetRecordAck.Refusal]] = [:]
         for event in events {
             switch event {
             case .connected:
                 connectedAt = moment
                 granted = false
+                roster.connected()
                 do {
                     subscription = try connection.client.subscribe(FleetTopics.everyStation(prefix: prefix).workout, qos: 1)
+                    // After the records': granted once that one is, the retained cards and statuses
+                    // follow. At QoS 0: the broker queues none of them for this persistent session
+                    // while it is away, so they never take a record's place in its queue (what was
+                    // missed is read again as retained, and a forget is asked again).
+                    for topic in roster.subscriptions { _ = try connection.client.subscribe(topic, qos: 0) }
                 } catch {
                     connection.lose("\(error)")
                     return
@@ -177,6 +197,7 @@ public final class FleetCollector {
             case .subscribed(let mid) where mid == subscription:
                 granted = true
                 subscription = nil
+                roster.subscribed(at: moment)
                 if !everGranted {
                     everGranted = true
                     log("collect: subscribed to \(FleetTopics.everyStation(prefix: prefix).workout); storing every station's records")
@@ -185,6 +206,8 @@ public final class FleetCollector {
                 _ = try? connection.client.publish(
                     MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "online", qos: 1, retain: true))
             case .subscribed, .delivered: break
+            case .message(let message) where roster.receive(message):
+                continue
             case .message(let message):
                 guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else {
                     // A record on a name no station may have: stored by nobody, acknowledged to nobody.
@@ -196,6 +219,10 @@ public final class FleetCollector {
                     continue
                 }
                 switch FleetWorkoutMessage.decode(message.payload, station: station, receivedAt: unixNow()) {
+                case .success(let workout) where workout.athlete.map(roster.isForgotten) ?? false:
+                    // A forgotten member's record still on its way (an outbox that was away):
+                    // acknowledged, so the station lets it go, and never stored.
+                    dropped.append(workout.id)
                 case .success(let workout):
                     records.append(workout)
                 case .failure(let refusal):
@@ -218,7 +245,8 @@ public final class FleetCollector {
                 return
             }
         }
-        acknowledge(Dictionary(grouping: records.map(\.id)) { $0.split(separator: "/").first.map(String.init) ?? "" }, refusals)
+        roster.stored(cards: Set(records.compactMap(\.athlete)))
+        acknowledge(Dictionary(grouping: records.map(\.id) + dropped) { $0.split(separator: "/").first.map(String.init) ?? "" }, refusals)
         connection.acknowledge()
     }
 
@@ -245,6 +273,7 @@ public final class FleetCollector {
     /// twice in a row, is another collector with the same client id taking the session over
     /// (each one's reconnection closes the other's): said once, in one line.
     private func noticeLoss() {
+        if !connection.isConnected { roster.disconnected() }
         guard let since = connectedAt else { return }
         if connection.isConnected {
             // A connection that holds: the other collector is gone (or was never there).

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import GymTimerCore
+import GymTimerFleet
 import GymTimerHistory
 
 /// The station's durable outbox (fleet.md): every workout record to publish waits here, in a
@@ -123,6 +125,39 @@ public final class FleetOutbox {
         } catch {
             throw .outbox(path: path, detail: "\(error)")
         }
+    }
+
+    /// The gym forgot `card`'s athlete: every waiting record of theirs is deleted (not sent as a
+    /// guest's: the records are the member's), then the file is rewritten (`secure_delete`,
+    /// `VACUUM`) so that no page keeps the UID. Returns how many were deleted.
+    @discardableResult
+    public func forget(card: CardID) throws(FleetLinkError) -> Int {
+        do {
+            return try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA secure_delete = ON")
+                var deleted = 0
+                try db.inTransaction {
+                    for row in try Row.fetchAll(db, sql: "SELECT seq, payload FROM outbox") {
+                        guard Self.record(row[1], isOf: card) else { continue }
+                        try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [row[0] as Int64])
+                        deleted += 1
+                    }
+                    return .commit
+                }
+                try db.execute(sql: "VACUUM")
+                return deleted
+            }
+        } catch {
+            throw .outbox(path: path, detail: "\(error)")
+        }
+    }
+
+    /// Whether the record `payload` is `card`'s (its `athlete`).
+    static func record(_ payload: String, isOf card: CardID) -> Bool {
+        guard case .object(let fields)? = JSONValue.parse(Array(payload.utf8)), let athlete = fields["athlete"]?.string else {
+            return false
+        }
+        return CardID(hex: athlete) == card
     }
 
     /// A start the station waits for: its instant (Unix time), how long before it a class

@@ -63,6 +63,13 @@ final class FleetRecordSender {
         return entries
     }
 
+    /// The gym forgot `card`'s athlete: their waiting records are deleted, from the outbox's
+    /// file and from memory (one already published may still reach the collector, which drops it).
+    func forget(card: CardID) throws(FleetLinkError) {
+        unsaved.removeAll { FleetOutbox.record($0.payload, isOf: card) }
+        try outbox?.forget(card: card)
+    }
+
     /// A finished workout's record: kept until acknowledged, sent now if connected.
     func add(id: String, payload: String, at now: Moment) {
         do {

@@ -27,6 +27,9 @@ public final class FleetStation: TimedDriver {
     /// Told of each event the station publishes (its name and fields, as JSON values), and of
     /// `online` once connected, whether or not it could publish them (the terminal lists them).
     public var onEvent: (String, [String: String]) -> Void = { _, _ in }
+    /// Deletes what the kiosk holds of a forgotten card beyond the outbox (its history's rows,
+    /// the journal's earlier saves: `KioskFleet` sets it); nil when done, else why it could not.
+    public var forgetHeld: (CardID) -> String? = { _ in nil }
     /// Seconds per knob detent in rest mode (the kiosk's `[rest] step_seconds`), for `set`.
     public let restStep: Int
 
@@ -382,6 +385,7 @@ public final class FleetStation: TimedDriver {
         case .sleep(let window): send(.setSleepWindow(window), "sleep")
         case .message(let text, let seconds): send(.showMessage(text: text, seconds: seconds), "message")
         case .athlete(let tap): send(.setAthlete(tap), "athlete")
+        case .forget(let card): forget(card, answering: id)
         case .select(let mode, let name):
             guard let kiosk = lastKiosk else {
                 return refuse(.notAllowed(command: "select", reason: "the station is starting"), answering: id)
@@ -396,6 +400,29 @@ public final class FleetStation: TimedDriver {
         case .classStart(let unixTime, let runs):
             schedule(at: unixTime, selecting: runs, answering: id)
         }
+    }
+
+    /// The gym forgot `card`'s athlete (the collector's `forget`): taken off the station if on it
+    /// (first: leaving closes a rest workout as theirs, which the deletions then take too), their
+    /// waiting records deleted from the outbox (not sent as a guest's: they are the member's),
+    /// their rows from the history and every earlier save from the journal (`forgetHeld`).
+    /// Answered done, or refused with what failed (the collector asks again later). The log
+    /// names no card: a forgotten member is not written anywhere anew.
+    private func forget(_ card: CardID, answering id: String?) {
+        if lastKiosk?.athlete?.card == card, let refusal = Self.refusal(in: deliver(.command(.setAthlete(nil)), now())) {
+            return refuse(.notAllowed(command: "forget", reason: refusal.reason), answering: id)
+        }
+        var problems: [String] = []
+        do {
+            try records.forget(card: card)
+        } catch {
+            problems.append("\(error)")
+        }
+        if let problem = forgetHeld(card) { problems.append(problem) }
+        guard problems.isEmpty else {
+            return refuse(.notAllowed(command: "forget", reason: problems.joined(separator: "; ")), answering: id)
+        }
+        event("command", ["do": FleetStateReport.quoted("forget")], answering: id)
     }
 
     /// The class's instants, retained by the coach's console (`FleetClassRecord`): a run that

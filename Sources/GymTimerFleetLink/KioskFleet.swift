@@ -44,6 +44,7 @@ public final class KioskFleet {
     /// `history`, and the outbox beside it.
     public func history(_ history: any WorkoutHistory) -> any WorkoutHistory {
         guard let station else { return history }
+        localHistories = Self.stores(in: history)
         let unixNow = unixNow
         // The record's date is marked as the kiosk's history marks it (`StoredWorkout.clockSynchronised`);
         // unknown beside another history (the virtual stations' timeline is no wall clock).
@@ -54,9 +55,34 @@ public final class KioskFleet {
         ])
     }
 
-    /// Commands reach the kiosk through `runtime` (its effects come back: a refusal among them).
+    /// The kiosk's own histories (given to `history`), whose rows of a forgotten card are deleted.
+    private var localHistories: [HistoryStore] = []
+
+    /// The SQLite histories in `history` (one, or those a fan-out writes to).
+    private static func stores(in history: any WorkoutHistory) -> [HistoryStore] {
+        if let store = history as? HistoryStore { return [store] }
+        if let fanOut = history as? HistoryFanOut { return fanOut.targets.flatMap(stores(in:)) }
+        return []
+    }
+
+    /// Commands reach the kiosk through `runtime` (its effects come back: a refusal among them);
+    /// a forget deletes the card's rows from the history and rewrites the whole journal.
     public func attach<C: Clock>(_ runtime: KioskRuntime<C>) where C.Duration == Duration {
         station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
+        station?.forgetHeld = { [unowned runtime, weak self] card in
+            var problem: String?
+            for store in self?.localHistories ?? [] {
+                do {
+                    try store.forget(card: card)
+                } catch {
+                    problem = "\(error)"
+                }
+            }
+            runtime.cardNames[card] = nil
+            // After the history: its waiting records, which the journal keeps, are gone too.
+            runtime.saveOverwritingEverything()
+            return problem
+        }
     }
 
     /// After every wake-up: the state, if it changed.

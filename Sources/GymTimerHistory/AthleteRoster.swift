@@ -190,10 +190,13 @@ public final class AthleteRoster {
     /// Forgets `name`: their roster entry, their cards and every workout of those cards are
     /// deleted in one transaction, then the file is rewritten (`secure_delete`, `VACUUM`, the
     /// write-ahead log, if any, checkpointed and truncated) so that no page of it still holds
-    /// their name or a card of theirs. What stays elsewhere (a station's own history and
-    /// outbox, backups) is the README's "The roster".
+    /// their name. In the same transaction each of their cards gets a `ForgetRequest`: the
+    /// collector tells every station to delete what it holds of the card, and only then
+    /// deletes the request (the UID's last trace in this file) and VACUUMs again. What stays
+    /// elsewhere (backups) is the README's "The roster".
     @discardableResult
     public func forget(_ name: String) throws(RosterError) -> Forgotten {
+        let requestedAt = now()
         do {
             return try database.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA secure_delete = ON")
@@ -210,6 +213,8 @@ public final class AthleteRoster {
                     }
                     try db.execute(sql: "DELETE FROM cards WHERE athlete = ?", arguments: [athlete.id])
                     try db.execute(sql: "DELETE FROM athletes WHERE id = ?", arguments: [athlete.id])
+                    // What the stations still hold of these cards: the collector tells them.
+                    for card in athlete.cards { try ForgetRequest.insert(card: card, at: requestedAt, db) }
                     forgotten = Forgotten(athlete: athlete, workouts: workouts)
                     return .commit
                 }

@@ -75,6 +75,26 @@ enum HistorySchema {
                 CREATE INDEX cards_athlete ON cards(athlete);
                 """)
         }
+        migrator.registerMigration("v8") { db in
+            // (v7 is StoredWorkout.division, on its own branch.) What a forget still owes the
+            // stations (`gymtimer athletes forget`, `ForgetRequest`): one row per forgotten card,
+            // holding its UID only until every station known to the collector has answered the
+            // `forget` command (forget_answers: who has), or `ForgetRequest.patience` has passed;
+            // then the collector deletes the row and VACUUMs. A card forgotten again while its
+            // request waits replaces it (its answers start over).
+            try db.execute(sql: """
+                CREATE TABLE forget_requests (
+                    id INTEGER PRIMARY KEY,
+                    card TEXT NOT NULL UNIQUE,
+                    requested_at TEXT NOT NULL
+                );
+                CREATE TABLE forget_answers (
+                    request INTEGER NOT NULL REFERENCES forget_requests(id) ON DELETE CASCADE,
+                    station TEXT NOT NULL,
+                    PRIMARY KEY (request, station)
+                );
+                """)
+        }
         return migrator
     }
 }

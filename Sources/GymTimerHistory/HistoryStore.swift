@@ -24,7 +24,7 @@ public final class HistoryStore: WorkoutHistory {
 
     public let path: String
     /// Records received but not yet written, oldest first.
-    public private(set) var pending: [StoredWorkout] = []
+    public internal(set) var pending: [StoredWorkout] = []
 
     /// The open database; nil while it cannot be opened (records wait in `pending`).
     private var connection: DatabaseQueue?

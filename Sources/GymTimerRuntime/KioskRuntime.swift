@@ -165,6 +165,15 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         savedKioskChanges = kioskChanges
     }
 
+    /// Writes the running state over the whole journal (see `KioskStore.saveOverwritingEverything`):
+    /// after the gym forgot an athlete, no earlier save keeps their card.
+    public func saveOverwritingEverything() {
+        guard let store else { return }
+        let held = Dictionary(uniqueKeysWithValues: input.heldPresses.map { ($0.key.lineName, $0.value) })
+        store.saveOverwritingEverything(kiosk: kiosk, held: held, at: now)
+        savedKioskChanges = kioskChanges
+    }
+
     /// Hands the core an event that did not come from a device (a fleet command), as of
     /// `moment` (a start scheduled for an instant the loop woke just after); the effects are
     /// carried out now and returned (a refused command's `.refused` goes back to its sender).

@@ -1,4 +1,5 @@
 import Testing
+import GymTimerCore
 @testable import GymTimerFleet
 
 @Suite struct FleetCommandTests {
@@ -52,6 +53,21 @@ import Testing
     ])
     func whatTheCoachsToolsPublishReadsBackAsTheSameCommand(command: FleetCommand) {
         #expect(FleetCommand.parse(Array(command.json.utf8)) == .success(command))
+    }
+
+    /// The collector's forget names one card; its JSON reads back as the same command, and a
+    /// card that is no UID (or none) is refused saying which field.
+    @Test func forgetNamesOneCard() {
+        let card = CardID(hex: "04A1B2C3")!
+        #expect(Self.parse(#"{"do":"forget","card":"04:a1:b2:c3"}"#) == .success(.forget(card: card)))
+        #expect(FleetCommand.forget(card: card).json == #"{"do":"forget","card":"04A1B2C3"}"#)
+        #expect(Self.parse(FleetCommand.forget(card: card).json) == .success(.forget(card: card)))
+        #expect(Self.parse(#"{"do":"forget"}"#) == .failure(.missing("card")))
+        #expect(Self.parse(#"{"do":"forget","card":"04A1B2C"}"#)
+            == .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes)")))
+        #expect(Self.parse(#"{"do":"forget","card":null}"#)
+            == .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes)")))
+        #expect(Self.parse(#"{"do":"forget","card":"04A1B2C3","at":1}"#) == .failure(.unexpected(field: "at", command: "forget")))
     }
 
     @Test func anOversizedPayloadIsRefusedUnread() {

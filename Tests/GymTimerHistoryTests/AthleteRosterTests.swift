@@ -131,6 +131,13 @@ import Testing
         let theirs = before.filter { $0.athlete == Self.anna || $0.athlete == Self.annaFob }
         #expect(forgotten.workouts == theirs.count && theirs.count > 150)
 
+        // Her name is gone at once; her cards wait only in the forget requests the collector
+        // carries to the stations, and go when it completes them.
+        #expect(try bytes().range(of: Data("Anna Berg".utf8)) == nil, "the name is still in the file")
+        let requests = try store.forgetRequests()
+        #expect(requests.map(\.card) == [Self.anna, Self.annaFob] && requests.allSatisfy(\.answered.isEmpty))
+        for request in requests { try store.completeForget(request: request.id) }
+        #expect(try store.forgetRequests().isEmpty)
         let data = try bytes()
         for trace in traces { #expect(data.range(of: Data(trace.utf8)) == nil, "\(trace) is still in the file") }
         for suffix in ["-wal", "-journal"] { #expect(!FileManager.default.fileExists(atPath: path + suffix)) }

@@ -7,12 +7,12 @@ import Testing
 
 @Suite("HistoryStore: schema, recording, streaks, achievements")
 struct HistoryStoreTests {
-    @Test("a new file gets the v1 schema, v2's score column, v3's station column, v4's clock_synchronised, v5's athlete and v6's roster")
+    @Test("a new file gets the v1 schema, v2's score column, v3's station column, v4's clock_synchronised, v5's athlete, v6's roster and v8's forget requests")
     func migrationsCreateTheSchema() throws {
         let dir = try TemporaryDirectory()
         let store = try Fixture.store(dir.file("h.sqlite"), clock: WallClock(Date(timeIntervalSince1970: 0)))
         try store.database.read { db in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6"])
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6", "v8"])
             let workouts = try db.columns(in: "workouts").map(\.name)
             #expect(workouts == [
                 "id", "kind", "sets", "duration_ms", "calories", "exercises", "preset", "completed_at", "local_day", "score",
@@ -23,6 +23,8 @@ struct HistoryStoreTests {
             #expect(try db.columns(in: "athletes").map(\.name) == ["id", "name", "short_name", "created_at"])
             #expect(try db.columns(in: "cards").map(\.name) == ["card", "athlete"])
             #expect(try db.primaryKey("cards").columns == ["card"])
+            #expect(try db.columns(in: "forget_requests").map(\.name) == ["id", "card", "requested_at"])
+            #expect(try db.columns(in: "forget_answers").map(\.name) == ["request", "station"])
         }
     }
 

@@ -76,7 +76,15 @@ import Testing
 
         let forget = try run(["athletes", "--db", db, "forget", "Anna Nilsson"])
         #expect(forget.status == 0 && forget.stdout.hasPrefix("Forgot Anna Nilsson: 2 cards and 3 workouts removed from \(db).\n"), "\(forget.stderr)")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        #expect(forget.stdout.contains("The collector now tells every station"), "\(forget.stdout)")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        #expect(bytes.range(of: Data("Anna".utf8)) == nil, "her name goes at once")
+        // Her cards wait in the forget requests until the collector has told every station.
+        let store = try HistoryStore(path: db, faults: FaultLog(sink: { _ in }))
+        let requests = try store.forgetRequests()
+        #expect(Set(requests.map(\.card.hex)) == ["04A1B2C3", "04D4E5F6A1B2C3"])
+        for request in requests { try store.completeForget(request: request.id) }
+        bytes = try Data(contentsOf: URL(fileURLWithPath: db))
         for trace in ["Anna", "04A1B2C3", "04D4E5F6A1B2C3"] { #expect(bytes.range(of: Data(trace.utf8)) == nil, "\(trace)") }
         #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
         let rest = try run(["history", "--db", db, "--json"])

@@ -1,7 +1,8 @@
 /// Hands every record to several histories: the simulator keeps one in memory for its callers
 /// and one in SQLite in its data directory.
 public final class HistoryFanOut: WorkoutHistory {
-    private let targets: [any WorkoutHistory]
+    /// The histories each record goes to, in order.
+    public let targets: [any WorkoutHistory]
 
     public init(_ targets: [any WorkoutHistory]) { self.targets = targets }
 

@@ -94,6 +94,11 @@ public final class KioskJournal<Content: Codable> {
 
     /// Writes `content` into the older slot and syncs it; creates the file at full size first.
     public func save(_ content: Content) throws(KioskJournalError) {
+        try save(content, padded: false)
+    }
+
+    /// `save`; `padded`: the slot is written whole, zeros after the save.
+    private func save(_ content: Content, padded: Bool) throws(KioskJournalError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let payload = (try? encoder.encode(content)).map(Array.init) else { throw .unwritable(path: path, reason: "cannot encode the state") }
@@ -117,6 +122,7 @@ public final class KioskJournal<Content: Codable> {
         Self.append(UInt32(payload.count), to: &bytes)
         Self.append(CRC32.checksum(Array(bytes[8..<20]) + payload), to: &bytes)
         bytes += payload
+        if padded { bytes += [UInt8](repeating: 0, count: slotSize - bytes.count) }
         if let memory {
             memory.write(bytes, at: Int(next % 2) * slotSize)
             sequence = next
@@ -128,6 +134,13 @@ public final class KioskJournal<Content: Codable> {
             throw .unwritable(path: path, reason: written < 0 ? Self.errorText() : "short write")
         }
         sequence = next
+    }
+
+    /// Saves `content` into both slots, each padded with zeros to its end: no byte of an earlier
+    /// save is left in the file (a forgotten athlete's card, which the older slot or the tail of
+    /// a longer save would keep). Two syncs; for the rare erasure, not every save.
+    public func saveOverwritingEverything(_ content: Content) throws(KioskJournalError) {
+        for _ in 0..<2 { try save(content, padded: true) }
     }
 
     /// Moves the file aside (the next save creates a fresh one) and says so.

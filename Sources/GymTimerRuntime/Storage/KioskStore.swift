@@ -227,6 +227,23 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         }
     }
 
+    /// Saves the state as it is now over the whole journal, both slots (`KioskJournal.saveOverwritingEverything`):
+    /// after a forget, no earlier save keeps the card. A failure is logged as any save's.
+    public func saveOverwritingEverything(kiosk: Kiosk, held: [String: HeldPress], at now: Moment) {
+        let snapshot = StoredKiosk(
+            kiosk: kiosk, savedAt: now, pending: history.pending, held: held, ended: false, runOrigin: runOrigin,
+            clock: clock?(), heldForClock: heldForClock)
+        do {
+            try journal.saveOverwritingEverything(snapshot)
+            lastSaved = snapshot
+            lastKiosk = kiosk
+            lastKioskIsLastCalls = false
+            faults.succeeded("state journal")
+        } catch {
+            faults.failed("state journal", error)
+        }
+    }
+
     /// Saves the state with as many of the oldest waiting records as fit, when all of them do
     /// not (thousands, after a long full disk): the state goes on being saved, and the newest
     /// records wait in memory only until the database drains them; logged once. When not even

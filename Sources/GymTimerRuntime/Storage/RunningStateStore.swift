@@ -12,6 +12,8 @@ public protocol RunningStateStore: AnyObject {
     /// `save`, told whether `kiosk` is the one the previous call had (untouched since): then
     /// it need not be compared again (the loop calls this on every wake-up).
     func save(kiosk: Kiosk, unchangedSinceLastCall: Bool, held: [String: HeldPress], at now: Moment, ended: Bool)
+    /// Saves the state over the whole journal, so no earlier save's bytes remain (a forget).
+    func saveOverwritingEverything(kiosk: Kiosk, held: [String: HeldPress], at now: Moment)
     /// Tries to write the waiting records again.
     func retry()
     /// Whether a run is held until the clock synchronises (`KioskStore.resumeOnSync`).

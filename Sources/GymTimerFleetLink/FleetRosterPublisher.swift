@@ -1,0 +1,263 @@
+import Foundation
+import GymTimerCore
+import GymTimerFleet
+import GymTimerHistory
+import GymTimerMQTT
+
+/// The collector's word to the stations about the gym's athletes (fleet.md, "Athletes"):
+///
+/// * **Cards.** Every card of the roster is retained on `{prefix}/all/athletes/{card}` as a
+///   `FleetAthleteCard` (the athlete's short name, their bests per program and division); a card
+///   dropped from the roster (merged away, forgotten) is cleared (an empty retained payload).
+///   The collector reads the retained cards back (it subscribes to them), so it publishes only
+///   what differs from what the broker holds: same bytes, no republish, across restarts too.
+/// * **Forgetting.** Each `ForgetRequest` (written by `gymtimer athletes forget`) becomes the
+///   command `{"do":"forget","card":…}` to every station the collector knows (a retained
+///   `status`, online or offline): sent when the request is first seen, when a station comes
+///   back `online`, and again every `forgetResend` to those that have not answered. A station's
+///   `done` is kept in the database; when every known station has answered, or after
+///   `ForgetRequest.patience` (a station that never returns), the request is deleted and the
+///   file VACUUMed. Records of a card being forgotten that still arrive are acknowledged to
+///   their station and dropped (`isForgotten`), never stored.
+///
+/// The roster is edited by other processes (the CLI, the console). The collector notices by
+/// asking SQLite's `PRAGMA data_version` every `rosterCheck` on its own timeline: one read of a
+/// counter that changes only when another connection commits, so it costs nothing while nobody
+/// edits, needs no cooperation from the editors (any tool that writes the file is noticed, a
+/// `sqlite3` shell included) and opens no topic that anyone allowed to publish under
+/// `{prefix}/all/` could flood with nudges. A change costs one read of the roster and the
+/// bests, and publishes only the cards that changed.
+final class FleetRosterPublisher {
+    private let store: HistoryStore
+    private let prefix: String
+    private let log: (String) -> Void
+    private let unixNow: () -> Date
+    /// Publishes while connected (false when it could not now).
+    var publish: (MQTTMessage) -> Bool = { _ in false }
+
+    /// How often the database is asked whether another process changed it.
+    static let rosterCheck: Duration = .seconds(2)
+    /// How long after the subscriptions are granted the retained cards and statuses count as
+    /// read (the broker sends them straight after its SUBACK).
+    static let settle: Duration = .seconds(1)
+    /// How often a forget is sent again to stations online that have not answered it.
+    static let forgetResend: Duration = .seconds(60)
+
+    /// The topics to subscribe to on every connection.
+    var subscriptions: [String] {
+        [FleetTopics.everyAthleteCard(prefix: prefix), FleetTopics.everyStation(prefix: prefix).status, "\(prefix)/+/event"]
+    }
+
+    /// The cards the broker retains, as their payloads (what this connection read or published).
+    private var retained: [CardID: [UInt8]] = [:]
+    /// The stations known from their retained status: whether each is online.
+    private var stations: [String: Bool] = [:]
+    /// When the retained messages count as read (nil: not connected, or not yet granted).
+    private var settledAt: Moment?
+    private var settled = false
+    private var nextCheck: Moment?
+    private var nextResend: Moment?
+    private var dataVersion: Int64?
+    /// The forget requests waiting, as last read.
+    private var requests: [ForgetRequest] = []
+    /// Refusals already logged (request and station), once each.
+    private var loggedRefusals: Set<String> = []
+
+    init(store: HistoryStore, prefix: String, unixNow: @escaping () -> Date, log: @escaping (String) -> Void) {
+        self.store = store
+        self.prefix = prefix
+        self.unixNow = unixNow
+        self.log = log
+        requests = (try? store.forgetRequests()) ?? []
+    }
+
+    /// Whether `card` is being forgotten: its records are acknowledged and dropped.
+    func isForgotten(_ card: CardID) -> Bool { requests.contains { $0.card == card } }
+
+    /// When `fire(at:)` is next due (nil while disconnected).
+    var nextDeadline: Moment? {
+        guard let settledAt else { return nil }
+        guard settled else { return settledAt }
+        return [nextCheck, nextResend].compactMap { $0 }.min()
+    }
+
+    /// A new connection: what was retained is read again.
+    func connected() {
+        retained = [:]
+        stations = [:]
+        settledAt = nil
+        settled = false
+    }
+
+    /// The subscriptions are granted at `now`: the retained messages follow.
+    func subscribed(at now: Moment) {
+        guard settledAt == nil else { return }
+        settledAt = now + Self.settle
+    }
+
+    func disconnected() {
+        settledAt = nil
+        settled = false
+    }
+
+    /// Does what fell due: the first look after connecting, the roster check, the resends.
+    func fire(at now: Moment) {
+        guard let settledAt, now >= settledAt else { return }
+        if !settled {
+            settled = true
+            dataVersion = try? store.dataVersion()
+            nextResend = now + Self.forgetResend
+            nextCheck = now + Self.rosterCheck
+            return synchronise(sendingForgets: true)
+        }
+        if let check = nextCheck, now >= check {
+            nextCheck = now + Self.rosterCheck
+            let version = try? store.dataVersion()
+            if version != dataVersion {
+                dataVersion = version
+                synchronise(sendingForgets: true)
+            }
+        }
+        if let resend = nextResend, now >= resend {
+            nextResend = now + Self.forgetResend
+            sendForgets()
+            // A request whose patience ran out is completed even if nothing else happens.
+            completeRequests()
+        }
+    }
+
+    /// A message on one of `subscriptions`; false when it is none of theirs.
+    func receive(_ message: MQTTMessage) -> Bool {
+        if let card = FleetTopics.athleteCard(in: message.topic, prefix: prefix) {
+            // Kept bounded: one over a card's size (only someone else's) never equals a card, so
+            // the next look replaces or clears it.
+            retained[card] = message.payload.isEmpty ? nil : Array(message.payload.prefix(FleetAthleteCard.maximumBytes + 1))
+            return true
+        }
+        let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 3, levels[0] == prefix,
+              let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { return false }
+        switch levels[2] {
+        case "status":
+            // A cleared status is a station taken out of the fleet: no longer waited for.
+            let online = message.text == "online"
+            let wasOnline = stations[station] ?? false
+            stations[station] = message.payload.isEmpty ? nil : online
+            if settled, online, !wasOnline { sendForgets(to: [station]) }
+            if settled { completeRequests() }
+            return true
+        case "event":
+            answer(message.payload, from: station)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Records of these cards were stored: their athletes' bests may have changed (every card
+    /// of an athlete carries them); only the cards whose bytes changed are published.
+    func stored(cards: Set<CardID>) {
+        guard settled, !cards.isEmpty else { return }
+        do {
+            publish(try store.rosterCards(only: cards))
+        } catch {
+            log("collect: cannot read the athletes' bests: \(error)")
+        }
+    }
+
+    // MARK: Cards
+
+    /// Publishes every roster card that differs from what is retained, clears those retained
+    /// that the roster no longer has, and looks at the forget requests.
+    private func synchronise(sendingForgets: Bool) {
+        do {
+            let cards = try store.rosterCards()
+            publish(cards)
+            let known = Set(cards.map(\.card))
+            for card in retained.keys.sorted() where !known.contains(card) {
+                if publish(MQTTMessage(topic: FleetTopics.athleteCard(prefix: prefix, card: card), payload: [], qos: 1, retain: true)) {
+                    retained[card] = nil
+                }
+            }
+            requests = try store.forgetRequests()
+        } catch {
+            log("collect: cannot read the roster: \(error)")
+            return
+        }
+        if sendingForgets { sendForgets() }
+        completeRequests()
+    }
+
+    private func publish(_ cards: [RosterCard]) {
+        for card in cards {
+            let payload = FleetAthleteCard(
+                short: card.shortName,
+                bests: card.bests.prefix(FleetAthleteCard.maximumBests).map {
+                    FleetAthleteCard.Best(program: $0.program, division: $0.division, score: $0.score)
+                }
+            ).payload
+            guard retained[card.card] != payload else { continue }
+            if publish(MQTTMessage(topic: FleetTopics.athleteCard(prefix: prefix, card: card.card), payload: payload, qos: 1, retain: true)) {
+                retained[card.card] = payload
+            }
+        }
+    }
+
+    // MARK: Forgetting
+
+    /// Sends each waiting request to the stations (all known online ones, or `only`) that have not answered it.
+    private func sendForgets(to only: Set<String>? = nil) {
+        for request in requests {
+            for (station, online) in stations.sorted(by: { $0.key < $1.key })
+            where online && !request.answered.contains(station) && (only?.contains(station) ?? true) {
+                let command = FleetRequest(.forget(card: request.card), id: request.commandID)
+                _ = publish(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: command.json, qos: 1))
+            }
+        }
+    }
+
+    /// A station's event: the answer to a forget is kept (done) or logged (refused; sent again later).
+    private func answer(_ payload: [UInt8], from station: String) {
+        guard let (id, answer) = FleetAnswer.parse(event: payload), let request = ForgetRequest.id(ofCommand: id),
+              let index = requests.firstIndex(where: { $0.id == request }) else { return }
+        switch answer {
+        case .done:
+            do {
+                try store.recordForgetAnswer(request: request, station: station)
+                requests[index].answered.insert(station)
+            } catch {
+                log("collect: cannot keep \(station)'s answer to \(id): \(error)")
+            }
+            completeRequests()
+        case .refused(let reason):
+            if loggedRefusals.insert("\(id) \(station)").inserted {
+                log("collect: \(station) refused \(id) (\(reason)); asked again every \(Int(Self.forgetResend.components.seconds)) s while it is online")
+            }
+        }
+    }
+
+    /// Deletes the requests every known station has answered, or that waited `ForgetRequest.patience`.
+    private func completeRequests() {
+        guard settled else { return }
+        let now = unixNow()
+        for request in requests {
+            let owing = Set(stations.keys).subtracting(request.answered)
+            let expired = now.timeIntervalSince(request.requestedAt) > ForgetRequest.patience
+            guard owing.isEmpty || expired else { continue }
+            do {
+                let late = try store.completeForget(request: request.id)
+                requests.removeAll { $0.id == request.id }
+                if owing.isEmpty {
+                    log("collect: \(request.commandID) done: every station known (\(request.answered.count)) forgot the card"
+                        + (late > 0 ? " (\(late) late record(s) deleted)" : "") + "; its UID is gone from the database")
+                } else {
+                    log("collect: \(request.commandID) given up after \(Int(ForgetRequest.patience / 86_400)) days: "
+                        + "\(owing.sorted().joined(separator: ", ")) never answered (they may still hold the card's records); "
+                        + "its UID is gone from the database")
+                }
+            } catch {
+                log("collect: cannot complete \(request.commandID): \(error)")
+            }
+        }
+    }
+}

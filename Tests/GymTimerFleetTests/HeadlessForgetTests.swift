@@ -1,0 +1,203 @@
+import Foundation
+import Glibc
+import GymTimerCore
+import GymTimerDrivers
+import GymTimerFleet
+import GymTimerFleetLink
+import GymTimerHistory
+import GymTimerMQTT
+import Testing
+
+/// Issue 33's erasure, end to end with real processes: a Mosquitto, `gymtimer collect`, two
+/// `gymtimer simulate --headless` stations and the CLI's `gymtimer athletes`. Athletes tap in and
+/// train; the collector retains their cards (short name, bests); `athletes forget` one of them
+/// while a station is away; once the collector says every station answered, no file of either
+/// station's data directory, no byte of the gym's database (its WAL and journal included) and no
+/// retained message names her (UID, name, short name), while the other athlete's records stay.
+@Suite(.serialized) struct HeadlessForgetTests {
+    let directory: String
+    let gymtimer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gymtimer").path
+    static let anna = "04A1B2C3"
+    static let ben = "0B0E0B0E"
+    /// A two-second program, so a class's result has a score (and so a best) in real time.
+    static let programs = """
+        [[programs]]
+        name = "Sprint"
+        label = "SPr"
+        kind = "intervals"
+        lead_in_seconds = 0
+        rounds = 2
+        work_seconds = 1
+        rest_seconds = 0
+
+        """
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "fleet-forget-XXXXXX").utf8CString)
+        directory = String(cString: mkdtemp(&template)!)
+    }
+
+    var database: String { "\(directory)/gym.sqlite" }
+
+    func station(_ name: String, port: Int, output: String? = nil) throws -> RunningProcess {
+        let config = "\(directory)/\(name).toml"
+        try "\(Self.programs)[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"\(name)\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let output = "\(directory)/\(output ?? name)"
+        return try RunningProcess(
+            gymtimer, ["simulate", "--headless", "--config", config, "--data-dir", "\(directory)/\(name)"],
+            stdout: "\(output).jsonl", stderr: "\(output).log", pipeInput: true)
+    }
+
+    /// Runs the CLI to its end: its status and output.
+    func cli(_ arguments: [String]) throws -> (status: Int32?, stdout: String, stderr: String) {
+        let out = "\(directory)/cli.out", err = "\(directory)/cli.err"
+        let process = try RunningProcess(gymtimer, arguments, stdout: out, stderr: err)
+        let status = process.wait(upTo: 20)
+        return (status, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "", (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+    }
+
+    func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    func eventually(_ seconds: Double = 30, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            var none = pollfd()
+            _ = poll(&none, 0, 50)
+        }
+        return condition()
+    }
+
+    /// The gym's stored records' athletes (read as the console reads it, without writing).
+    func storedAthletes() -> [String] {
+        ((try? HistoryStore.reading(path: database).workouts()) ?? []).map { $0.athlete?.hex ?? "guest" }
+    }
+
+    /// Sends `command` to `station` as the coach would and waits for the broker to take it.
+    func command(_ coach: MQTTClient, _ station: String, _ json: String) throws {
+        let mid = try coach.publish(MQTTMessage(topic: "gymtimer/\(station)/cmd", text: json, qos: 1))
+        _ = pump([coach]) { $0[0]?.contains(.delivered(mid: mid)) == true }
+    }
+
+    /// `card` taps in at `station`, which then runs the Sprint class to its end.
+    func train(_ process: RunningProcess, _ station: String, _ card: String, _ coach: MQTTClient) throws {
+        try command(coach, station, #"{"do":"dismiss"}"#)
+        process.send("0 tap \(card)")
+        try command(coach, station, #"{"do":"select","mode":"program","name":"Sprint"}"#)
+        try command(coach, station, #"{"do":"start"}"#)
+    }
+
+    /// Every retained message on the broker, read by a new subscriber to `#`.
+    func retained(port: Int) throws -> [MQTTMessage] {
+        let reader = try observer(port: port, ["#"])
+        let events = pump([reader], timeout: 3) { _ in false }
+        return (events[0] ?? []).compactMap { if case .message(let message) = $0, message.retain { message } else { nil } }
+    }
+
+    /// The files under `path` (every one, at any depth).
+    func files(under path: String) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        var found: [String] = []
+        while let name = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let full = path + "/" + name
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue { found.append(full) }
+        }
+        return found
+    }
+
+    @Test func aForgottenAthleteLeavesNoRowFileOrRetainedMessageNamingThem() throws {
+        let broker = try LocalBroker()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let collector = try RunningProcess(
+            gymtimer, ["collect", "--broker", url, "--db", database], stdout: "\(directory)/collect.out", stderr: "\(directory)/collect.log")
+        defer { collector.signal(SIGKILL); _ = collector.wait() }
+        // The collector makes the database; the roster is added to it as a coach would.
+        #expect(eventually { (try? cli(["athletes", "--db", database, "add", "Anna Berg", "--card", Self.anna]))?.status == 0 })
+        let ben = try cli(["athletes", "--db", database, "add", "Ben Ohl", "--card", Self.ben])
+        #expect(ben.status == 0, "\(ben.stderr)")
+
+        let watcher = try observer(port: broker.port, ["gymtimer/+/status", "gymtimer/all/athletes/+"])
+        let rack1 = try station("rack-1", port: broker.port)
+        var rack2 = try station("rack-2", port: broker.port)
+        var seen: [MQTTMessage] = []
+        func heard(_ seconds: Double = 20, until done: ([MQTTMessage]) -> Bool) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end, !done(seen) {
+                let events = pump([watcher], timeout: 0.2, until: { _ in false })
+                for case .message(let message) in events[0] ?? [] { seen.append(message) }
+            }
+            return done(seen)
+        }
+        func latest(_ topic: String) -> String? { seen.last { $0.topic == topic }?.text }
+        #expect(heard { _ in latest("gymtimer/rack-1/status") == "online" && latest("gymtimer/rack-2/status") == "online" })
+
+        // Anna trains on rack-1, Ben on rack-2; then the other way round.
+        let coach = try MQTTClient(.init(clientID: "coach", host: "127.0.0.1", port: broker.port))
+        try coach.connect()
+        _ = pump([coach]) { $0[0]?.contains(.connected) == true }
+        try train(rack1, "rack-1", Self.anna, coach)
+        try train(rack2, "rack-2", Self.ben, coach)
+        #expect(eventually { storedAthletes().sorted() == [Self.anna, Self.ben].sorted() }, "\(storedAthletes()) \(text("\(directory)/collect.log"))")
+        try train(rack1, "rack-1", Self.ben, coach)
+        try train(rack2, "rack-2", Self.anna, coach)
+        #expect(eventually { storedAthletes().count == 4 }, "\(storedAthletes())")
+
+        // Their cards, retained for the stations: the short name and the best of each program.
+        let annaTopic = "gymtimer/all/athletes/\(Self.anna)", benTopic = "gymtimer/all/athletes/\(Self.ben)"
+        let annaCard = #"{"bests":[{"division":"rx","program":"Sprint","score":"2 rounds"}],"short":"AnnA"}"#
+        let benCard = #"{"bests":[{"division":"rx","program":"Sprint","score":"2 rounds"}],"short":"bEno"}"#
+        #expect(heard { _ in latest(annaTopic) == annaCard && latest(benTopic) == benCard }, "\(seen.map { "\($0.topic) \($0.text)" })")
+
+        // rack-2 (Anna still on it) goes away; she is forgotten meanwhile; rack-1 answers at once.
+        rack2.send("0 end")
+        #expect(rack2.wait(upTo: 20) == 0)
+        // The test's premise: both stations hold her card (history rows; rack-2's journal: she is on it).
+        func holds(_ file: String) -> Bool { (try? Data(contentsOf: URL(fileURLWithPath: file)))?.range(of: Data(Self.anna.utf8)) != nil }
+        #expect(holds("\(directory)/rack-1/history.sqlite") && holds("\(directory)/rack-2/history.sqlite"))
+        #expect(holds("\(directory)/rack-2/state.journal"), "Anna is on rack-2 when it goes")
+        let forget = try cli(["athletes", "--db", database, "forget", "Anna Berg"])
+        #expect(forget.status == 0 && forget.stdout.contains("The collector now tells every station"), "\(forget.stderr)")
+        #expect(heard { _ in seen.last { $0.topic == annaTopic }.map { $0.payload.isEmpty } == true }, "her card is cleared")
+        #expect(eventually { (try? HistoryStore.reading(path: database).workouts())?.count == 2 })
+        func requests() -> [ForgetRequest] { (try? HistoryStore.reading(path: database).forgetRequests()) ?? [] }
+        #expect(eventually { requests().map(\.answered) == [["rack-1"]] }, "the request waits for rack-2: \(requests())")
+
+        // rack-2 comes back: told on its return, it answers, and the request is done.
+        rack2 = try station("rack-2", port: broker.port, output: "rack-2-back")
+        #expect(eventually(60) { text("\(directory)/collect.log").contains("forget-1 done") }, "\(text("\(directory)/collect.log"))")
+        for process in [rack1, rack2] {
+            process.send("0 end")
+            #expect(process.wait(upTo: 20) == 0)
+        }
+        collector.signal(SIGTERM)
+        #expect(collector.wait(upTo: 20) == 0)
+
+        // No file names her: the stations' data directories, the gym's database with its WAL and journal.
+        let traces = [Self.anna, "Anna", "AnnA"].map { Data($0.utf8) } + [Data([0x04, 0xA1, 0xB2, 0xC3])]
+        let checked = files(under: "\(directory)/rack-1") + files(under: "\(directory)/rack-2")
+            + [database, database + "-wal", database + "-journal", database + "-shm"].filter { FileManager.default.fileExists(atPath: $0) }
+        #expect(checked.contains { $0.hasSuffix("rack-1/history.sqlite") } && checked.contains { $0.hasSuffix("rack-2/state.journal") })
+        for file in checked {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            for trace in traces { #expect(bytes.range(of: trace) == nil, "\(file) holds \(String(decoding: trace, as: UTF8.self))") }
+        }
+        // No retained message names her; Ben's card is still there.
+        let messages = try retained(port: broker.port)
+        #expect(messages.contains { $0.topic == benTopic && $0.text == benCard }, "\(messages.map(\.topic))")
+        for message in messages {
+            for trace in [Self.anna, "Anna", "AnnA"] {
+                #expect(!message.topic.contains(trace) && !message.text.contains(trace), "\(message.topic): \(message.text)")
+            }
+        }
+        // Ben's records are intact: two in the gym's database, one in each station's history.
+        #expect(storedAthletes() == [Self.ben, Self.ben])
+        for rack in ["rack-1", "rack-2"] {
+            let theirs = try HistoryStore.reading(path: "\(directory)/\(rack)/history.sqlite").workouts()
+            #expect(theirs.map { $0.athlete?.hex } == [Self.ben], "\(rack): \(theirs)")
+        }
+        let log = text("\(directory)/collect.log") + text("\(directory)/rack-1.log") + text("\(directory)/rack-2-back.log")
+        #expect(!log.contains(Self.anna), "no log line names her card: \(log)")
+    }
+}
