@@ -12,6 +12,7 @@ final class FieldReader: CardReader, @unchecked Sendable {
     private let condition = NSCondition()
     private var field: [UInt8]?
     private var broken = false
+    private var missesLeft = 0
     private var reads = 0
     private var attached = true
 
@@ -27,6 +28,13 @@ final class FieldReader: CardReader, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// The next `count` reads fail, as one answer lost on a busy machine does.
+    func miss(_ count: Int) {
+        condition.lock()
+        missesLeft = count
+        condition.unlock()
+    }
+
     func unplug(_ unplugged: Bool) {
         condition.lock()
         broken = unplugged
@@ -39,6 +47,10 @@ final class FieldReader: CardReader, @unchecked Sendable {
         reads += 1
         condition.broadcast()
         if broken { throw .io(device: name, operation: "read", errno: EIO) }
+        if missesLeft > 0 {
+            missesLeft -= 1
+            throw .unsupported(device: name, detail: "the reader stopped answering: Timeout")
+        }
         return field
     }
 
@@ -50,6 +62,14 @@ final class FieldReader: CardReader, @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: 30)
         while reads < target, condition.wait(until: deadline) {}
     }
+}
+
+/// How often a source opened its reader (from the reader's thread).
+final class OpenCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }
 
 @Suite struct CardTapSourceTests {
@@ -120,6 +140,32 @@ final class FieldReader: CardReader, @unchecked Sendable {
         var seen: [CardTapSource.Report] = []
         while seen.count < 2, case let more = reports(source), !more.isEmpty { seen += more }
         #expect(seen == [.recovered, .arrived(CardID(hex: "040A0B0C")!)])
+    }
+
+    @Test func oneMissedAnswerIsNoFaultAndTheHeldCardStaysOneTap() throws {
+        let reader = FieldReader()
+        let opens = OpenCount()
+        let source = try CardTapSource(name: reader.name, interval: .milliseconds(2), departure: .seconds(3600)) {
+            opens.add()
+            return reader
+        }
+        defer { source.shutdown() }
+        reader.place([0x04, 0xA1, 0xB2, 0xC3])
+        #expect(reports(source) == [.arrived(CardID(hex: "04A1B2C3")!)])
+        for _ in 0..<5 {
+            reader.miss(1)
+            reader.awaitReads(20)
+        }
+        #expect(source.take().isEmpty, "five single misses, each followed by a good read: no fault, no second tap")
+        #expect(opens.value == 6, "each miss opened the reader again at once")
+        reader.miss(2)
+        guard case .fault(.unsupported)? = reports(source).first else {
+            Issue.record("a miss right after the reader was opened again is a fault")
+            return
+        }
+        var seen: [CardTapSource.Report] = []
+        while seen.count < 2, case let more = reports(source), !more.isEmpty { seen += more }
+        #expect(seen == [.recovered, .arrived(CardID(hex: "04A1B2C3")!)], "then it answers again, the card read anew after a fault")
     }
 
     @Test func aFloodOfTapsKeepsTheLatestFewForTheLoop() throws {

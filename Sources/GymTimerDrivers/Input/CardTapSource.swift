@@ -12,7 +12,9 @@ import GymTimerHAL
 ///
 /// The reader is opened on that thread too: one absent at boot, or unplugged mid-class, is one
 /// fault (`Report.fault`) and is opened again every `retryInterval` until it answers
-/// (`Report.recovered`); the kiosk runs on meanwhile. Reports wait in a bounded queue: a flood
+/// (`Report.recovered`); the kiosk runs on meanwhile. One read that fails is not a fault: the
+/// reader is opened again at once, and only if that fails too is it one (a loaded machine, a
+/// noisy UART would otherwise fill the log with fault/recovered pairs). Reports wait in a bounded queue: a flood
 /// of taps faster than the loop takes them keeps the latest `capacity`.
 public final class CardTapSource: PollSource, Sendable {
     /// Opens the reader (`{ try LibNFCCardReader("pn532_uart:/dev/serial0") }`); called on the
@@ -163,6 +165,9 @@ extension CardTapSource {
         private let open: Opener
         private var reader: (any CardReader)?
         private var failing = false
+        /// Whether the reader was opened again after one failed read, which the next read must
+        /// confirm before a failure is a fault.
+        private var reopenedAfterMiss = false
         /// The UID in the field, and how long it has been missing (while it may still come back).
         private var present: [UInt8]?
         private var missingFor: Duration = .zero
@@ -184,14 +189,22 @@ extension CardTapSource {
                 }
                 do {
                     let uid = try reader.cardInField()
+                    reopenedAfterMiss = false
                     if failing {
                         failing = false
                         mailbox.post(.recovered)
                     }
                     see(uid)
                 } catch {
-                    fail(error)
                     self.reader = nil
+                    if !reopenedAfterMiss && !failing {
+                        // One missed answer (a busy machine, a noisy wire) is no fault yet: the
+                        // reader is opened again at once, and the card held on it stays the one
+                        // arrival. Only a reader that fails again is a fault, logged.
+                        reopenedAfterMiss = true
+                        continue
+                    }
+                    fail(error)
                     present = nil
                 }
                 if mailbox.pause(interval) { return }
@@ -203,6 +216,7 @@ extension CardTapSource {
                 reader = try open()
             } catch {
                 fail(error)
+                present = nil
             }
             return reader
         }
