@@ -66,10 +66,13 @@ public final class KioskFleet {
     }
 
     /// Commands reach the kiosk through `runtime` (its effects come back: a refusal among them);
-    /// a forget deletes the card's rows from the history and rewrites the whole journal.
+    /// a tap of a card the gym published takes its short name and bests from the station; a
+    /// forget deletes the card's rows from the history and rewrites the whole journal.
     public func attach<C: Clock>(_ runtime: KioskRuntime<C>) where C.Duration == Duration {
-        station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
-        station?.forgetHeld = { [unowned runtime, weak self] card in
+        guard let station else { return }
+        station.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
+        runtime.knownTap = { [unowned station] card in station.knownTap(for: card) }
+        station.forgetHeld = { [unowned runtime, weak self] card in
             var problem: String?
             for store in self?.localHistories ?? [] {
                 do {
@@ -78,7 +81,6 @@ public final class KioskFleet {
                     problem = "\(error)"
                 }
             }
-            runtime.cardNames[card] = nil
             // After the history: its waiting records, which the journal keeps, are gone too.
             runtime.saveOverwritingEverything()
             return problem

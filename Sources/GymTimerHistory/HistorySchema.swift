@@ -75,9 +75,15 @@ enum HistorySchema {
                 CREATE INDEX cards_athlete ON cards(athlete);
                 """)
         }
+        migrator.registerMigration("v7") { db in
+            // division: how a program's result was done, 'rx' (as written) or 'scaled'; NULL
+            // when not said (the other kinds, records from before this column), which counts as
+            // Rx. A coach may amend it afterwards (`HistoryStore.setDivision`).
+            try db.execute(sql: "ALTER TABLE workouts ADD COLUMN division TEXT")
+        }
         migrator.registerMigration("v8") { db in
-            // (v7 is StoredWorkout.division, on its own branch.) What a forget still owes the
-            // stations (`gymtimer athletes forget`, `ForgetRequest`): one row per forgotten card,
+            // What a forget still owes the stations (`gymtimer athletes forget`, `ForgetRequest`):
+            // one row per forgotten card,
             // holding its UID only until every station known to the collector has answered the
             // `forget` command (forget_answers: who has), or `ForgetRequest.patience` has passed;
             // then the collector deletes the row and VACUUMs. A card forgotten again while its

@@ -48,24 +48,20 @@ extension HistoryStore {
     /// The best of each program in each division over `scope`'s records (`PersonalRecord`'s rules).
     static func bests(_ db: Database, scope: HistoryScope) throws -> [RosterCard.Best] {
         let (filter, arguments) = try scope.condition(db)
-        // The division of a record: every one is Rx until the records carry theirs (v7's
-        // `division` column): this expression is the one place that reads it.
-        let division = "'rx'"
+        // The division of a record (v7's column); one not said counts as Rx.
         let rows = try Row.fetchAll(db, sql: """
-            SELECT preset, score, completed_at, \(division) FROM workouts
+            SELECT preset, score, completed_at, COALESCE(division, 'rx') FROM workouts
             WHERE \(validRow) AND kind = 'program' AND preset IS NOT NULL AND score IS NOT NULL\(filter)
             """, arguments: arguments)
-        var results: [Division: [(program: String, score: String, completedAt: Date, station: String?)]] = [:]
+        var results: [PersonalRecord.Result] = []
         for row in rows {
             guard let program = String.fromDatabaseValue(row[0]), let score = String.fromDatabaseValue(row[1]),
                   let date = Date.fromDatabaseValue(row[2]),
                   let division = String.fromDatabaseValue(row[3]).flatMap(Division.init(rawValue:)) else { continue }
-            results[division, default: []].append((program, score, date, nil))
+            results.append(PersonalRecord.Result(program: program, division: division, score: score, completedAt: date))
         }
-        return Division.allCases.flatMap { division in
-            PersonalRecord.bests(of: results[division] ?? []).map {
-                RosterCard.Best(program: $0.program, division: division, score: $0.score)
-            }
+        return PersonalRecord.bests(of: results).map {
+            RosterCard.Best(program: $0.program, division: $0.division, score: $0.score)
         }.sorted { ($0.program, $0.division.rawValue) < ($1.program, $1.division.rawValue) }
     }
 
