@@ -295,8 +295,11 @@ public struct ConsoleServer: Sendable {
                 case .failure(let refusal): notSent[line.station] = "\(refusal)"
                 }
             }
+            // Every station's answer awaited at once: a silent one costs the wait once, not once each.
             var answers: [String: FleetAnswers] = [:]
-            for (station, ids) in sent { answers[station] = await link.awaitAnswers(ids).first }
+            for answer in await link.awaitAnswers(sent.values.flatMap { $0 }) {
+                if let station = sent.first(where: { $0.value.contains(answer.id) })?.key { answers[station] = answer }
+            }
             let done = notSent.isEmpty && offline.isEmpty && list.lines.allSatisfy { answers[$0.station]?.succeeded == true }
             return Self.json(done ? .ok : .conflict, message: list.report(answers: answers, offline: offline, notSent: notSent))
         }
