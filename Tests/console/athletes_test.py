@@ -10,7 +10,7 @@ A new card seen in a record is named from the page; the class list puts athletes
 sharing a rank; an athlete's page shows their records, streak and points; roster edits without the
 coach's session, token or origin are refused.
 
-usage: athletes_test.py GYMTIMER
+usage: athletes_test.py GYMTIMER [--screenshot PNG]
 Prints "N passed, M failed"; exits non-zero on any failure.
 """
 import argparse
@@ -69,6 +69,7 @@ def record(station, number, score, card):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("gymtimer")
+    parser.add_argument("--screenshot", help="save the phone's page, scrolled to the athletes, here")
     args = parser.parse_args()
     gymtimer = os.path.abspath(args.gymtimer)
     work = tempfile.mkdtemp(prefix="console-athletes-")
@@ -215,6 +216,9 @@ def main():
         check("rack-2's state no longer names anyone; rack-1 keeps Anna",
               until(10, lambda: tiles()["rack-2"]["athlete"] == "" and tiles()["rack-1"]["athlete"] == "Anna Berg") is not None, repr(tiles()))
 
+        if args.screenshot:
+            driver.execute_script("document.getElementById('athletes').scrollIntoView()")
+            driver.save_screenshot(args.screenshot)
         # The coach's Rx/Scaled switch on a result: answered (this build's database has no division yet).
         flip = driver.find_element(By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] button.flip')
         check("each result has the coach's Rx/Scaled switch", flip.text == "→ Scaled", flip.text)
