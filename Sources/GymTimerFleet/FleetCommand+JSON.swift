@@ -31,7 +31,8 @@ extension FleetCommand {
         case .setRest(let seconds): return #"{"do":"set","rest_seconds":"# + String(seconds) + "}"
         case .athlete(nil): return #"{"do":"athlete","card":null}"#
         case .athlete(let tap?):
-            return #"{"do":"athlete","card":""# + tap.card.hex + "\"" + (tap.shortName.map { #","short":"# + Self.quoted($0) } ?? "") + "}"
+            return #"{"do":"athlete","card":""# + tap.card.hex + "\"" + (tap.shortName.map { #","short":"# + Self.quoted($0) } ?? "")
+                + (tap.division.map { #","division":""# + $0.rawValue + "\"" } ?? "") + "}"
         case .select(let mode, nil): return #"{"do":"select","mode":"# + Self.quoted(mode) + "}"
         case .select(let mode, let name?):
             return #"{"do":"select","mode":"# + Self.quoted(mode) + #","name":"# + Self.quoted(name) + "}"

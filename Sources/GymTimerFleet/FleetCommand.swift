@@ -33,7 +33,8 @@ public enum FleetCommand: Hashable, Sendable {
     /// The hours the display sleeps (`SleepWindow`), or nil: never (`{"do":"sleep","off":true}`).
     case sleep(SleepWindow?)
     /// The coach's class list puts an athlete on the station (`{"do":"athlete","card":"04A1B2C3",
-    /// "short":"AnnA"}`), as a tap of their card would; `"card":null` takes them off (a guest).
+    /// "short":"AnnA","division":"scaled"}`), as a tap of their card would, in a division when it
+    /// says one (`CardTap.division`); `"card":null` takes them off (a guest).
     case athlete(CardTap?)
 
     /// How long a message shows when the command does not say.
@@ -148,7 +149,7 @@ public enum FleetCommand: Hashable, Sendable {
             }
             return .success(.message(text: text, seconds: Int(seconds)))  // whole and within 1…60: exact
         case "athlete":
-            if let extra = only(["do", "card", "short"]) { return .failure(extra) }
+            if let extra = only(["do", "card", "short", "division"]) { return .failure(extra) }
             guard let raw = object["card"] else { return .failure(.missing("card")) }
             if raw == .null {
                 if let extra = only(["do", "card"]) { return .failure(extra) }
@@ -157,11 +158,20 @@ public enum FleetCommand: Hashable, Sendable {
             guard let text = raw.string, let card = CardID(hex: text) else {
                 return .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes), or null"))
             }
-            guard let rawShort = object["short"] else { return .success(.athlete(CardTap(card: card))) }
-            guard let short = rawShort.string, !short.isEmpty, DisplayContent.canDraw(short) else {
-                return .failure(.wrongType(field: "short", expected: "a short name of up to 4 characters a digit draws"))
+            var tap = CardTap(card: card)
+            if let rawShort = object["short"] {
+                guard let short = rawShort.string, !short.isEmpty, DisplayContent.canDraw(short) else {
+                    return .failure(.wrongType(field: "short", expected: "a short name of up to 4 characters a digit draws"))
+                }
+                tap.shortName = short
             }
-            return .success(.athlete(CardTap(card: card, shortName: short)))
+            if let rawDivision = object["division"] {
+                guard let division = rawDivision.string.flatMap(Division.init(rawValue:)) else {
+                    return .failure(.wrongType(field: "division", expected: "rx or scaled"))
+                }
+                tap.division = division
+            }
+            return .success(.athlete(tap))
         case "select":
             if let extra = only(["do", "mode", "name"]) { return .failure(extra) }
             return selection(in: object).map { .select(mode: $0.mode, name: $0.name) }

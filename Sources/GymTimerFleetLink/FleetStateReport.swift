@@ -32,10 +32,14 @@ public struct FleetStateReport: Hashable, Sendable {
     /// The card of the athlete on the station (a tap, the class list); in the JSON only while
     /// there is one (`"athlete":"04A1B2C3"`), so the coach's console sees who trains where.
     public var athlete: CardID?
+    /// How the station records program results now, Rx or Scaled (`Kiosk.division`:
+    /// `"division":"rx"`), so the coach's console sees what each athlete chose at the wall.
+    public var division: Division
 
     /// The report of `kiosk`.
     public init(_ kiosk: Kiosk) {
         athlete = kiosk.athlete?.card
+        division = kiosk.division
         sleepWindow = kiosk.sleepWindow
         programs = Kiosk.freshProgram(kiosk.settings).programs.map(\.name)
         asleep = kiosk.isAsleep
@@ -117,7 +121,7 @@ public struct FleetStateReport: Hashable, Sendable {
             + "\"round\":\(round.map(String.init) ?? "null"),\(result.map { "\"result\":" + Self.quoted($0) + "," } ?? "")\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
             + (startsAt.map { "\"starts_at\":" + number($0) + "," } ?? "")
             + "\"programs\":[\(programs.map(Self.quoted).joined(separator: ","))],\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)"
-            + (athlete.map { "\"athlete\":\"\($0.hex)\"," } ?? "") + "\"t\":\(number(t))}"
+            + (athlete.map { "\"athlete\":\"\($0.hex)\"," } ?? "") + "\"division\":\"\(division.rawValue)\",\"t\":\(number(t))}"
     }
 
     /// `"sleep":{"from":"22:00","until":"06:00"},"asleep":false,` while a window is set, else

@@ -71,10 +71,13 @@ public final class FleetStation: TimedDriver {
     private var lastDisplay: String?
     /// Kinds of refused commands already logged (once per kind, not per message).
     private var loggedKinds: Set<String> = []
+    /// The gym's athletes' cards as retained for the stations (`FleetStation+AthleteCards`).
+    var cards = FleetAthleteCards()
 
-    /// The largest packet the broker may send the station: a command (4 KiB at most) with its
-    /// topic and headers. Larger messages are dropped by the broker, never read (fleet.md).
-    public static let maximumPacketSize = FleetCommand.maximumSize + 1024
+    /// The largest packet the broker may send the station: a command (4 KiB at most) or an
+    /// athlete's card (8 KiB at most) with its topic and headers. Larger messages are dropped
+    /// by the broker, never read (fleet.md).
+    public static let maximumPacketSize = max(FleetCommand.maximumSize, FleetAthleteCard.maximumBytes) + 1024
 
     /// How long before a scheduled start the loop wakes, to be at the instant awake.
     public static let startLead: Duration = .milliseconds(1)
@@ -245,6 +248,7 @@ public final class FleetStation: TimedDriver {
     public func record(_ workout: StoredWorkout) {
         let (id, payload) = FleetWorkoutMessage.encode(workout, station: settings.station)
         records.add(id: id, payload: payload, at: now())
+        remember(workout)
         event("completed", ["kind": FleetStateReport.quoted(workout.kind.rawValue), "sets": String(workout.sets)])
     }
 
@@ -271,6 +275,8 @@ public final class FleetStation: TimedDriver {
                 homeAssistantStarted(message)
             case .message(let message) where message.topic == topics.classRecord:
                 follow(message)
+            case .message(let message) where isAthleteCard(message.topic):
+                learn(message)
             case .message(let message):
                 // Acknowledgements and the collector's announcements are the record path's.
                 if records.receive(message, at: now()) { continue }
@@ -288,7 +294,11 @@ public final class FleetStation: TimedDriver {
     private func online() {
         guard let client else { return }
         do {
-            for topic in topics.commandTopics + [topics.classRecord] + records.subscriptions { try client.subscribe(topic, qos: 1) }
+            // The cards come again, retained, with the subscription: one cleared meanwhile (an
+            // athlete forgotten) is not kept from an earlier connection.
+            cards = FleetAthleteCards()
+            for topic in topics.commandTopics + [topics.classRecord, FleetTopics.everyAthleteCard(prefix: topics.prefix)]
+                + records.subscriptions { try client.subscribe(topic, qos: 1) }
             // Discovery first, so whoever sees `online` finds the entities already retained.
             if let discovery {
                 try client.subscribe(discovery.birthTopic, qos: 1)
@@ -381,7 +391,9 @@ public final class FleetStation: TimedDriver {
         case .brightness(let percent): send(.setBrightness(percent: percent), "brightness")
         case .sleep(let window): send(.setSleepWindow(window), "sleep")
         case .message(let text, let seconds): send(.showMessage(text: text, seconds: seconds), "message")
-        case .athlete(let tap): send(.setAthlete(tap), "athlete")
+        case .athlete(let tap):
+            // A card alone (the class list) shows the name and knows the bests the gym published.
+            send(.setAthlete(tap.map { $0.completed(from: cards.tap(for: $0.card)) }), "athlete")
         case .select(let mode, let name):
             guard let kiosk = lastKiosk else {
                 return refuse(.notAllowed(command: "select", reason: "the station is starting"), answering: id)
@@ -437,7 +449,7 @@ public final class FleetStation: TimedDriver {
 
     /// Logs `line` the first time a problem of `kind` is met (a retained record is delivered
     /// again at every reconnection: its problem is said once).
-    private func logOnce(_ kind: String, _ line: String) {
+    func logOnce(_ kind: String, _ line: String) {
         guard loggedKinds.insert(kind).inserted else { return }
         log(line)
     }

@@ -13,8 +13,9 @@ public enum FleetWorkoutMessage {
     /// Why a record from a station is not stored: its `kind` (logged once per kind), what is
     /// wrong, and its id when the payload named a usable one (so the station can be told).
     public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
-        /// `too-large`, `malformed`, `bad-athlete` (an `athlete` that is no card UID), or a
-        /// `StoredWorkout.Implausibility` kind (`bad-sets`, …).
+        /// `too-large`, `malformed`, `bad-athlete` (an `athlete` that is no card UID),
+        /// `bad-division` (a `division` that is neither `rx` nor `scaled`, or on a workout that
+        /// is no program's), or a `StoredWorkout.Implausibility` kind (`bad-sets`, …).
         public var kind: String
         public var detail: String
         /// The record's id in the gym (`station/…`), when the payload had one.
@@ -43,7 +44,9 @@ public enum FleetWorkoutMessage {
     /// their plausibility (`StoredWorkout.implausibility`). The topic's station wins over the
     /// payload's: a station cannot file records for another. An `athlete` that is not a card's
     /// UID is refused as `bad-athlete` (not stored as a guest's: it is someone's workout); a
-    /// missing or null one is a guest's (and every record of a station before athletes).
+    /// missing or null one is a guest's (and every record of a station before athletes). A
+    /// `division` other than `"rx"` or `"scaled"`, or one on a workout that is not a program's,
+    /// is refused as `bad-division`; a missing or null one is not said (counted as Rx).
     public static func decode(_ payload: [UInt8], station: String, receivedAt now: Date) -> Result<StoredWorkout, Refusal> {
         guard payload.count <= maximumSize else {
             return .failure(Refusal(kind: "too-large", detail: "\(payload.count) bytes, over \(maximumSize)", id: nil))
@@ -53,6 +56,9 @@ public enum FleetWorkoutMessage {
         let id = fields.flatMap { gymID(in: $0, station: station) }
         if let athlete = fields?["athlete"], let problem = athleteProblem(athlete) {
             return .failure(Refusal(kind: "bad-athlete", detail: "athlete \(problem), not a card UID (1 to 10 bytes as hex)", id: id))
+        }
+        if let division = fields?["division"], let problem = divisionProblem(division, kind: fields?["kind"]) {
+            return .failure(Refusal(kind: "bad-division", detail: "division \(problem)", id: id))
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -82,6 +88,21 @@ public enum FleetWorkoutMessage {
         case .bool: "is a boolean"
         case .array: "is an array"
         case .object: "is an object"
+        }
+    }
+
+    /// What is wrong with a payload's `division` (of a record of `kind`), said without quoting
+    /// it, or nil when it is `rx`, `scaled` on a program's record, or null.
+    static func divisionProblem(_ value: JSONValue, kind: JSONValue?) -> String? {
+        switch value {
+        case .null: return nil
+        case .string(let text):
+            guard Division(rawValue: text) != nil else { return "is a text of \(text.unicodeScalars.count) characters, not rx or scaled" }
+            return kind == .string(WorkoutRecord.Kind.program.rawValue) ? nil : "is said of a workout that is no program's"
+        case .number: return "is a number"
+        case .bool: return "is a boolean"
+        case .array: return "is an array"
+        case .object: return "is an object"
         }
     }
 

@@ -54,9 +54,12 @@ public final class KioskFleet {
         ])
     }
 
-    /// Commands reach the kiosk through `runtime` (its effects come back: a refusal among them).
+    /// Commands reach the kiosk through `runtime` (its effects come back: a refusal among them),
+    /// and a tap of a card the gym published takes its short name and bests from the station.
     public func attach<C: Clock>(_ runtime: KioskRuntime<C>) where C.Duration == Duration {
-        station?.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
+        guard let station else { return }
+        station.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
+        runtime.knownTap = { [unowned station] card in station.knownTap(for: card) }
     }
 
     /// After every wake-up: the state, if it changed.

@@ -14,6 +14,8 @@ public enum HistoryError: Error, Hashable, Sendable, CustomStringConvertible {
     case cannotSave(reason: String, pending: Int)
     /// A query failed.
     case cannotRead(reason: String)
+    /// A stored record could not be amended (locked, read-only); nothing changed.
+    case cannotAmend(reason: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,8 @@ public enum HistoryError: Error, Hashable, Sendable, CustomStringConvertible {
             "cannot save workouts (\(pending) waiting until the database can be written): \(reason)"
         case .cannotRead(let reason):
             "cannot read the history: \(reason)"
+        case .cannotAmend(let reason):
+            "cannot amend the record, nothing changed: \(reason)"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerCore
 
 /// The history as text: a table and totals for the gym owner, CSV for a spreadsheet, JSON for
 /// scripts. Kept here, not in the CLI, so the formats are tested.
@@ -7,16 +8,19 @@ public enum HistoryOutput {
     /// UTC ISO 8601; `duration_s` whole seconds; exercises joined by `; `; `score` a program's
     /// result, empty for the other kinds.
     /// A collector's workouts (any with a station) get a column `station`, athletes' workouts
-    /// (any with a card) a column `athlete` (the card's UID, empty for a guest); when any date was
+    /// (any with a card) a column `athlete` (the card's UID, empty for a guest), program results
+    /// with a division a column `division` (`rx`, `scaled`, empty when not said); when any date was
     /// taken on an unsynchronised clock, a last column `clock_synchronised` says which (`true`,
     /// `false`, empty when unknown). Text that a spreadsheet would take for a formula is
     /// written as text (`csvField`).
     public static func csv(_ workouts: [StoredWorkout]) -> String {
         let stations = workouts.contains { $0.station != nil }
         let athletes = workouts.contains { $0.athlete != nil }
+        let divisions = workouts.contains { $0.division != nil }
         let marked = workouts.contains { $0.clockSynchronised == false }
         var lines = ["id,completed_at,local_day,kind,sets,duration_s,calories,preset,exercises,score"
-            + (stations ? ",station" : "") + (athletes ? ",athlete" : "") + (marked ? ",clock_synchronised" : "")]
+            + (stations ? ",station" : "") + (athletes ? ",athlete" : "") + (divisions ? ",division" : "")
+            + (marked ? ",clock_synchronised" : "")]
         for workout in workouts {
             var fields = [
                 workout.id, iso8601(workout.completedAt), workout.localDay.description, workout.kind.rawValue,
@@ -25,6 +29,7 @@ public enum HistoryOutput {
             ]
             if stations { fields.append(workout.station ?? "") }
             if athletes { fields.append(workout.athlete?.hex ?? "") }
+            if divisions { fields.append(workout.division?.rawValue ?? "") }
             if marked { fields.append(workout.clockSynchronised.map(String.init) ?? "") }
             lines.append(fields.map(csvField).joined(separator: ","))
         }
@@ -33,7 +38,8 @@ public enum HistoryOutput {
 
     /// JSON: an array of workouts, keys as in the database, dates UTC ISO 8601;
     /// `clock_synchronised` when known (false: the date may be wrong); `athlete` (the card's
-    /// UID) on an athlete's workout, none on a guest's.
+    /// UID) on an athlete's workout, none on a guest's; `division` (`rx`, `scaled`) on a
+    /// program's result when it was said.
     public static func json(_ workouts: [StoredWorkout]) throws -> String {
         try encode(workouts)
     }
@@ -46,13 +52,15 @@ public enum HistoryOutput {
     /// A table for the gym owner, local times in `timeZone`, then a line of totals; a
     /// collector's workouts (any with a station) get a `Station` column first, athletes'
     /// workouts (any with a card) an `Athlete` column next (the card's UID, empty for a
-    /// guest). A date taken on
+    /// guest); program results with a division a `Division` column after the score (`Rx`,
+    /// `Scaled`, empty when not said). A date taken on
     /// an unsynchronised clock has its time marked `?`, explained under the totals.
     public static func table(_ workouts: [StoredWorkout], timeZone: TimeZone) -> String {
         guard !workouts.isEmpty else { return "No workouts recorded.\n" }
         let stations = workouts.contains { $0.station != nil }
         let athletes = workouts.contains { $0.athlete != nil }
-        let header = ["Date", "Time", "Type", "Duration", "Sets", "Calories", "Preset", "Score"]
+        let divisions = workouts.contains { $0.division != nil }
+        let header = ["Date", "Time", "Type", "Duration", "Sets", "Calories", "Preset", "Score"] + (divisions ? ["Division"] : [])
         var rows = [header]
         for workout in workouts {
             rows.append([
@@ -60,7 +68,7 @@ public enum HistoryOutput {
                 localTime(workout.completedAt, timeZone) + (workout.clockSynchronised == false ? "?" : ""), workout.kind.rawValue,
                 clock(workout.durationMilliseconds), String(workout.sets),
                 workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "", workout.score ?? "",
-            ])
+            ] + (divisions ? [workout.division?.title ?? ""] : []))
         }
         if athletes {
             rows[0].insert("Athlete", at: 0)
@@ -112,11 +120,12 @@ public enum HistoryOutput {
             """ + records(stats.records, timeZone: timeZone)
     }
 
-    /// `Records:` and a line per program's best (its day and station), when there is any.
+    /// `Records:` and a line per program's best in each division (its day and station), when
+    /// there is any: an Rx best as the program's name, a Scaled one marked `(Scaled)`.
     static func records(_ records: [PersonalRecord], timeZone: TimeZone) -> String {
         guard !records.isEmpty else { return "" }
         return "Records:\n" + records.map { record in
-            "  \(record.program): \(record.score) (\(LocalDay(record.completedAt, in: timeZone))\(record.station.map { ", " + $0 } ?? ""))\n"
+            "  \(record.program)\(record.division == .rx ? "" : " (\(record.division.title))"): \(record.score) (\(LocalDay(record.completedAt, in: timeZone))\(record.station.map { ", " + $0 } ?? ""))\n"
         }.joined()
     }
 

@@ -75,6 +75,12 @@ enum HistorySchema {
                 CREATE INDEX cards_athlete ON cards(athlete);
                 """)
         }
+        migrator.registerMigration("v7") { db in
+            // division: how a program's result was done, 'rx' (as written) or 'scaled'; NULL
+            // when not said (the other kinds, records from before this column), which counts as
+            // Rx. A coach may amend it afterwards (`HistoryStore.setDivision`).
+            try db.execute(sql: "ALTER TABLE workouts ADD COLUMN division TEXT")
+        }
         return migrator
     }
 }

@@ -249,13 +249,14 @@ public final class HistoryStore: WorkoutHistory {
             sql: """
                 INSERT OR IGNORE INTO workouts
                     (id, kind, sets, duration_ms, calories, exercises, preset, completed_at, local_day, score, station,
-                     clock_synchronised, athlete)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     clock_synchronised, athlete, division)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 workout.id, workout.kind.rawValue, workout.sets, workout.durationMilliseconds, workout.calories,
                 exercises, workout.preset, workout.completedAt, workout.localDay.description, workout.score,
                 workout.station, workout.clockSynchronised, workout.athlete?.hex,
+                workout.kind == .program ? workout.division?.rawValue : nil,
             ])
         guard db.changesCount > 0 else { return false }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM workouts") ?? 0
@@ -285,6 +286,27 @@ public final class HistoryStore: WorkoutHistory {
             throw error
         } catch {
             throw .cannotSave(reason: HistoryError.reason(error), pending: workouts.count)
+        }
+    }
+
+    /// Amends the division of the program result stored as `recordID` (a collector's id,
+    /// `station/program@…`; a kiosk's own, `program@…`): the coach's word after the fact (an
+    /// athlete who chose wrong at the wall). nil: not said (counts as Rx). Returns whether such a
+    /// program result is stored (a rest or interval workout has no division; nothing changes).
+    /// Achievements and streaks do not depend on it; records (`stats`) read it as they are asked for.
+    @discardableResult
+    public func setDivision(recordID: String, to division: Division?) throws(HistoryError) -> Bool {
+        do {
+            return try database.write { db in
+                try db.execute(
+                    sql: "UPDATE workouts SET division = ? WHERE id = ? AND kind = 'program'",
+                    arguments: [division?.rawValue, recordID])
+                return db.changesCount > 0
+            }
+        } catch let error as HistoryError {
+            throw error
+        } catch {
+            throw .cannotAmend(reason: HistoryError.reason(error))
         }
     }
 
@@ -360,15 +382,20 @@ public final class HistoryStore: WorkoutHistory {
                           let date = Date.fromDatabaseValue(row[1]) else { return nil }
                     return UnlockedAchievement(achievement, unlockedAt: date)
                 }
+                // A file not migrated yet (read-only, an older schema) may lack the later columns.
+                let columns = Set(try db.columns(in: "workouts").map(\.name))
                 let results = try Row.fetchAll(
                     db, sql: """
-                        SELECT preset, score, completed_at\(try db.columns(in: "workouts").contains { $0.name == "station" } ? ", station" : "") FROM workouts
+                        SELECT preset, score, completed_at, \(columns.contains("station") ? "station" : "NULL"),
+                            \(columns.contains("division") ? "division" : "NULL") FROM workouts
                         WHERE \(Self.validRow) AND kind = 'program' AND preset IS NOT NULL AND score IS NOT NULL\(filter)
                         """, arguments: arguments
-                ).compactMap { row -> (program: String, score: String, completedAt: Date, station: String?)? in
+                ).compactMap { row -> PersonalRecord.Result? in
                     guard let program = String.fromDatabaseValue(row[0]), let score = String.fromDatabaseValue(row[1]),
                           let date = Date.fromDatabaseValue(row[2]) else { return nil }
-                    return (program, score, date, row.count > 3 ? String.fromDatabaseValue(row[3]) : nil)
+                    let division = String.fromDatabaseValue(row[4]).flatMap(Division.init(rawValue:)) ?? .rx
+                    return PersonalRecord.Result(
+                        program: program, division: division, score: score, completedAt: date, station: String.fromDatabaseValue(row[3]))
                 }
                 return StationStats(
                     workouts: totals.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0,
@@ -413,7 +440,10 @@ public final class HistoryStore: WorkoutHistory {
             station: row.hasColumn("station") ? String.fromDatabaseValue(row["station"] as DatabaseValue) : nil,
             clockSynchronised: row.hasColumn("clock_synchronised") ? Bool.fromDatabaseValue(row["clock_synchronised"] as DatabaseValue) : nil,
             // Not a card UID (edited by hand): read as a guest's, as it is in no athlete's history.
-            athlete: row.hasColumn("athlete") ? String.fromDatabaseValue(row["athlete"] as DatabaseValue).flatMap(CardID.init(hex:)) : nil)
+            athlete: row.hasColumn("athlete") ? String.fromDatabaseValue(row["athlete"] as DatabaseValue).flatMap(CardID.init(hex:)) : nil,
+            // Not a division (edited by hand), or on another kind: not said.
+            division: kind == .program && row.hasColumn("division")
+                ? String.fromDatabaseValue(row["division"] as DatabaseValue).flatMap(Division.init(rawValue:)) : nil)
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {

@@ -25,13 +25,17 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
     public var clockSynchronised: Bool?
     /// The athlete's card the workout belongs to (`WorkoutRecord.athlete`); nil: a guest's.
     public var athlete: CardID?
+    /// Rx or Scaled, for a program's result (`WorkoutRecord.division`); nil: not said (the
+    /// other kinds, records from before divisions), which counts as Rx for records.
+    public var division: Division?
 
     public init(
         id: String, kind: WorkoutRecord.Kind, sets: Int, durationMilliseconds: Int64, calories: Int,
         exercises: [String], preset: String?, completedAt: Date, localDay: LocalDay, score: String? = nil,
-        station: String? = nil, clockSynchronised: Bool? = nil, athlete: CardID? = nil
+        station: String? = nil, clockSynchronised: Bool? = nil, athlete: CardID? = nil, division: Division? = nil
     ) {
         self.athlete = athlete
+        self.division = division
         self.clockSynchronised = clockSynchronised
         self.score = score
         self.station = station
@@ -47,21 +51,21 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
     }
 
     /// Stamps `record` with the wall-clock time it arrived, that time's day in `timeZone`, and
-    /// whether the clock was synchronised then; its athlete goes with it.
+    /// whether the clock was synchronised then; its athlete and division go with it.
     public init(_ record: WorkoutRecord, completedAt: Date, timeZone: TimeZone, clockSynchronised: Bool? = nil) {
         self.init(
             id: record.id, kind: record.kind, sets: record.sets,
             durationMilliseconds: record.duration.nanoseconds / 1_000_000, calories: record.calories,
             exercises: record.exercises, preset: record.preset,
             completedAt: completedAt, localDay: LocalDay(completedAt, in: timeZone), score: record.score?.description,
-            clockSynchronised: clockSynchronised, athlete: record.athlete)
+            clockSynchronised: clockSynchronised, athlete: record.athlete, division: record.division)
     }
 
     /// The duration as a Swift `Duration`.
     public var duration: Duration { .milliseconds(durationMilliseconds) }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, sets, calories, exercises, preset, score, station, athlete
+        case id, kind, sets, calories, exercises, preset, score, station, athlete, division
         case durationMilliseconds = "duration_ms"
         case completedAt = "completed_at"
         case localDay = "local_day"

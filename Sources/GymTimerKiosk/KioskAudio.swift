@@ -24,7 +24,7 @@ enum KioskAudio {
             if case .emom(let rounds, _) = program.format { return rounds }
             return 1
         }.max() ?? 1
-        let programCalls: [Sound] = [.go, .work, .rest, .halfway, .lastMinute, .timeCap]
+        let programCalls: [Sound] = [.go, .work, .rest, .halfway, .lastMinute, .timeCap, .personalRecord]
             + (rounds >= 2 ? (2...rounds).map(Sound.round) : [])
         let device = audio.device
         return PCMSoundPlayer(

@@ -15,9 +15,10 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var savedKioskChanges = -1
     /// Times the loop has woken, for the benchmarks.
     public private(set) var wakeups = 0
-    /// The short names the gym gave its athletes' cards (shown at a tap); a card not named
-    /// here shows its last four hex digits.
-    public var cardNames: [CardID: String] = [:]
+    /// What the gym told the station of a card (its short name, shown at a tap, and the
+    /// athlete's bests, for `Pr`): the fleet station's cards (`KioskFleet.attach`); nil, or
+    /// without a fleet, a card shows its last four hex digits and no best is known.
+    public var knownTap: (CardID) -> CardTap? = { _ in nil }
 
     private let clock: C
     private let origin: C.Instant
@@ -182,7 +183,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public func tapped(_ card: CardID, at moment: Moment) {
         let at = now
         handledAt = max(handledAt, min(moment, at))
-        apply(kiosk.handle(.tapped(CardTap(card: card, shortName: cardNames[card])), at: at), at: at)
+        apply(kiosk.handle(.tapped(knownTap(card) ?? CardTap(card: card)), at: at), at: at)
     }
 
     /// What the card reader's thread reported since the last wake-up: taps, and its faults

@@ -9,6 +9,7 @@ import Testing
         (.alarm, "alarm"), (.warning, "warning"), (.complete, "complete"), (.restOver, "rest-over"),
         (.setCompleting(3), "set-3"), (.setCompleting(12), "set-12"), (.go, "go"), (.work, "work"), (.rest, "rest"),
         (.round(2), "round-2"), (.halfway, "halfway"), (.lastMinute, "last-minute"), (.timeCap, "time-cap"),
+        (.personalRecord, "personal-record"),
     ]
 
     @Test func namesAreTheTracesAndReadBack() {

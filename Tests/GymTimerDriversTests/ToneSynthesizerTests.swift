@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: [
         Sound.alarm, .warning, .complete, .restOver, .setCompleting(3), .setCompleting(12),
-        .go, .work, .rest, .round(3), .halfway, .lastMinute, .timeCap,
+        .go, .work, .rest, .round(3), .halfway, .lastMinute, .timeCap, .personalRecord,
     ])
     func builtInSoundLastsItsCatalogueLength(_ sound: Sound) {
         let expected = Int(SoundCatalog.period(of: sound).nanoseconds) * rate / 1_000_000_000

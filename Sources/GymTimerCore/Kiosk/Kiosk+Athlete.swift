@@ -21,7 +21,7 @@ extension Kiosk {
     mutating func tapped(_ tap: CardTap, at now: Moment) -> [Effect] {
         if let present = athlete, present.card == tap.card {
             if now - present.since < Self.tapRepeatWindow {
-                athlete?.tap = tap
+                athlete?.tap = tap.completed(from: present.tap)
                 return notice(tap.displayName, at: now)
             }
             return leave(at: now) + notice(Self.tapOutText, at: now)
@@ -29,17 +29,23 @@ extension Kiosk {
         return arrive(tap, at: now) + notice(tap.displayName, at: now)
     }
 
-    /// The coach's class list puts `tap`'s athlete on the station (nil: nobody, a guest).
+    /// The coach's class list puts `tap`'s athlete on the station (nil: nobody, a guest), in
+    /// the division it says (`CardTap.division`; none: a fresh athlete starts Rx, the athlete
+    /// already on the station keeps theirs). What the gym told the station of the card stays
+    /// when the command says less (the same athlete again, named by their card alone).
     mutating func assignAthlete(_ tap: CardTap?, at now: Moment) -> [Effect] {
         guard let tap else { return athlete == nil ? [] : leave(at: now) }
-        if athlete?.card == tap.card {
-            athlete?.tap = tap
-            return []
+        if let present = athlete, present.card == tap.card {
+            athlete?.tap = tap.completed(from: present.tap)
+            guard let division = tap.division, division != self.division else { return [] }
+            return setDivision(division, at: now)
         }
-        return arrive(tap, at: now) + notice(tap.displayName, at: now)
+        let arrived = arrive(tap, at: now)
+        if let division = tap.division { self.division = division }
+        return arrived + notice(tap.displayName, at: now)
     }
 
-    /// `tap`'s athlete takes the station: whoever was on it leaves first.
+    /// `tap`'s athlete takes the station, in Rx: whoever was on it leaves first.
     private mutating func arrive(_ tap: CardTap, at now: Moment) -> [Effect] {
         let handedOver = leave(at: now)
         athlete = StationAthlete(tap: tap, since: now)
@@ -47,14 +53,15 @@ extension Kiosk {
     }
 
     /// The athlete on the station (or a guest) leaves: the rest workout under way is closed and
-    /// recorded for them.
+    /// recorded for them; whoever comes next starts Rx.
     private mutating func leave(at now: Moment) -> [Effect] {
         var records: [Effect] = []
         if case .rest(var rest) = mode, let record = rest.handOver(at: now) {
             mode = .rest(rest)
-            records = attributed([.record(record)], to: athlete?.card)
+            records = attributed([.record(record)], to: athlete?.card, division: division)
         }
         athlete = nil
+        division = .rx
         return records
     }
 
@@ -71,13 +78,10 @@ extension Kiosk {
         return max(athlete.usedAt + settings.athletes.idleTimeout, now)
     }
 
-    /// After handling `event`: gives every record that names nobody to `card`, the athlete on
-    /// the station when the event came (a tap that changes who is on it has already closed the
-    /// workout of whoever was, guest or athlete), marks a use of the station (a hand, a command,
-    /// a tap, a run under way; `wasIdle`: before the event), and lets the athlete go when the
-    /// station has been idle and untouched too long.
-    mutating func attributing(_ effects: [Effect], to card: CardID?, after event: ControlEvent, wasIdle: Bool, at now: Moment) -> [Effect] {
-        let marked = attributed(effects, to: card)
+    /// After handling `event` (whose records are already `attributed`): marks a use of the
+    /// station (a hand, a command, a tap, a run under way; `wasIdle`: before the event), and lets
+    /// the athlete go when the station has been idle and untouched too long.
+    mutating func attributing(_ marked: [Effect], after event: ControlEvent, wasIdle: Bool, at now: Moment) -> [Effect] {
         guard let present = athlete else { return marked }
         if event.isUse || !wasIdle || !(isIdle || showsResult) {
             athlete?.usedAt = now
@@ -87,12 +91,15 @@ extension Kiosk {
         return marked + leave(at: now)
     }
 
-    /// `effects` with every record that names nobody given to `card` (nil: they stay a guest's).
-    func attributed(_ effects: [Effect], to card: CardID?) -> [Effect] {
-        guard let card else { return effects }
-        return effects.map { effect in
-            guard case .record(var record) = effect, record.athlete == nil else { return effect }
-            record.athlete = card
+    /// `effects` with every record that names nobody given to `card` (nil: they stay a guest's),
+    /// the athlete on the station when the event came (a tap that changes who is on it has
+    /// already closed the workout of whoever was, guest or athlete), and every program result
+    /// that says no division given `division`, the station's then.
+    func attributed(_ effects: [Effect], to card: CardID?, division: Division) -> [Effect] {
+        effects.map { effect in
+            guard case .record(var record) = effect else { return effect }
+            if record.athlete == nil { record.athlete = card }
+            if record.kind == .program, record.division == nil { record.division = division }
             return .record(record)
         }
     }
@@ -100,6 +107,7 @@ extension Kiosk {
     /// Who was on the station when it was stored: a restart keeps them, when their moments lie
     /// near the save (a hand-edited journal's could make the time-out's arithmetic overflow).
     mutating func keepAthlete(of stored: KioskProgress, _ check: PlausibilityCheck) {
+        division = stored.division ?? .rx
         guard let kept = stored.athlete, check.near(kept.since), check.near(kept.usedAt) else {
             athlete = nil
             return

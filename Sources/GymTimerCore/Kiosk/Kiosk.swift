@@ -46,6 +46,9 @@ public struct Kiosk: Hashable, Sendable, Codable {
     /// Who trains at the station now (a tap of their card, the coach's class list), or nil: a
     /// guest (`Kiosk+Athlete`).
     public internal(set) var athlete: StationAthlete?
+    /// How the station's program results are recorded now, Rx or Scaled (`Kiosk+Division`):
+    /// chosen at the wall or by the coach's class list; a fresh athlete or guest starts Rx.
+    public internal(set) var division: Division = .rx
 
     public init(settings: KioskSettings) {
         self.settings = settings
@@ -95,7 +98,8 @@ public struct Kiosk: Hashable, Sendable, Codable {
             }
         }
         let shown = isAsleep ? outputs.filter { !$0.isShown } + Self.darkOutputs : outputs
-        return shown + attributed(extra, to: athlete?.card) + (brightness.map { [.brightness(percent: $0)] } ?? [])
+        return shown + celebrating(attributed(extra, to: athlete?.card, division: division), at: now, aloud: false)
+            + (brightness.map { [.brightness(percent: $0)] } ?? [])
     }
 
     /// Reacts to one event at `now`, returning the effects to carry out in order.
@@ -103,13 +107,15 @@ public struct Kiosk: Hashable, Sendable, Codable {
         if let woken = wakeOnly(event, at: now) { return woken }
         let wasIdle = isIdle
         let athleteBefore = athlete?.card
+        let divisionBefore = division
         let effects: [Effect]
         if lockedSince != nil, event.isHand, !countsRound(event) {
             effects = shaded(lockedOut(event, at: now), after: event, wasIdle: wasIdle, at: now)
         } else {
             effects = shaded(overlaid(react(to: event, at: now), at: now, frameDue: event == .deadline), after: event, wasIdle: wasIdle, at: now)
         }
-        return attributing(effects, to: athleteBefore, after: event, wasIdle: wasIdle, at: now)
+        let marked = attributed(effects, to: athleteBefore, division: divisionBefore)
+        return attributing(celebrating(marked, at: now, aloud: true), after: event, wasIdle: wasIdle, at: now)
     }
 
     /// Whether `event` counts a round in the run under way (an AMRAP's start press, a knob that
@@ -149,6 +155,7 @@ public struct Kiosk: Hashable, Sendable, Codable {
             return effects + tapped(tap, at: now)
         default:
             forgetStartPress()
+            if let chosen = chooseDivision(by: event, at: now) { return chosen }
         }
         return dispatch(event, at: now)
     }

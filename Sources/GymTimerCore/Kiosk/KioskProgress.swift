@@ -26,6 +26,8 @@ public struct KioskProgress: Hashable, Sendable, Codable {
     /// Who was on the station (`Kiosk.athlete`): a power cut between a tap and the end of the
     /// workout still records it as theirs.
     public var athlete: StationAthlete?
+    /// The station's division (`Kiosk.division`) when it is Scaled; absent: Rx.
+    public var division: Division?
 
     /// One mode's progress.
     public struct Mode: Hashable, Sendable, Codable {
@@ -138,6 +140,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         brightness = kiosk.brightness
         sleepWindow = kiosk.sleepWindow
         athlete = kiosk.athlete
+        division = kiosk.division == .rx ? nil : kiosk.division
     }
 
     public init(from decoder: any Decoder) throws {
@@ -151,6 +154,7 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         brightness = (try? container.decodeIfPresent(Int.self, forKey: .brightness)).flatMap { (0...100).contains($0) ? $0 : nil }
         sleepWindow = (try? container.decodeIfPresent(SleepWindow.self, forKey: .sleepWindow)) ?? nil
         athlete = (try? container.decodeIfPresent(StationAthlete.self, forKey: .athlete)) ?? nil
+        division = (try? container.decodeIfPresent(Division.self, forKey: .division)) ?? nil
     }
 
     /// This progress for a new timeline (the simulator's next run after a clean end): itself

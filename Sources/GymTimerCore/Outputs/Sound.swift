@@ -21,6 +21,8 @@ public enum Sound: Hashable, Sendable, CustomStringConvertible {
     case halfway
     case lastMinute
     case timeCap
+    /// A result beat the athlete's best of that program and division (`Pr` on the display).
+    case personalRecord
 
     /// Whether it repeats until stopped (the alarm) or plays once.
     public var loops: Bool { self == .alarm }
@@ -40,12 +42,13 @@ public enum Sound: Hashable, Sendable, CustomStringConvertible {
         case .halfway: return "halfway"
         case .lastMinute: return "last-minute"
         case .timeCap: return "time-cap"
+        case .personalRecord: return "personal-record"
         }
     }
 
     /// The cue called `name`, or nil for a name no cue has.
     public init?(name: String) {
-        let plain: [Sound] = [.alarm, .warning, .complete, .restOver, .go, .work, .rest, .halfway, .lastMinute, .timeCap]
+        let plain: [Sound] = [.alarm, .warning, .complete, .restOver, .go, .work, .rest, .halfway, .lastMinute, .timeCap, .personalRecord]
         if let sound = plain.first(where: { $0.name == name }) {
             self = sound
         } else if name.hasPrefix("set-"), let n = Int(name.dropFirst(4)), n.description == name.dropFirst(4) {

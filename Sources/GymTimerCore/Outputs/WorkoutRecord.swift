@@ -21,13 +21,17 @@ public struct WorkoutRecord: Hashable, Sendable, Codable {
     /// Whose workout it was (the card of the athlete on the station when it was recorded,
     /// `Kiosk+Athlete`), or nil: a guest's.
     public var athlete: CardID?
+    /// Rx or Scaled: the station's division when a program's result was recorded
+    /// (`Kiosk+Division`); nil for the other kinds, and for records from before divisions.
+    public var division: Division?
 
     public init(
         kind: Kind, sets: Int, duration: Duration, calories: Int = 0,
         exercises: [String] = [], preset: String? = nil, score: ProgramScore? = nil, endedAt: Moment,
-        athlete: CardID? = nil
+        athlete: CardID? = nil, division: Division? = nil
     ) {
         self.athlete = athlete
+        self.division = division
         self.kind = kind
         self.sets = sets
         self.duration = duration

@@ -75,6 +75,12 @@ public enum SoundCatalog {
             return Cue(tones: TonePattern([
                 .note(783.99, 250), .silence(50), .note(659.25, 250), .silence(50), .note(523.25, 500), .silence(100),
             ]), spoken: "Time cap", buzzer: nil, length: .milliseconds(1200))
+        case .personalRecord:
+            // A bright rising run to a held top note, twice the end's fanfare: a record beaten.
+            return Cue(tones: TonePattern([
+                .note(783.99, 120), .silence(30), .note(1046.5, 120), .silence(30), .note(1318.5, 120), .silence(30),
+                .note(1568, 600), .silence(150), .note(1318.5, 120), .silence(30), .note(1568, 700), .silence(150),
+            ]), spoken: "Personal record!", buzzer: beeps(100, 80, 100, 80, 100, 80, 600), length: .milliseconds(2200))
         }
     }
 

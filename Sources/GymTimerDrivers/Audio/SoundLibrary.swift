@@ -8,7 +8,7 @@ import Synchronization
 /// 1. `<soundsDirectory>/<name>.wav`, the owner's override (played at its own length; for a
 ///    looping sound it is one loop period). A broken file is logged once and skipped.
 /// 2. For spoken cues (`complete`, `set-N`, the program calls `go`, `work`, `rest`, `round-N`,
-///    `halfway`, `last-minute`, `time-cap`): espeak-ng speech, rendered once into
+///    `halfway`, `last-minute`, `time-cap`, and `personal-record`): espeak-ng speech, rendered once into
 ///    `cacheDirectory` and fitted to the cue's length in `SoundCatalog`.
 /// 3. The built-in tone pattern, exactly as long as `SoundCatalog` says.
 ///

@@ -104,12 +104,14 @@ struct FleetAthlete: CoachCommand {
     var card: String?
     @Option(name: .long, help: "What the display shows for a moment: up to 4 characters a digit draws (e.g. AnnA).")
     var short: String?
+    @Option(name: .long, help: "rx or scaled: how their program results are recorded (default: a fresh athlete starts rx, one already on the station keeps theirs).")
+    var division: String?
     @Flag(name: .long, help: "Nobody: the station's next workouts are a guest's.")
     var off = false
 
     func validate() throws {
         if off {
-            guard card == nil, short == nil else { throw CLIError.usage("athlete: --off takes no --card or --short") }
+            guard card == nil, short == nil, division == nil else { throw CLIError.usage("athlete: --off takes no --card, --short or --division") }
             return
         }
         guard let card else { throw CLIError.usage("athlete: give --card UID, or --off") }
@@ -117,7 +119,14 @@ struct FleetAthlete: CoachCommand {
         if let short, short.isEmpty || !DisplayContent.canDraw(short) {
             throw CLIError.usage("athlete --short: up to 4 characters a 7-segment digit draws")
         }
+        if let division, Division(rawValue: division) == nil {
+            throw CLIError.usage("athlete --division \(division.prefix(32)): rx or scaled")
+        }
     }
 
-    func command() -> FleetCommand { .athlete(card.flatMap(CardID.init(hex:)).map { CardTap(card: $0, shortName: short) }) }
+    func command() -> FleetCommand {
+        .athlete(card.flatMap(CardID.init(hex:)).map {
+            CardTap(card: $0, shortName: short, division: division.flatMap(Division.init(rawValue:)))
+        })
+    }
 }
