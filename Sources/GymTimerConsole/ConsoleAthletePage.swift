@@ -1,4 +1,5 @@
-/// An athlete's page (`/athlete/{id}`): their week, their records, their streak and points,
+/// An athlete's page (`/athlete/{id}`): their week, their records (one per program and
+/// division: a Scaled best never hides an Rx one), their streak and points,
 /// made on the server from `ConsoleAthleteSummary` with every value escaped (a name is
 /// anyone's input: `<script>` in it shows as text), styled by the console's stylesheet, with
 /// no script at all.
@@ -16,9 +17,9 @@ public enum ConsoleAthletePage {
         }.joined(separator: "\n")
         let records = summary.records.isEmpty
             ? #"<p class="note">No program finished yet.</p>"#
-            : "<table><tr><th>Program</th><th>Best</th><th>On</th></tr>" + summary.records.map { record in
+            : "<table><tr><th>Program</th><th>Best</th><th></th><th>On</th></tr>" + summary.records.map { record in
                 "<tr><td>" + e(record.program) + "</td><td>" + e(record.score) + "</td><td>"
-                    + e(record.station ?? "-") + "</td></tr>"
+                    + (record.division == .rx ? "Rx" : "Scaled") + "</td><td>" + e(record.station ?? "-") + "</td></tr>"
             }.joined() + "</table>"
         return """
             <!doctype html>

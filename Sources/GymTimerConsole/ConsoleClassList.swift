@@ -5,8 +5,9 @@ import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerHistory
 
-/// The coach's class list (`POST /api/class-list`, `{"stations":{"rack-1":3,"rack-2":null}}`):
-/// which athlete of the roster (by id) trains on which station, `null` for nobody. One athlete
+/// The coach's class list (`POST /api/class-list`, `{"stations":{"rack-1":3,"rack-2":null},
+/// "divisions":{"rack-1":"scaled"}}`): which athlete of the roster (by id) trains on which
+/// station, `null` for nobody, and in which division when the coach says one. One athlete
 /// per station, and one station per athlete, at a time; a class of several rounds sends a new
 /// list. Each station gets its own `athlete` command (the card and short name; nobody:
 /// `"card":null`), and answers it. Pure: the server sends and waits.
@@ -16,15 +17,20 @@ public struct ConsoleClassList: Hashable, Sendable {
         public var station: String
         /// Who, nil: nobody (the station's next workouts are a guest's).
         public var athlete: RosterAthlete?
+        /// Rx or Scaled for their next results; nil: not said (a fresh athlete starts Rx, one
+        /// already on the station keeps theirs).
+        public var division: Division? = nil
 
         /// The command the station gets.
         public var command: FleetCommand {
             guard let athlete, let card = athlete.cards.first else { return .athlete(nil) }
-            return .athlete(CardTap(card: card, shortName: athlete.shortName))
+            return .athlete(CardTap(card: card, shortName: athlete.shortName, division: division))
         }
 
-        /// `Anna on rack-1`, `nobody on rack-2`.
-        public var said: String { "\(athlete?.name ?? "nobody") on \(station)" }
+        /// `Anna on rack-1`, `Ben on rack-2 (Scaled)`, `nobody on rack-3`.
+        public var said: String {
+            "\(athlete?.name ?? "nobody") on \(station)" + (division.map { $0 == .rx ? " (Rx)" : " (Scaled)" } ?? "")
+        }
     }
 
     /// In the order of the stations' names.
@@ -32,6 +38,7 @@ public struct ConsoleClassList: Hashable, Sendable {
 
     struct Body: Decodable {
         var stations: [String: Int64?]
+        var divisions: [String: Division]?
     }
 
     /// `body` checked against the roster's `athletes`; the refusal says what to change.
@@ -61,7 +68,10 @@ public struct ConsoleClassList: Hashable, Sendable {
                 return .failure(.init(description: "\(athlete.name) is on \(other) and \(station): one station each"))
             }
             placed[id] = station
-            lines.append(Line(station: station, athlete: athlete))
+            lines.append(Line(station: station, athlete: athlete, division: decoded.divisions?[station]))
+        }
+        if let stray = decoded.divisions?.keys.sorted().first(where: { station in !lines.contains { $0.station == station && $0.athlete != nil } }) {
+            return .failure(.init(description: "a division for \(FleetCell.quoted(stray, width: 40)), where nobody is put"))
         }
         return .success(ConsoleClassList(lines: lines))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GymTimerCore
+import GymTimerDrivers
 import GymTimerHistory
 
 /// The collector's database as the coach's console changes it: the roster (a new card named,
@@ -106,10 +107,27 @@ public struct ConsoleGymDatabase: Sendable {
         }
     }
 
-    /// The result `record` (its id in the gym) set to `division`. Until `HistoryStore.setDivision`
-    /// (schema v7) is merged, the database has no division to set and says so.
+    /// The program result `record` (its id in the gym, `station/program@…`) set to `division`
+    /// (`HistoryStore.setDivision`): the coach's word after the fact; the athlete's records
+    /// follow it as they are next read.
     public func setDivision(record: String, division: Division) -> Result<String, ConsolePIN.Problem> {
-        .failure(.init(description: "Not changed: this build's database keeps no Rx/Scaled yet"))
+        // Never a new file: a typo'd path is an error, as for the roster.
+        guard FileManager.default.fileExists(atPath: path) else {
+            return .failure(.init(description: "Not changed: no gym database at \(path)"))
+        }
+        do {
+            let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }), timeZone: timeZone, busyTimeout: .seconds(5), now: now)
+            guard try store.setDivision(recordID: record, to: division) else {
+                return .failure(.init(description: "Not changed: no such program result (reload the page)"))
+            }
+            let workout = try store.workouts(since: now().addingTimeInterval(-8 * 86_400)).first { $0.id == record }
+            let what = workout.map { w in
+                "\(ConsoleAthleteNames(((try? readAthletes()) ?? [])).name(w.athlete))'s \(w.preset ?? "result") (\(w.score ?? "-"))"
+            } ?? "The result"
+            return .success("\(what) is \(division == .rx ? "Rx" : "Scaled") now")
+        } catch {
+            return .failure(.init(description: "Not changed: \(error)"))
+        }
     }
 
     /// Everything the athlete's page shows of athlete `id`, as of now; nil when the roster has no such athlete.

@@ -456,16 +456,22 @@ public enum ConsolePage {
           const key = tiles.map(t => t.name).join(",");
           if (!force && box.dataset.key === key) return;
           box.dataset.key = key;
-          const kept = {};
-          box.querySelectorAll("select").forEach(s => { kept[s.dataset.station] = s.value; });
+          const kept = {}, keptDivision = {};
+          box.querySelectorAll("select.who").forEach(s => { kept[s.dataset.station] = s.value; });
+          box.querySelectorAll("select.division").forEach(s => { keptDivision[s.dataset.station] = s.value; });
           box.replaceChildren(...tiles.map(t => {
             const label = el("label", "row", t.name + " ");
-            const pick = el("select"); pick.dataset.station = t.name;
+            const pick = el("select", "who"); pick.dataset.station = t.name;
             const keep = el("option", null, "(leave as is)"); keep.value = "";
             const nobody = el("option", null, "nobody"); nobody.value = "none";
             pick.append(keep, nobody, ...roster.athletes.map(a => { const o = el("option", null, a.name); o.value = String(a.id); return o; }));
             pick.value = kept[t.name] || "";
-            label.append(pick); return label;
+            const division = el("select", "division"); division.dataset.station = t.name;
+            for (const [value, text] of [["", "division as before"], ["rx", "Rx"], ["scaled", "Scaled"]]) {
+              const o = el("option", null, text); o.value = value; division.append(o);
+            }
+            division.value = keptDivision[t.name] || "";
+            label.append(pick, document.createTextNode(" "), division); return label;
           }));
         }
         function picked() { return tiles.map(t => t.name).filter(n => chosen.has(n)); }
@@ -507,11 +513,15 @@ public enum ConsolePage {
             sleepFrom: document.getElementById("sleep-from").value, sleepUntil: document.getElementById("sleep-until").value }));
           document.getElementById("sleep-off").addEventListener("click", () => act("/api/sleep", { stations: picked(), sleepOff: true }));
           document.getElementById("put").addEventListener("click", () => {
-            const stations = {};
-            document.querySelectorAll("#class-lines select").forEach(s => {
+            const stations = {}, divisions = {};
+            document.querySelectorAll("#class-lines select.who").forEach(s => {
               if (s.value === "none") stations[s.dataset.station] = null; else if (s.value) stations[s.dataset.station] = Number(s.value);
             });
-            act("/api/class-list", { stations: stations }, "cl-result");
+            // A division goes with an athlete put on a station, never alone.
+            document.querySelectorAll("#class-lines select.division").forEach(s => {
+              if (s.value && typeof stations[s.dataset.station] === "number") divisions[s.dataset.station] = s.value;
+            });
+            act("/api/class-list", { stations: stations, divisions: divisions }, "cl-result");
           });
           loadRoster();
           document.getElementById("b-kind").addEventListener("change", showKind);

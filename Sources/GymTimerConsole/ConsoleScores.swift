@@ -69,9 +69,9 @@ public struct ConsoleScores: Hashable, Sendable, Codable {
         return Parsed(rounds: rounds, seconds: minutes * 60 + seconds, capped: false)
     }
 
-    /// A record's division. The one place the console reads it: records carry none until
-    /// `StoredWorkout.division` (schema v7) is merged, and a record without one counts as Rx.
-    static func division(of workout: StoredWorkout) -> Division { .rx }
+    /// A record's division: as said at the wall or by the coach; a record without one (before
+    /// divisions, or nobody said) counts as Rx.
+    static func division(of workout: StoredWorkout) -> Division { workout.division ?? .rx }
 
     /// The boards of `day` from `workouts` (a collector's rows: program results with a score
     /// and a station), each named by `names`, and the chart of the 7 days that end on `day`.

@@ -35,6 +35,16 @@ import Testing
         #expect(board.entries.map(\.id) == ["rack-1/1", "rack-2/1", "rack-3/1", "rack-4/1"])
     }
 
+    @Test func aRecordsDivisionIsItsOwnAndNoneCountsAsRx() {
+        var scaled = program("rack-1/1", "9 rounds", station: "rack-1", card: "04A1B2C3")
+        scaled.division = .scaled
+        var rx = program("rack-2/1", "5 rounds", station: "rack-2", card: "04B0B0B0", at: 1001)
+        rx.division = .rx
+        let unsaid = program("rack-3/1", "5 rounds", station: "rack-3", card: nil, at: 1002)
+        let board = ConsoleScores.make([scaled, rx, unsaid], day: today, names: ConsoleAthleteNames([anna, ben])).boards[0]
+        #expect(board.entries.map { "\($0.rank) \($0.athlete) \($0.division.rawValue)" } == ["1 Ben Ohl rx", "1 guest rx", "3 Anna Berg scaled"])
+    }
+
     @Test func rxRanksAboveScaledAndTiesStayWithinADivision() {
         // Pure: the ranking takes each entry's division as made; a scaled 9 ranks below an Rx 5.
         var rows = [(ConsoleScores.Entry, ConsoleScores.Parsed)]()
@@ -60,6 +70,9 @@ import Testing
         _ = refused.take(event: Array(#"{"event":"error","id":"b","kind":"not-allowed","reason":"busy","t":1}"#.utf8), from: "rack-2")
         #expect(list.report(answers: ["rack-1": done, "rack-2": refused], offline: [])
             == "On the stations: Anna Berg on rack-1; refused on rack-2: busy")
+        let scaled = try ConsoleClassList.parse(Array(#"{"stations":{"rack-1":2},"divisions":{"rack-1":"scaled"}}"#.utf8), athletes: [anna, ben]).get()
+        #expect(scaled.lines.map(\.command.json) == [#"{"do":"athlete","card":"04B0B0B0","short":"bEno","division":"scaled"}"#])
+        #expect(scaled.lines.map(\.said) == ["Ben Ohl on rack-1 (Scaled)"])
         #expect(list.report(answers: ["rack-1": done], offline: [], notSent: ["rack-2": "no such station on the broker: rack-2"])
             == "On the stations: Anna Berg on rack-1; not sent to rack-2: no such station on the broker: rack-2")
     }
@@ -74,6 +87,8 @@ import Testing
         #expect(refusal(#"{"stations":{}}"#) == "choose at least one station")
         #expect(refusal(#"{"stations":{"bad/name":1}}"#)?.hasSuffix("is no station name") == true)
         #expect(refusal(#"{"stations":[1]}"#) == "the request is not the JSON the page sends")
+        #expect(refusal(#"{"stations":{"rack-1":null},"divisions":{"rack-1":"rx"}}"#) == #"a division for "rack-1", where nobody is put"#)
+        #expect(refusal(#"{"stations":{"rack-1":1},"divisions":{"rack-1":"easy"}}"#) == "the request is not the JSON the page sends")
     }
 
     @Test func rosterEditsAreReadAsThePageSendsThem() throws {
@@ -120,7 +135,7 @@ import Testing
         let html = ConsoleAthletePage.html(title: "Gym", summary: summary)
         #expect(!html.contains("<script>") && !html.contains("<b>rack"))
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
-        #expect(html.contains(#"<b id="points">100</b>"#) && html.contains("<td>AMRAP 12</td><td>9 rounds</td>"))
+        #expect(html.contains(#"<b id="points">100</b>"#) && html.contains("<td>AMRAP 12</td><td>9 rounds</td><td>Rx</td><td>rack-1</td>"))
     }
 
     @Test func aTileCarriesTheCardOnTheStationOnlyWhenItIsOne() {

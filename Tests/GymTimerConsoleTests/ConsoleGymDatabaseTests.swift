@@ -55,6 +55,23 @@ import Testing
         #expect(taken.description.contains("already \"Anna Berg\"'s"))
     }
 
+    @Test func theCoachSetsAResultsDivision() throws {
+        let (path, cleanup) = try gym()
+        defer { cleanup() }
+        let database = ConsoleGymDatabase(path: path, timeZone: utc, now: { [now] in now })
+        #expect(try database.setDivision(record: "rack-1/program@1", division: .scaled).get() == "Anna Berg's AMRAP 12 (9 rounds) is Scaled now")
+        let stored = try HistoryStore.reading(path: path, timeZone: utc, now: { [now] in now }).workouts().first { $0.id == "rack-1/program@1" }
+        #expect(stored?.division == .scaled)
+        guard case .failure(let problem) = database.setDivision(record: "rack-9/program@9", division: .rx) else {
+            Issue.record("a result that does not exist was amended")
+            return
+        }
+        #expect(problem.description == "Not changed: no such program result (reload the page)")
+        let missing = ConsoleGymDatabase(path: path + ".typo")
+        #expect((try? missing.setDivision(record: "rack-1/program@1", division: .rx).get()) == nil)
+        #expect(!FileManager.default.fileExists(atPath: path + ".typo"), "a typo'd path is no new database")
+    }
+
     @Test func anAthletesSummaryFollowsTheStationsRules() throws {
         let (path, cleanup) = try gym()
         defer { cleanup() }

@@ -194,17 +194,20 @@ def main():
                 return out;""")
         check("both stations on the floor", until(60, lambda: all(tiles().get(s, {}).get("online") for s in STATIONS)) is not None, repr(tiles()))
         check("a class line per station",
-              until(10, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#class-lines select")) == 2) is not None)
+              until(10, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#class-lines select.who")) == 2) is not None)
 
-        def put(assignments, says):
+        def put(assignments, says, divisions=None):
             for station, who in assignments.items():
-                Select(driver.find_element(By.CSS_SELECTOR, f'#class-lines select[data-station="{station}"]')).select_by_visible_text(who)
+                Select(driver.find_element(By.CSS_SELECTOR, f'#class-lines select.who[data-station="{station}"]')).select_by_visible_text(who)
+            for station, division in (divisions or {}).items():
+                Select(driver.find_element(By.CSS_SELECTOR, f'#class-lines select.division[data-station="{station}"]')).select_by_visible_text(division)
             driver.find_element(By.ID, "put").click()
             return until(10, lambda: driver.find_element(By.ID, "cl-result").text
                          if driver.find_element(By.ID, "cl-result").text.startswith(says) else None)
-        said = put({"rack-1": "Anna Berg", "rack-2": "Ben Ohl"}, "On the stations")
-        check("the class list puts Anna and Ben on the stations, each answering",
-              said == "On the stations: Anna Berg on rack-1, Ben Ohl on rack-2", repr(driver.find_element(By.ID, "cl-result").text))
+        said = put({"rack-1": "Anna Berg", "rack-2": "Ben Ohl"}, "On the stations", {"rack-2": "Scaled"})
+        check("the class list puts Anna and Ben (Scaled) on the stations, each answering",
+              said == "On the stations: Anna Berg on rack-1, Ben Ohl on rack-2 (Scaled)", repr(driver.find_element(By.ID, "cl-result").text))
+        Select(driver.find_element(By.CSS_SELECTOR, '#class-lines select.division[data-station="rack-2"]')).select_by_index(0)
         check("their retained states carry the athletes (the tiles name them)",
               until(10, lambda: tiles()["rack-1"]["athlete"] == "Anna Berg" and tiles()["rack-2"]["athlete"] == "Ben Ohl") is not None,
               repr(tiles()))
@@ -219,9 +222,28 @@ def main():
         if args.screenshot:
             driver.execute_script("document.getElementById('athletes').scrollIntoView()")
             driver.save_screenshot(args.screenshot)
-        # The coach's Rx/Scaled switch on a result: answered (this build's database has no division yet).
-        flip = driver.find_element(By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] button.flip')
-        check("each result has the coach's Rx/Scaled switch", flip.text == "→ Scaled", flip.text)
+        # The coach's Rx/Scaled switch on a result: Anna's, then Ben's, to Scaled. Rx ranks above
+        # Scaled, and the two equal Scaled scores share a rank.
+        def flip(name, says):
+            button = driver.find_element(By.CSS_SELECTOR, f'#boards li[data-athlete="{name}"] button.flip')
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            button.click()
+            return until(10, lambda: driver.find_element(By.ID, "cl-result").text
+                         if driver.find_element(By.ID, "cl-result").text.startswith(says) else None)
+        said = flip("Anna Berg", "Anna Berg's")
+        check("the coach switches Anna's result to Scaled", said == f"Anna Berg's {PROGRAM} (8 rounds) is Scaled now",
+              repr(driver.find_element(By.ID, "cl-result").text))
+        expected = [["1", "Ben Ohl", "rack-2", "rx", "8 rounds"], ["2", "Cara Dune", "rack-3", "rx", "5 rounds"],
+                    ["3", "guest", GUEST_STATION, "rx", "4 rounds"], ["4", "Anna Berg", "rack-1", "scaled", "8 rounds"]]
+        check("Rx ranks above Scaled: Anna's 8 rounds Scaled below the guest's 4 Rx",
+              until(15, lambda: board() == expected) is not None, repr(board()))
+        flip("Ben Ohl", "Ben Ohl's")
+        expected = [["1", "Cara Dune", "rack-3", "rx", "5 rounds"], ["2", "guest", GUEST_STATION, "rx", "4 rounds"],
+                    ["3", "Anna Berg", "rack-1", "scaled", "8 rounds"], ["3", "Ben Ohl", "rack-2", "scaled", "8 rounds"]]
+        check("equal scores in one division share a rank (Scaled 3, 3)", until(15, lambda: board() == expected) is not None, repr(board()))
+        badge = driver.find_element(By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] .division').text
+        check("the result says Scaled, its switch offers Rx", badge == "Scaled" and driver.find_element(
+            By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] button.flip').text == "→ Rx", badge)
 
         # Anna's page: her records, streak and points.
         link = driver.find_element(By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] a')
@@ -233,7 +255,7 @@ def main():
               and driver.find_element(By.ID, "current-streak").text == "1", driver.find_element(By.ID, "streak").text)
         cells = driver.execute_script(
             "return Array.from(document.querySelectorAll('#records tr')).slice(1).map(r => Array.from(r.cells).map(c => c.textContent))")
-        check("her record: the program, her best, where", cells == [[PROGRAM, "8 rounds", "rack-1"]], repr(cells))
+        check("her record: the program, her best, where", cells == [[PROGRAM, "8 rounds", "Scaled", "rack-1"]], repr(cells))
         m = driver.execute_script("return {width: document.documentElement.scrollWidth, view: innerWidth}")
         check("phone: her page is no wider than the screen", m["width"] <= m["view"], repr(m))
     finally:
