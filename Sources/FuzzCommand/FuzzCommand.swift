@@ -44,6 +44,7 @@ enum FuzzCommand {
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a sleep window does not survive its JSON")
             case .athlete(let tap):
                 precondition(tap.map { $0.shortName.map(DisplayContent.canDraw) ?? true } ?? true, "accepted a short name no digit draws")
+                precondition(tap?.bests == nil, "a command carried bests (only the gym's cards do)")
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "an athlete does not survive its JSON")
             case .dismiss, .pause, .resume, .reset, .lock, .unlock, .cancel, .ping: break
             }

@@ -73,6 +73,8 @@ final class ScriptedFleet {
             send(MQTTMessage(topic: everyStation ? topics.fleetCommand : topics.command, text: payload, qos: 1, retain: retained), line: line)
         case .classRecord(let payload):
             send(MQTTMessage(topic: topics.classRecord, text: payload, qos: 1, retain: true), line: line)
+        case .athleteCard(let card, let payload):
+            send(MQTTMessage(topic: FleetTopics.athleteCard(prefix: topics.prefix, card: card), text: payload, qos: 1, retain: true), line: line)
         }
         report()
     }

@@ -109,7 +109,9 @@ import Testing
 
     /// What the fleet's command parser makes of each corpus file: the command, or why it refused.
     static let expectedCommands: [String: String] = [
-        "athlete.json": #"accepted: athlete(Optional(GymTimerCore.CardTap(card: 04A1B2C3, shortName: Optional("AnnA"))))"#,
+        "athlete.json": #"accepted: athlete(Optional(GymTimerCore.CardTap(card: 04A1B2C3, shortName: Optional("AnnA"), bests: nil, division: nil)))"#,
+        "athlete-scaled.json": #"accepted: athlete(Optional(GymTimerCore.CardTap(card: 04A1B2C3, shortName: nil, bests: nil, division: Optional(GymTimerCore.Division.scaled))))"#,
+        "athlete-bad-division.json": #"refused (bad-field): "division" must be rx or scaled"#,
         "athlete-bad-short.json": #"refused (bad-field): "short" must be a short name of up to 4 characters a digit draws"#,
         "athlete-odd-card.json": #"refused (bad-field): "card" must be a card's UID in hex (1 to 10 bytes), or null"#,
         "athlete-off.json": "accepted: athlete(nil)",
@@ -175,10 +177,13 @@ import Testing
     static let expectedRecords: [String: String] = [
         "athlete-number.json": "refused (bad-athlete): athlete is a number, not a card UID (1 to 10 bytes as hex)",
         "athlete-odd-length.json": "refused (bad-athlete): athlete is a text of 7 characters, not a card UID (1 to 10 bytes as hex)",
+        "division-number.json": "refused (bad-division): division is a number",
+        "division-on-rest.json": "refused (bad-division): division is said of a workout that is no program's",
         "day-zero.json": "refused (bad-time): local_day 0000-02-29 is not the day of completed_at",
         "escapes.json": "refused (bad-text): preset is empty, over 200 bytes or not printable",
         "good-athlete.json": "accepted: rack-1/workout@2 workout 1 sets, score -, athlete 04A1B2C3",
         "good-program.json": "accepted: rack-1/program@5 program 8 sets, score 8 rounds",
+        "good-program-scaled.json": "accepted: rack-1/program@6 program 8 sets, score 8 rounds, scaled",
         "good-rest.json": "accepted: rack-1/rest@60000000000 rest 3 sets, score -",
         "good-workout.json": "accepted: rack-1/workout@1 workout 2 sets, score -",
         "negative-duration.json": "refused (bad-duration): duration_ms -60000 is outside 0\\u{2026}604800000",
@@ -192,7 +197,7 @@ import Testing
         switch FleetWorkoutMessage.decode(bytes, station: "rack-1", receivedAt: FuzzRecord.now) {
         case .success(let workout):
             return "accepted: \(workout.id) \(workout.kind.rawValue) \(workout.sets) sets, score \(workout.score ?? "-")"
-                + (workout.athlete.map { ", athlete \($0)" } ?? "")
+                + (workout.athlete.map { ", athlete \($0)" } ?? "") + (workout.division.map { ", \($0.rawValue)" } ?? "")
         case .failure(let refusal): return "refused (\(refusal.kind)): \(refusal.detail)"
         }
     }

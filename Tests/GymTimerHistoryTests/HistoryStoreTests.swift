@@ -7,16 +7,16 @@ import Testing
 
 @Suite("HistoryStore: schema, recording, streaks, achievements")
 struct HistoryStoreTests {
-    @Test("a new file gets the v1 schema, v2's score column, v3's station column, v4's clock_synchronised, v5's athlete and v6's roster")
+    @Test("a new file gets the v1 schema, v2's score column, v3's station column, v4's clock_synchronised, v5's athlete, v6's roster and v7's division")
     func migrationsCreateTheSchema() throws {
         let dir = try TemporaryDirectory()
         let store = try Fixture.store(dir.file("h.sqlite"), clock: WallClock(Date(timeIntervalSince1970: 0)))
         try store.database.read { db in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6"])
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
             let workouts = try db.columns(in: "workouts").map(\.name)
             #expect(workouts == [
                 "id", "kind", "sets", "duration_ms", "calories", "exercises", "preset", "completed_at", "local_day", "score",
-                "station", "clock_synchronised", "athlete",
+                "station", "clock_synchronised", "athlete", "division",
             ])
             #expect(try db.primaryKey("workouts").columns == ["id"])
             #expect(try db.columns(in: "achievements").map(\.name) == ["name", "unlocked_at"])

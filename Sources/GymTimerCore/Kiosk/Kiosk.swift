@@ -48,7 +48,12 @@ public struct Kiosk: Hashable, Sendable, Codable {
     public internal(set) var athlete: StationAthlete?
     /// How the station's program results are recorded now, Rx or Scaled (`Kiosk+Division`):
     /// chosen at the wall or by the coach's class list; a fresh athlete or guest starts Rx.
-    public internal(set) var division: Division = .rx
+    public internal(set) var division: Division {
+        get { scaledDivision ?? .rx }
+        set { scaledDivision = newValue == .rx ? nil : newValue }
+    }
+    /// `division` when it is not Rx: optional, so a kiosk stored before divisions still decodes.
+    var scaledDivision: Division?
 
     public init(settings: KioskSettings) {
         self.settings = settings

@@ -90,7 +90,8 @@ public struct ScriptParser: Sendable {
     }
 
     /// `fleet [all] [retained] PAYLOAD...` (the payload is the rest of the line, its words
-    /// joined by one space), `fleet class [PAYLOAD...]` or `broker down|up`.
+    /// joined by one space), `fleet class [PAYLOAD...]`, `fleet card UID [PAYLOAD...]` or
+    /// `broker down|up`.
     private func fleetAction(_ verb: String, _ args: [String], line: Int) throws(ScriptError) -> SimulationScript.FleetAction {
         if verb == "broker" {
             switch args {
@@ -100,6 +101,12 @@ public struct ScriptParser: Sendable {
             }
         }
         if args.first == "class" { return .classRecord(payload: args.dropFirst().joined(separator: " ")) }
+        if args.first == "card" {
+            guard args.count >= 2, let card = CardID(hex: args[1]) else {
+                throw ScriptError(line: line, "usage: TIME fleet card UID [CARD] (a UID of 1 to 10 bytes in hex, then the card's JSON or nothing to clear it)")
+            }
+            return .athleteCard(card: card, payload: args.dropFirst(2).joined(separator: " "))
+        }
         var words = args[...]
         var everyStation = false, retained = false
         while let word = words.first, word == "all" || word == "retained" {

@@ -26,6 +26,10 @@ public struct SimulationScript: Hashable, Sendable {
         /// `payload`, retained on the station's `class` topic: the class's instants as the coach's
         /// console keeps them (`fleet class {"id":…,"at":…,"pauses":[…]}`; an empty payload clears them).
         case classRecord(payload: String)
+        /// `payload`, retained on the gym's topic of `card` (`{prefix}/all/athletes/{card}`): the
+        /// athlete's card as the collector publishes it (`fleet card 04A1B2C3 {"short":"AnnA",…}`;
+        /// an empty payload clears it).
+        case athleteCard(card: CardID, payload: String)
         /// The broker goes down (its retained messages and sessions are kept, as Mosquitto's
         /// persistence keeps them): every client loses its connection.
         case brokerDown
