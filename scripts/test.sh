@@ -50,6 +50,8 @@ stage "acceptance scenarios (shared and Tests/scenarios)" scenarios
 # Then the console on a hostile Wi-Fi: an attacker on 127.0.0.2 against the coach on 127.0.0.1.
 console() {
   .build-venv/bin/python Tests/console/console_test.py .build/debug/gymtimer --screenshot .build/console.png
+  # Athletes: a new card named, the class list on the stations, the leaderboard by athlete (phone size).
+  .build-venv/bin/python Tests/console/athletes_test.py .build/debug/gymtimer
   python3 Tests/console/hostile_test.py .build/debug/gymtimer
 }
 stage "the coach's console in a real browser, and on a hostile Wi-Fi (Tests/console/)" console

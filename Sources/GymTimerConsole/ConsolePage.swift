@@ -112,6 +112,18 @@ public enum ConsolePage {
             <ul id="library"></ul>
             </details>
             </section>
+            <section id="athletes" aria-label="Athletes">
+            <h2>Athletes</h2>
+            <h3>Class list</h3>
+            <p class="note">Who trains on which station: their results are theirs until someone else is put there or taps in.</p>
+            <div id="class-lines"></div>
+            <div class="row buttons"><button id="put" type="button">Put on the stations</button></div>
+            <p id="cl-result" role="status"></p>
+            <h3>New cards</h3>
+            <ul id="new-cards"><li class="note">No new card seen.</li></ul>
+            <p id="nc-result" role="status"></p>
+            <details id="roster"><summary>The roster</summary><ul id="roster-list"></ul><p id="r-result" role="status"></p></details>
+            </section>
             """
         return document(
             title: title, csrf: csrf, bodyClass: csrf.isEmpty ? "viewer" : "coach",
@@ -217,6 +229,19 @@ public enum ConsolePage {
         #builder { margin: .8rem 0; } #builder summary { cursor: pointer; font-weight: bold; }
         select { font: inherit; padding: .45rem .7rem; border-radius: .4rem; border: 1px solid #555; background: #222; color: var(--fg); }
         #chart svg { width: 100%; max-width: 48rem; height: auto; }
+        #athletes { background: #181a1d; border-radius: .8rem; padding: .2rem 1rem .8rem; margin-top: 1rem; }
+        #athletes h3 { font-size: 1rem; margin: .8rem 0 .3rem; }
+        #athletes ul { list-style: none; padding: 0; margin: 0; }
+        #athletes li { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .3rem 0; }
+        #athletes li input { width: 9rem; } #athletes li input.short { width: 4.5rem; }
+        .tile .athlete { color: #a5d6a7; }
+        .board .division { font-size: .8rem; padding: 0 .3rem; border-radius: .3rem; background: #2e7d32; }
+        .board .division.scaled { background: #6d4c41; }
+        .board .station { color: var(--dim); }
+        .board a, body.athlete a { color: var(--fg); }
+        .board button { min-height: 1.8rem; padding: .1rem .4rem; font-size: .8rem; }
+        body.athlete table { border-collapse: collapse; } body.athlete td, body.athlete th { padding: .2rem .8rem .2rem 0; text-align: left; }
+        body.athlete .days { list-style: none; padding: 0; } body.athlete .days h3 { font-size: 1rem; margin: .6rem 0 .2rem; }
         @media (min-width: 1600px) { body { font-size: 20px; } }
         """
 
@@ -272,6 +297,7 @@ public enum ConsolePage {
             tile.append(el("div", "left", shown(t)));
             tile.append(el("div", "what", t.mode + (t.program ? " · " + t.program : "")));
             tile.append(el("div", "counts", counts(t)));
+            if (t.athlete) tile.append(el("div", "athlete", athleteName(t.athlete)));
             if (t.locked) tile.append(el("div", "locked", "wall buttons locked (rounds still count)"));
             if (t.sleep) tile.append(el("div", "sleep" + (t.asleep ? " asleep" : ""), (t.asleep ? "asleep · " : "sleeps ") + t.sleep));
             if (t.refusal) tile.append(el("div", "refusal", "Refused: " + t.refusal));
@@ -279,6 +305,7 @@ public enum ConsolePage {
           }
           renderChoices();
           renderStationPrograms();
+          renderClassLines(false);
         }
         // The programs the stations' own configs have (each tile's `programs`), by name; each
         // option says which stations have it. Redrawn only when they change, so a choice stays.
@@ -320,7 +347,20 @@ public enum ConsolePage {
             const h = el("h3", null, b.program + " "); h.append(el("span", "kind", b.kind)); board.append(h);
             const list = el("ol");
             // Ties share a rank (1, 2, 2, 4): the list's number is the entry's rank.
-            for (const e of b.entries) { const li = el("li", null, e.station + " — " + e.score); li.value = e.rank || 1; li.dataset.station = e.station; li.dataset.rank = e.rank; list.append(li); }
+            for (const e of b.entries) {
+              const li = el("li"); li.value = e.rank || 1;
+              Object.assign(li.dataset, { station: e.station, rank: e.rank, athlete: e.athlete, division: e.division, score: e.score, id: e.id });
+              const who = e.athleteID && csrf ? el("a", "who", e.athlete) : el("span", "who", e.athlete);
+              if (e.athleteID && csrf) who.href = "/athlete/" + encodeURIComponent(e.athleteID);
+              li.append(who, el("span", "station", " · " + e.station), document.createTextNode(" — " + e.score + " "),
+                el("span", "division " + e.division, e.division === "scaled" ? "Scaled" : "Rx"));
+              if (csrf) {
+                const other = e.division === "scaled" ? "rx" : "scaled", flip = el("button", "flip", other === "rx" ? "→ Rx" : "→ Scaled");
+                flip.type = "button"; flip.addEventListener("click", () => act("/api/division", { id: e.id, division: other }, "cl-result"));
+                li.append(document.createTextNode(" "), flip);
+              }
+              list.append(li);
+            }
             board.append(list); boards.append(board);
           }
           document.getElementById("chart").innerHTML = s.chart || "";
@@ -362,7 +402,77 @@ public enum ConsolePage {
               headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
             const answer = await response.json().catch(() => ({ message: "HTTP " + response.status }));
             result.className = response.ok ? "" : "error"; result.textContent = answer.message;
-          } catch (e) { result.className = "error"; result.textContent = "The console did not answer: " + e; }
+            return response.ok;
+          } catch (e) { result.className = "error"; result.textContent = "The console did not answer: " + e; return false; }
+        }
+        // The roster (the coach's only): names for the tiles and the class list, the cards to name.
+        let roster = { athletes: [], newCards: [] };
+        function athleteName(card) {
+          const a = roster.athletes.find(a => a.cards.includes(card));
+          return a ? a.name : "card " + card.slice(-4);
+        }
+        async function loadRoster() {
+          if (!csrf) return;
+          try {
+            const response = await fetch("/api/roster", { credentials: "same-origin" });
+            if (!response.ok) return;
+            roster = await response.json();
+          } catch (e) { return; }
+          renderRoster(); renderFloor();
+        }
+        function field(cls, placeholder, max) { const i = el("input", cls); i.placeholder = placeholder; i.maxLength = max; return i; }
+        function renderRoster() {
+          const cards = document.getElementById("new-cards");
+          cards.replaceChildren();
+          if (roster.newCards.length === 0) cards.append(el("li", "note", "No new card seen."));
+          for (const c of roster.newCards) {
+            const li = el("li"); li.dataset.card = c.card;
+            const name = field("name", "Full name", 64), short = field("short", "AnnA", 4), save = el("button", null, "Name");
+            save.type = "button";
+            save.addEventListener("click", async () => {
+              if (await act("/api/roster-name", { card: c.card, name: name.value, short: short.value }, "nc-result")) loadRoster();
+            });
+            li.append(el("span", "card", "card " + c.card + (c.station ? " (" + c.station + ")" : "")), name, short, save);
+            cards.append(li);
+          }
+          const list = document.getElementById("roster-list");
+          list.replaceChildren(...roster.athletes.map(a => {
+            const li = el("li"); li.dataset.id = a.id;
+            const link = el("a", "who", a.name); link.href = "/athlete/" + encodeURIComponent(a.id);
+            const name = field("name", "New name", 64), short = field("short", a.short, 4), save = el("button", null, "Rename");
+            save.type = "button";
+            save.addEventListener("click", async () => {
+              if (await act("/api/roster-rename", { id: a.id, name: name.value, short: short.value }, "r-result")) loadRoster();
+            });
+            li.append(link, el("span", "note", a.short), name, short, save);
+            return li;
+          }));
+          renderClassLines(true);
+        }
+        // One line a station: who is on it now, and whom to put there (a choice stays while the floor redraws).
+        function renderClassLines(force) {
+          const box = document.getElementById("class-lines");
+          if (!box) return;
+          const key = tiles.map(t => t.name).join(",");
+          if (!force && box.dataset.key === key) return;
+          box.dataset.key = key;
+          const kept = {}, keptDivision = {};
+          box.querySelectorAll("select.who").forEach(s => { kept[s.dataset.station] = s.value; });
+          box.querySelectorAll("select.division").forEach(s => { keptDivision[s.dataset.station] = s.value; });
+          box.replaceChildren(...tiles.map(t => {
+            const label = el("label", "row", t.name + " ");
+            const pick = el("select", "who"); pick.dataset.station = t.name;
+            const keep = el("option", null, "(leave as is)"); keep.value = "";
+            const nobody = el("option", null, "nobody"); nobody.value = "none";
+            pick.append(keep, nobody, ...roster.athletes.map(a => { const o = el("option", null, a.name); o.value = String(a.id); return o; }));
+            pick.value = kept[t.name] || "";
+            const division = el("select", "division"); division.dataset.station = t.name;
+            for (const [value, text] of [["", "division as before"], ["rx", "Rx"], ["scaled", "Scaled"]]) {
+              const o = el("option", null, text); o.value = value; division.append(o);
+            }
+            division.value = keptDivision[t.name] || "";
+            label.append(pick, document.createTextNode(" "), division); return label;
+          }));
         }
         function picked() { return tiles.map(t => t.name).filter(n => chosen.has(n)); }
         if (csrf) {
@@ -402,6 +512,18 @@ public enum ConsolePage {
           document.getElementById("sleep").addEventListener("click", () => act("/api/sleep", { stations: picked(),
             sleepFrom: document.getElementById("sleep-from").value, sleepUntil: document.getElementById("sleep-until").value }));
           document.getElementById("sleep-off").addEventListener("click", () => act("/api/sleep", { stations: picked(), sleepOff: true }));
+          document.getElementById("put").addEventListener("click", () => {
+            const stations = {}, divisions = {};
+            document.querySelectorAll("#class-lines select.who").forEach(s => {
+              if (s.value === "none") stations[s.dataset.station] = null; else if (s.value) stations[s.dataset.station] = Number(s.value);
+            });
+            // A division goes with an athlete put on a station, never alone.
+            document.querySelectorAll("#class-lines select.division").forEach(s => {
+              if (s.value && typeof stations[s.dataset.station] === "number") divisions[s.dataset.station] = s.value;
+            });
+            act("/api/class-list", { stations: stations, divisions: divisions }, "cl-result");
+          });
+          loadRoster();
           document.getElementById("b-kind").addEventListener("change", showKind);
           showKind();
           document.getElementById("b-save").addEventListener("click", () => act("/api/program", built(), "b-result"));
@@ -416,8 +538,12 @@ public enum ConsolePage {
           broker.textContent = f.connected ? "broker connected" : "broker: " + (f.problem || "disconnected");
           broker.className = f.connected ? "online" : "offline";
           renderFloor();
+          // A card on a station that the roster does not know yet: read the roster again, to offer it.
+          const known = c => roster.athletes.some(a => a.cards.includes(c)) || roster.newCards.some(n => n.card === c);
+          if (csrf && tiles.some(t => t.athlete && !known(t.athlete))) loadRoster();
         });
-        events.addEventListener("scores", e => renderScores(JSON.parse(e.data)));
+        // New scores may bring new cards (and a name given elsewhere): the roster is read again.
+        events.addEventListener("scores", e => { renderScores(JSON.parse(e.data)); loadRoster(); });
         events.addEventListener("programs", e => renderLibrary(JSON.parse(e.data)));
         events.onerror = () => { const b = document.getElementById("broker"); b.textContent = "console unreachable, retrying…"; b.className = "offline"; };
         setInterval(tick, 200);

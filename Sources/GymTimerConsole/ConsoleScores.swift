@@ -14,13 +14,22 @@ public struct ConsoleScores: Hashable, Sendable, Codable {
         public var entries: [Entry]
     }
 
-    /// One finished program on one station.
+    /// One athlete's finished program, on one station.
     public struct Entry: Hashable, Sendable, Codable {
+        /// The record's id in the gym (`station/…`): what the coach's Rx/Scaled switch names.
+        public var id: String = ""
+        /// Who (`ConsoleAthleteNames`): a roster name, `new card 1A2B`, or `guest`.
+        public var athlete: String = ConsoleAthleteNames.guest
+        /// Their roster id (their page, `/athlete/{id}`); nil for a new card or a guest.
+        public var athleteID: Int64? = nil
         public var station: String
         public var score: String
+        /// Rx or Scaled: every Rx result ranks above every Scaled one.
+        public var division: Division = .rx
         /// When it was finished (Unix seconds).
         public var at: Double
-        /// Its place on the board: equal scores share one (1, 2, 2, 4), whoever finished first.
+        /// Its place on the board: equal scores in one division share one (1, 2, 2, 4),
+        /// whoever finished first.
         public var rank: Int = 0
     }
 
@@ -60,40 +69,55 @@ public struct ConsoleScores: Hashable, Sendable, Codable {
         return Parsed(rounds: rounds, seconds: minutes * 60 + seconds, capped: false)
     }
 
+    /// A record's division: as said at the wall or by the coach; a record without one (before
+    /// divisions, or nobody said) counts as Rx.
+    static func division(of workout: StoredWorkout) -> Division { workout.division ?? .rx }
+
     /// The boards of `day` from `workouts` (a collector's rows: program results with a score
-    /// and a station), and the chart of the 7 days that end on `day`.
-    public static func make(_ workouts: [StoredWorkout], day: LocalDay) -> ConsoleScores {
+    /// and a station), each named by `names`, and the chart of the 7 days that end on `day`.
+    public static func make(_ workouts: [StoredWorkout], day: LocalDay, names: ConsoleAthleteNames = ConsoleAthleteNames()) -> ConsoleScores {
         var byProgram: [String: [(Entry, Parsed)]] = [:]
         for workout in workouts where workout.localDay == day && workout.kind == .program {
             guard let score = workout.score, let parsed = parse(score), let program = workout.preset else { continue }
-            let entry = Entry(station: workout.station ?? "-", score: score, at: workout.completedAt.timeIntervalSince1970)
+            let entry = Entry(
+                id: workout.id, athlete: names.name(workout.athlete), athleteID: names.athlete(workout.athlete)?.id,
+                station: workout.station ?? "-", score: score, division: division(of: workout), at: workout.completedAt.timeIntervalSince1970)
             byProgram[program, default: []].append((entry, parsed))
         }
         let boards = byProgram.keys.sorted().map { program -> Board in
             let rows = byProgram[program]!
             let timed = rows.contains { $0.1.seconds != nil || $0.1.capped }
-            let ranked = rows.sorted { a, b in
-                // Timed finishes first (fastest first), then capped or untimed by rounds, then who finished first.
-                let (x, y) = (a.1, b.1)
-                switch (x.seconds, y.seconds) {
-                case (let p?, let q?) where p != q: return p < q
-                case (.some, nil): return true
-                case (nil, .some): return false
-                default: break
-                }
-                if x.rounds != y.rounds { return x.rounds > y.rounds }
-                return a.0.at < b.0.at
-            }
-            var entries = ranked.map(\.0)
-            for index in entries.indices {
-                let tied = index > 0 && ranked[index].1.rounds == ranked[index - 1].1.rounds
-                    && ranked[index].1.seconds == ranked[index - 1].1.seconds
-                entries[index].rank = tied ? entries[index - 1].rank : index + 1
-            }
-            return Board(program: program, kind: timed ? "For Time" : "AMRAP", entries: entries)
+            return Board(program: program, kind: timed ? "For Time" : "AMRAP", entries: ranked(rows))
         }
         let week = Self.week(workouts, endingOn: day)
         return ConsoleScores(day: day.description, boards: boards, week: week, chart: ConsoleChart.svg(week))
+    }
+
+    /// One program's results in their order on the board, each with its rank: Rx above Scaled,
+    /// equal scores in one division sharing a rank (1, 2, 2, 4).
+    static func ranked(_ rows: [(Entry, Parsed)]) -> [Entry] {
+        let ranked = rows.sorted { a, b in
+            // Rx above Scaled; then timed finishes first (fastest first), then capped or
+            // untimed by rounds, then who finished first.
+            if a.0.division != b.0.division { return a.0.division == .rx }
+            let (x, y) = (a.1, b.1)
+            switch (x.seconds, y.seconds) {
+            case (let p?, let q?) where p != q: return p < q
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: break
+            }
+            if x.rounds != y.rounds { return x.rounds > y.rounds }
+            return a.0.at < b.0.at
+        }
+        var entries = ranked.map(\.0)
+        for index in entries.indices {
+            let tied = index > 0 && entries[index].division == entries[index - 1].division
+                && ranked[index].1.rounds == ranked[index - 1].1.rounds
+                && ranked[index].1.seconds == ranked[index - 1].1.seconds
+            entries[index].rank = tied ? entries[index - 1].rank : index + 1
+        }
+        return entries
     }
 
     /// Workouts per station on each of the 7 days ending on `day`.

@@ -4,7 +4,8 @@ import GymTimerHistory
 
 /// Reads today's scores from the collector's database every few seconds, on a thread of its
 /// own (SQLite blocks), and publishes them to the pages when they change. Read-only: the file
-/// is opened as `gymtimer history` opens it, never created, migrated or written.
+/// is opened as `gymtimer history` opens it, never created, migrated or written (the coach's
+/// roster edits and Rx/Scaled amends are `ConsoleGymDatabase`'s, on a handle of their own).
 public final class ConsoleScoresReader: @unchecked Sendable {
     public let path: String
     private let broadcast: ConsoleBroadcast
@@ -33,7 +34,9 @@ public final class ConsoleScoresReader: @unchecked Sendable {
         do {
             let store = try HistoryStore.reading(path: path, timeZone: timeZone, now: { now })
             let workouts = try store.workouts(since: now.addingTimeInterval(-8 * 86_400))
-            let scores = ConsoleScores.make(workouts, day: LocalDay(now, in: timeZone))
+            // The roster's names, read-only too (a file before v6 has none: every card is new).
+            let athletes = (try? AthleteRoster.reading(path: path).athletes()) ?? []
+            let scores = ConsoleScores.make(workouts, day: LocalDay(now, in: timeZone), names: ConsoleAthleteNames(athletes))
             return (try? encoder.encode(scores)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         } catch {
             let unavailable = Unavailable(problem: "\(error)")

@@ -2,6 +2,7 @@ import Foundation
 import GymTimerCore
 import GymTimerFleet
 import GymTimerFleetLink
+import GymTimerHistory
 import Hummingbird
 import HTTPTypes
 import Logging
@@ -21,6 +22,8 @@ public struct ConsoleServer: Sendable {
     public let connections: ConsoleConnectionLimit
     /// The gym's programs (the builder's), offered beside each station's own.
     public let library: ConsoleLibrary
+    /// The collector's database for the coach's edits and the athletes' pages (nil: no `--db`).
+    public let gym: ConsoleGymDatabase?
     public let now: @Sendable () -> Double
 
     /// The session cookie's name.
@@ -39,7 +42,7 @@ public struct ConsoleServer: Sendable {
     public init(
         link: ConsoleLink, broadcast: ConsoleBroadcast, gate: ConsoleGate, hosts: ConsoleHosts,
         connections: ConsoleConnectionLimit = ConsoleConnectionLimit(maximum: ConsoleServer.maximumConnections),
-        library: ConsoleLibrary = ConsoleLibrary(path: nil),
+        library: ConsoleLibrary = ConsoleLibrary(path: nil), gym: ConsoleGymDatabase? = nil,
         title: String = "GymTimer · Coach's console", now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.link = link
@@ -48,6 +51,7 @@ public struct ConsoleServer: Sendable {
         self.hosts = hosts
         self.connections = connections
         self.library = library
+        self.gym = gym
         self.title = title
         broadcast.publish(event: "programs", data: library.event)
         self.now = now
@@ -76,6 +80,13 @@ public struct ConsoleServer: Sendable {
     static func json(_ status: HTTPResponse.Status, message: String) -> Response {
         let encoded = (try? JSONEncoder().encode(["message": message])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return text(status, encoded, type: "application/json")
+    }
+
+    /// `value` as the page's JSON (sorted keys).
+    static func encoded(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// The body of `request` (at most `maximumBody` bytes) if it has arrived within
@@ -218,6 +229,95 @@ public struct ConsoleServer: Sendable {
             if case .failure(let problem) = library.delete(named: name) { return Self.json(.conflict, message: "Not deleted: \(problem)") }
             broadcast.publish(event: "programs", data: library.event)
             return Self.json(.ok, message: "Deleted \(name) from the gym's programs")
+        }
+        // The roster as the coach's page shows it (names, cards, the cards not yet named): the
+        // coach's only, as card UIDs open doors.
+        router.get("/api/roster") { request, _ -> Response in
+            guard gate.session(Self.sessionID(request)) != nil else {
+                return Self.json(.unauthorized, message: "\(ConsoleRequestCheck.Refusal.notLoggedIn)")
+            }
+            guard let gym else { return Self.json(.notFound, message: "no --db given: the roster is kept in the collector's database") }
+            var onStations: [String: CardID] = [:]
+            for tile in link.snapshot().tiles { if let card = tile.athlete.flatMap(CardID.init(hex:)) { onStations[tile.name] = card } }
+            switch gym.roster(onStations: onStations) {
+            case .success(let roster): return Self.text(.ok, Self.encoded(roster), type: "application/json")
+            case .failure(let problem): return Self.json(.serviceUnavailable, message: "\(problem)")
+            }
+        }
+        // The roster's edits and a result's Rx/Scaled: the coach's session, token and origin, as actions.
+        for kind in ConsoleRosterEdit.Kind.allCases {
+            router.post("/api/\(kind.rawValue)") { request, _ -> Response in
+                let body: ByteBuffer
+                switch await checkedBody(request) {
+                case .body(let read): body = read
+                case .refused(let refusal): return refusal
+                }
+                guard let gym else { return Self.json(.notFound, message: "no --db given: the roster is kept in the collector's database") }
+                let edit: ConsoleRosterEdit
+                switch ConsoleRosterEdit.parse(kind, body: Array(buffer: body)) {
+                case .success(let parsed): edit = parsed
+                case .failure(let problem): return Self.json(.badRequest, message: "\(problem)")
+                }
+                // SQLite blocks: off the server's event loop.
+                let result = await Task.detached { edit.apply(to: gym) }.value
+                switch result {
+                case .success(let said): return Self.json(.ok, message: said)
+                case .failure(let problem): return Self.json(.conflict, message: "\(problem)")
+                }
+            }
+        }
+        // The class list: each station its athlete (or nobody), each answering its own command.
+        router.post("/api/class-list") { request, _ -> Response in
+            let body: ByteBuffer
+            switch await checkedBody(request) {
+            case .body(let read): body = read
+            case .refused(let refusal): return refusal
+            }
+            guard let gym else { return Self.json(.notFound, message: "no --db given: the roster is kept in the collector's database") }
+            let athletes: [RosterAthlete]
+            switch await Task.detached(operation: { gym.athletes() }).value {
+            case .success(let read): athletes = read
+            case .failure(let problem): return Self.json(.serviceUnavailable, message: "\(problem)")
+            }
+            let list: ConsoleClassList
+            switch ConsoleClassList.parse(Array(buffer: body), athletes: athletes) {
+            case .success(let parsed): list = parsed
+            case .failure(let problem): return Self.json(.badRequest, message: "\(problem)")
+            }
+            var sent: [String: [String]] = [:]
+            var offline: [String] = []
+            var notSent: [String: String] = [:]
+            for line in list.lines {
+                switch link.send({ [line.command] }, to: [line.station]) {
+                case .success(let queued):
+                    sent[line.station] = queued.ids
+                    offline += queued.offline
+                case .failure(let refusal): notSent[line.station] = "\(refusal)"
+                }
+            }
+            // Every station's answer awaited at once: a silent one costs the wait once, not once each.
+            var answers: [String: FleetAnswers] = [:]
+            for answer in await link.awaitAnswers(sent.values.flatMap { $0 }) {
+                if let station = sent.first(where: { $0.value.contains(answer.id) })?.key { answers[station] = answer }
+            }
+            let done = notSent.isEmpty && offline.isEmpty && list.lines.allSatisfy { answers[$0.station]?.succeeded == true }
+            return Self.json(done ? .ok : .conflict, message: list.report(answers: answers, offline: offline, notSent: notSent))
+        }
+        // An athlete's page: the coach's when the console has a PIN (it is a person's training).
+        router.get("/athlete/:id") { request, context -> Response in
+            if gate.pin != nil, gate.session(Self.sessionID(request)) == nil {
+                return Self.text(.unauthorized, "not logged in: enter the PIN on the console's page first", type: "text/plain; charset=utf-8")
+            }
+            guard let gym else { return Self.text(.notFound, "no --db given: athletes are kept in the collector's database", type: "text/plain; charset=utf-8") }
+            guard let id = context.parameters.get("id").flatMap(Int64.init) else {
+                return Self.text(.notFound, "no such athlete", type: "text/plain; charset=utf-8")
+            }
+            switch await Task.detached(operation: { gym.summary(id: id) }).value {
+            case .success(let summary?):
+                return Self.text(.ok, ConsoleAthletePage.html(title: title, summary: summary), type: "text/html; charset=utf-8")
+            case .success(nil): return Self.text(.notFound, "no such athlete", type: "text/plain; charset=utf-8")
+            case .failure(let problem): return Self.text(.serviceUnavailable, "\(problem)", type: "text/plain; charset=utf-8")
+            }
         }
         for verb in ConsoleAction.Verb.allCases {
             router.post("/api/\(verb.rawValue)") { request, _ -> Response in

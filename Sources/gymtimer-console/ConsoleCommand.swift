@@ -71,7 +71,8 @@ struct ConsoleCommand: ParsableCommand {
         let libraryPath = library ?? db.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("programs.json") }
         let programs = ConsoleLibrary(path: libraryPath)
         if let problem = programs.problem { StandardError.writeLine("console: \(problem)") }
-        let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin), hosts: hosts, library: programs)
+        let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin), hosts: hosts, library: programs,
+            gym: db.map { ConsoleGymDatabase(path: $0) })
         let lockNote = pin == nil ? "read-only: no --pin-file" : "actions need the PIN"
         let outcome = ConsoleOutcome()
         let finished = DispatchSemaphore(value: 0)

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerCore
 import GymTimerDrivers
 import GymTimerHistory
 import Testing
@@ -73,11 +74,18 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         let day = LocalDay(now, in: utc)
         let store = HistoryStore.opening(path: path, faults: FaultLog(sink: { _ in }), timeZone: utc, now: { now })
-        _ = try store.store([program("a", "AMRAP 12", "7 rounds", station: "rack-1", day: day, at: now.timeIntervalSince1970)])
+        var anna = program("b", "AMRAP 12", "8 rounds", station: "rack-2", day: day, at: now.timeIntervalSince1970)
+        anna.athlete = CardID(hex: "04A1B2C3")
+        _ = try store.store([program("a", "AMRAP 12", "7 rounds", station: "rack-1", day: day, at: now.timeIntervalSince1970), anna])
+        // The roster's names are read with the scores (the reader opens the file read-only).
+        let annaID = try AthleteRoster.open(path: path).add(name: "Anna Berg", card: CardID(hex: "04A1B2C3")!).id
         let reader = ConsoleScoresReader(path: path, broadcast: ConsoleBroadcast(), timeZone: utc)
         let json = reader.read(now: now)
         let decoded = try JSONDecoder().decode(ConsoleScores.self, from: Data(json.utf8))
-        #expect(decoded.boards == [.init(program: "AMRAP 12", kind: "AMRAP", entries: [.init(station: "rack-1", score: "7 rounds", at: now.timeIntervalSince1970, rank: 1)])])
+        #expect(decoded.boards == [.init(program: "AMRAP 12", kind: "AMRAP", entries: [
+            .init(id: "b", athlete: "Anna Berg", athleteID: annaID, station: "rack-2", score: "8 rounds", at: now.timeIntervalSince1970, rank: 1),
+            .init(id: "a", station: "rack-1", score: "7 rounds", at: now.timeIntervalSince1970, rank: 2),
+        ])])
         #expect(decoded.chart.contains("rack-1"))
         let missing = ConsoleScoresReader(path: directory.appendingPathComponent("none").path, broadcast: ConsoleBroadcast()).read()
         #expect(missing.contains("problem"))

@@ -309,8 +309,9 @@ def main():
         check("the finished AMRAP is on today's leaderboard", rows is not None,
               repr(driver.find_element(By.ID, "boards").text))
         ranked = driver.execute_script(
-            "return Array.from(document.querySelectorAll('#boards .board li')).map(li => li.textContent)")
-        check("ranked by rounds, most first", ranked == ["rack-1 — 2 rounds", "rack-2 — 1 round"], repr(ranked))
+            "return Array.from(document.querySelectorAll('#boards .board li')).map(li => [li.dataset.athlete, li.dataset.station, li.dataset.score])")
+        check("ranked by rounds, most first (no card tapped: guests)",
+              ranked == [["guest", "rack-1", "2 rounds"], ["guest", "rack-2", "1 round"]], repr(ranked))
         check("the week's chart is drawn", until(10, lambda: driver.find_elements(By.CSS_SELECTOR, "#chart svg rect")) is not None)
 
         # Reset, a second class, pause and resume, from the page's buttons.
@@ -550,11 +551,11 @@ def main():
             if (lis.length < 4) return null;
             return {controls: document.querySelectorAll('button, input, select, form').length,
                     digits: parseFloat(getComputedStyle(document.querySelector('#floor .tile .left')).fontSize),
-                    ranks: lis.map(li => [li.value, li.textContent])};"""))
+                    ranks: lis.map(li => [li.value, li.dataset.score])};"""))
         check("TV: no controls at all", tv is not None and tv["controls"] == 0, repr(tv))
         check("TV: the clocks in large type", tv is not None and tv["digits"] >= 64, repr(tv))
         if tv:
-            zeros = [rank for rank, text in tv["ranks"] if text.endswith("— 0 rounds")]
+            zeros = [rank for rank, score in tv["ranks"] if score == "0 rounds"]
             check("TV: tied scores share a rank", len(zeros) >= 2 and len(set(zeros)) == 1, repr(tv["ranks"]))
         if args.screenshot:
             driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "console-tv.png"))

@@ -9,6 +9,8 @@
      the coach logs in from 127.0.0.1 at once;
   3. /logout without the page's token changes nothing: the session still works;
   4. slow senders (a byte a second of a request's head or body) are cut off within seconds;
+  3b. a name is hostile input: an athlete named `<script>…` shows as text on their page, which
+     only the coach's session opens, and a roster edit without the session or token is refused;
   5. a flood of 1,100 idle sockets from 127.0.0.2 (the console started with the usual limit of
      1,024 open files): the coach's page is still served, and every idle socket is closed by the
      console within seconds.
@@ -31,6 +33,7 @@ from checks import check, counts, free_port  # noqa: E402
 
 COACH, ATTACKER = "127.0.0.1", "127.0.0.2"
 PIN = "4821"
+HOSTILE_NAME = "<script>alert(1)</script>"
 FLOOD = 1100
 # The console closes a connection idle this long (ConsoleServer.idleSeconds), plus a margin a
 # loaded machine holds.
@@ -81,11 +84,25 @@ def main():
         processes.append(subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", os.path.join(work, "mosquitto.conf")],
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
+        # The gym's database, made by the collector, with an athlete whose name is markup.
+        db = os.path.join(work, "gym.sqlite")
+        collect = subprocess.Popen([gymtimer, "collect", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--db", db],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 20
+        while not os.path.exists(db) and time.monotonic() < end:
+            time.sleep(0.2)
+        collect.terminate()
+        collect.wait(timeout=10)
+        added = subprocess.run([gymtimer, "athletes", "--db", db, "add", HOSTILE_NAME, "--card", "04A1B2C3", "--short", "AnnA"],
+                               capture_output=True, text=True)
+        check("the roster takes a name that is markup (any printable text is a name)", added.returncode == 0, added.stderr)
+
         def usual_open_files():
             resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
         console_log = open(os.path.join(work, "console.log"), "w")
         processes.append(subprocess.Popen(
-            [gymtimer, "console", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--listen", f"{COACH}:{port}", "--pin-file", pin],
+            [gymtimer, "console", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--listen", f"{COACH}:{port}", "--pin-file", pin,
+             "--db", db],
             stdin=subprocess.DEVNULL, stdout=console_log, stderr=console_log, preexec_fn=usual_open_files))
         end = time.monotonic() + 30
         while time.monotonic() < end:
@@ -127,6 +144,24 @@ def main():
               status == 403 and not headers.get_all("Set-Cookie"), f"status {status}, {headers.get_all('Set-Cookie')}")
         page = request(port, "GET", "/", headers={"Cookie": cookie or ""})[2]
         check("the session still works after it", 'name="csrf" value="' in page)
+
+        # 3b. A hostile name, on the athlete's page and in the roster's edits.
+        status, _, body = request(port, "GET", "/athlete/1", source=ATTACKER)
+        check("an athlete's page without the coach's session is refused", status == 401 and "script" not in body, f"status {status}")
+        status, _, body = request(port, "GET", "/athlete/1", headers={"Cookie": cookie or ""})
+        check("an athlete's name that is markup shows as text on their page",
+              status == 200 and "&lt;script&gt;alert(1)&lt;/script&gt;" in body and "<script>" not in body, f"status {status}: {body[:300]}")
+        edit = '{"card":"04B0B0B0","name":"<img src=x onerror=alert(1)>"}'
+        json_headers = origin
+        status, _, _ = request(port, "POST", "/api/roster-name", source=ATTACKER, headers=json_headers, body=edit)
+        check("a roster edit without the coach's session is refused", status == 401, f"status {status}")
+        status, _, _ = request(port, "POST", "/api/roster-name", headers={**json_headers, "Cookie": cookie or ""}, body=edit)
+        check("a roster edit with the coach's cookie but not the page's token is refused", status == 403, f"status {status}")
+        status, _, _ = request(port, "POST", "/api/division", headers={**json_headers, "Cookie": cookie or ""},
+                               body='{"id":"rack-1/program@1","division":"scaled"}')
+        check("an Rx/Scaled change without the page's token is refused", status == 403, f"status {status}")
+        listed = subprocess.run([gymtimer, "athletes", "--db", db, "list"], capture_output=True, text=True).stdout
+        check("and the roster is unchanged", "04B0B0B0" not in listed and "img" not in listed, listed)
 
         # 4. Slow senders from 127.0.0.2: a byte a second of a request's head, or of its body.
         def slow(head, trickle):

@@ -1,0 +1,76 @@
+import Foundation
+import GymTimerCore
+
+/// A change the coach asks of the roster or of a result (the JSON body of `POST
+/// /api/roster-name`, `/api/roster-rename`, `/api/division`), checked for shape; the names
+/// themselves are checked by the roster (`RosterNames`), which says what is wrong. Pure.
+public enum ConsoleRosterEdit: Hashable, Sendable {
+    /// A new card named: `{"card":"04A1B2C3","name":"Anna Berg","short":"AnnA"}` (no short:
+    /// derived from the name).
+    case name(card: CardID, name: String, short: String?)
+    /// `{"id":3,"name":"Anna Lind","short":"LInd"}`: either or both.
+    case rename(id: Int64, name: String?, short: String?)
+    /// `{"id":"rack-1/program@5","division":"scaled"}`: a result's division.
+    case division(record: String, division: Division)
+
+    /// Which edit a path asks for.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case name = "roster-name", rename = "roster-rename", division
+    }
+
+    struct Body: Decodable {
+        var card: String?
+        var name: String?
+        var short: String?
+        var id: JSONID?
+        var division: String?
+    }
+
+    /// An id as the page sends it: a number (an athlete) or a text (a record).
+    enum JSONID: Decodable {
+        case number(Int64)
+        case text(String)
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Int64.self) { self = .number(number) } else { self = .text(try container.decode(String.self)) }
+        }
+    }
+
+    /// `body` for `kind`, checked; the refusal says what to change.
+    public static func parse(_ kind: Kind, body: [UInt8]) -> Result<ConsoleRosterEdit, ConsolePIN.Problem> {
+        guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(body)) else {
+            return .failure(.init(description: "the request is not the JSON the page sends"))
+        }
+        func blankless(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+        switch kind {
+        case .name:
+            guard let text = decoded.card, let card = CardID(hex: text) else {
+                return .failure(.init(description: "not a card's UID (1 to 10 bytes of hex)"))
+            }
+            guard let name = blankless(decoded.name) else { return .failure(.init(description: "write the athlete's name")) }
+            return .success(.name(card: card, name: name, short: blankless(decoded.short)))
+        case .rename:
+            guard case .number(let id)? = decoded.id else { return .failure(.init(description: "say which athlete")) }
+            let name = blankless(decoded.name), short = blankless(decoded.short)
+            guard name != nil || short != nil else { return .failure(.init(description: "write a new name or short name")) }
+            return .success(.rename(id: id, name: name, short: short))
+        case .division:
+            guard case .text(let record)? = decoded.id, !record.isEmpty, record.utf8.count <= 256 else {
+                return .failure(.init(description: "say which result"))
+            }
+            guard let division = decoded.division.flatMap(Division.init(rawValue:)) else {
+                return .failure(.init(description: "the division is rx or scaled"))
+            }
+            return .success(.division(record: record, division: division))
+        }
+    }
+
+    /// Done on `gym`: what the page says, or why not.
+    public func apply(to gym: ConsoleGymDatabase) -> Result<String, ConsolePIN.Problem> {
+        switch self {
+        case .name(let card, let name, let short): gym.name(card: card, name: name, short: short)
+        case .rename(let id, let name, let short): gym.rename(id: id, name: name, short: short)
+        case .division(let record, let division): gym.setDivision(record: record, division: division)
+        }
+    }
+}

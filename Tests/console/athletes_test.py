@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""The coach's console serves athletes (issue 33), in a real browser at a phone's size: headless
+Chromium driven by selenium against `gymtimer console`, a real Mosquitto, `gymtimer collect` whose
+database the test fills with athletes' records (published as stations publish them) and roster
+(`gymtimer athletes add`), and two headless stations.
+
+A new card seen in a record is named from the page; the class list puts athletes on the stations
+(their retained states then carry the card, which their tiles show by name) and takes one off
+("nobody"); the leaderboard names each athlete with their station, Rx or Scaled, equal scores
+sharing a rank; an athlete's page shows their records, streak and points; roster edits without the
+coach's session, token or origin are refused.
+
+usage: athletes_test.py GYMTIMER [--screenshot PNG]
+Prints "N passed, M failed"; exits non-zero on any failure.
+"""
+import argparse
+import datetime
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, counts, free_port, mqtt_publish  # noqa: E402
+
+STATIONS = ["rack-1", "rack-2"]
+ANNA, BEN, NEW, GUEST_STATION = "04A1B2C3", "04B0B0B0", "0DDC0FFE", "rack-4"
+PROGRAM = "AMRAP 12"
+
+
+def until(seconds, predicate, step=0.2):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except Exception:  # noqa: BLE001 — the page or a file is not there yet
+            pass
+        time.sleep(step)
+    return None
+
+
+def record(station, number, score, card):
+    """A finished program's record as a station publishes it on P/{station}/workout."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    local = datetime.datetime.now().date().isoformat()
+    fields = {"calories": 0, "completed_at": now.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z", "duration_ms": 720000,
+              "exercises": [], "id": f"program@{number}", "kind": "program", "local_day": local, "preset": PROGRAM,
+              "score": score, "sets": 0}
+    if card:
+        fields["athlete"] = card
+    return json.dumps(fields)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("gymtimer")
+    parser.add_argument("--screenshot", help="save the phone's page, scrolled to the athletes, here")
+    args = parser.parse_args()
+    gymtimer = os.path.abspath(args.gymtimer)
+    work = tempfile.mkdtemp(prefix="console-athletes-")
+    processes = []
+
+    def start(name, argv):
+        out = open(os.path.join(work, f"{name}.out"), "w")
+        err = open(os.path.join(work, f"{name}.log"), "w")
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        processes.append((name, process))
+        return process
+
+    mqtt, http_port = free_port(), free_port()
+    broker = f"mqtt://127.0.0.1:{mqtt}"
+    with open(os.path.join(work, "mosquitto.conf"), "w") as f:
+        f.write(f"listener {mqtt} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    driver = None
+    try:
+        start("mosquitto", [shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", os.path.join(work, "mosquitto.conf")])
+        until(10, lambda: socket.create_connection(("127.0.0.1", mqtt), timeout=1).close() or True)
+        db = os.path.join(work, "gym.sqlite")
+        start("collect", [gymtimer, "collect", "--broker", broker, "--db", db])
+        check("the collector makes its database", until(20, lambda: os.path.exists(db)) is not None)
+        for name, card in [("Anna Berg", ANNA), ("Ben Ohl", BEN)]:
+            added = subprocess.run([gymtimer, "athletes", "--db", db, "add", name, "--card", card], capture_output=True, text=True)
+            check(f"the roster has {name} (gymtimer athletes add)", added.returncode == 0, added.stderr)
+        # Today's AMRAP: Anna and Ben tie, a card nobody named, a guest.
+        for station, number, score, card in [("rack-1", 1, "8 rounds", ANNA), ("rack-2", 1, "8 rounds", BEN),
+                                             ("rack-3", 1, "5 rounds", NEW), (GUEST_STATION, 1, "4 rounds", None)]:
+            mqtt_publish(mqtt, f"gymtimer/{station}/workout", record(station, number, score, card))
+        for station in STATIONS:
+            config = os.path.join(work, f"{station}.toml")
+            with open(config, "w") as f:
+                f.write(f'[fleet]\nbroker = "{broker}"\nstation = "{station}"\n')
+            start(station, [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, station)])
+        pin = os.path.join(work, "pin")
+        with open(pin, "w") as f:
+            f.write("4821\n")
+        os.chmod(pin, 0o600)
+        start("console", [gymtimer, "console", "--broker", broker, "--listen", f"127.0.0.1:{http_port}", "--db", db, "--pin-file", pin])
+        base = f"http://127.0.0.1:{http_port}"
+        check("the console serves its page", until(30, lambda: urllib.request.urlopen(base + "/", timeout=2).status == 200) is not None)
+
+        options = Options()
+        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"]:
+            options.add_argument(flag)
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver.set_window_size(390, 844)
+        driver.get(base + "/")
+        check("signed out: no athletes' controls", not driver.find_elements(By.ID, "athletes"))
+        driver.find_element(By.ID, "pin").send_keys("4821")
+        driver.find_element(By.CSS_SELECTOR, "#login button").click()
+        check("signed in: the athletes' section", until(10, lambda: driver.find_element(By.ID, "athletes")) is not None)
+        cookie = (driver.get_cookie("gymtimer_console") or {}).get("value", "")
+        token = driver.find_element(By.CSS_SELECTOR, 'meta[name="csrf"]').get_attribute("content")
+
+        def post(path, body, headers):
+            request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                             headers={"Content-Type": "application/json", **headers})
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return response.status, json.load(response).get("message")
+            except urllib.error.HTTPError as error:
+                return error.code, json.load(error).get("message")
+        naming = {"card": NEW, "name": "Mallory", "short": "AAAA"}
+        status, said = post("/api/roster-name", naming, {"Origin": base, "X-CSRF-Token": token})
+        check("a roster edit without the coach's session is refused (401, saying why)",
+              status == 401 and said == "not logged in: enter the PIN first", f"{status} {said!r}")
+        status, said = post("/api/roster-name", naming, {"Origin": base, "Cookie": f"gymtimer_console={cookie}"})
+        check("a roster edit without the page's token is refused (403)", status == 403 and "token" in said, f"{status} {said!r}")
+        status, said = post("/api/roster-name", naming,
+                            {"Origin": "http://evil.example", "X-CSRF-Token": token, "Cookie": f"gymtimer_console={cookie}"})
+        check("a roster edit from another origin is refused (403)", status == 403, f"{status} {said!r}")
+        status, said = post("/api/division", {"id": "rack-1/program@1", "division": "scaled"}, {"Origin": base, "X-CSRF-Token": token})
+        check("an Rx/Scaled change without the session is refused (401)", status == 401, f"{status} {said!r}")
+        request = urllib.request.Request(base + "/api/roster")
+        try:
+            urllib.request.urlopen(request, timeout=5)
+            roster_status = 200
+        except urllib.error.HTTPError as error:
+            roster_status = error.code
+        check("the roster (cards) is not served without the session", roster_status == 401, str(roster_status))
+
+        # The leaderboard by athlete: the new card by its tail, the guest, ties sharing a rank.
+        def board():
+            return driver.execute_script("""
+                return Array.from(document.querySelectorAll('#boards .board li')).map(li =>
+                  [li.dataset.rank, li.dataset.athlete, li.dataset.station, li.dataset.division, li.dataset.score]);""")
+        expected = [["1", "Anna Berg", "rack-1", "rx", "8 rounds"], ["1", "Ben Ohl", "rack-2", "rx", "8 rounds"],
+                    ["3", "new card 0FFE", "rack-3", "rx", "5 rounds"], ["4", "guest", GUEST_STATION, "rx", "4 rounds"]]
+        shown = until(20, lambda: board() if board() == expected else None)
+        check("the leaderboard names each athlete with their station, Rx, equal scores sharing a rank", shown is not None, repr(board()))
+        texts = driver.execute_script("return Array.from(document.querySelectorAll('#boards .board li')).map(li => li.textContent)")
+        check("each line reads as the wall says it", bool(texts) and texts[0].startswith("Anna Berg · rack-1 — 8 rounds Rx"), repr(texts))
+
+        # A new card, named from the page.
+        new_card = f'#new-cards li[data-card="{NEW}"]'
+        check("the card nobody named is offered", until(15, lambda: driver.find_element(By.CSS_SELECTOR, new_card)) is not None,
+              driver.find_element(By.ID, "new-cards").text)
+        item = driver.find_element(By.CSS_SELECTOR, new_card)
+        item.find_element(By.CSS_SELECTOR, "input.name").send_keys("Cara Dune")
+        item.find_element(By.CSS_SELECTOR, "input.short").send_keys("CArA")
+        item.find_element(By.TAG_NAME, "button").click()
+        said = until(10, lambda: driver.find_element(By.ID, "nc-result").text if "Card" in driver.find_element(By.ID, "nc-result").text else None)
+        check("the page names the card", said == f"Card {NEW} is Cara Dune (CArA on the wall)", repr(said))
+        check("it leaves the new cards", until(10, lambda: not driver.find_elements(By.CSS_SELECTOR, new_card)) is not None)
+        listed = subprocess.run([gymtimer, "athletes", "--db", db, "list"], capture_output=True, text=True).stdout
+        check("the roster in the collector's database has her", "Cara Dune" in listed and NEW in listed, listed)
+        check("the leaderboard names her", until(15, lambda: board()[2][1] == "Cara Dune") is not None, repr(board()))
+        # A short name the wall cannot draw is refused, saying why.
+        status, said = post("/api/roster-rename", {"id": 3, "short": "WWWW"},
+                            {"Origin": base, "X-CSRF-Token": token, "Cookie": f"gymtimer_console={cookie}"})
+        check("a short name a digit cannot draw is refused", status == 409 and said.startswith("Not renamed: bad short name"), f"{status} {said!r}")
+
+        # The class list: Anna on rack-1, Ben on rack-2; the stations answer; their states carry the card.
+        def tiles():
+            return driver.execute_script("""
+                const out = {};
+                for (const t of document.querySelectorAll('#floor .tile'))
+                  out[t.dataset.station] = {online: !t.classList.contains('offline'), athlete: (t.querySelector('.athlete') || {}).textContent || ''};
+                return out;""")
+        check("both stations on the floor", until(60, lambda: all(tiles().get(s, {}).get("online") for s in STATIONS)) is not None, repr(tiles()))
+        check("a class line per station",
+              until(10, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#class-lines select.who")) == 2) is not None)
+
+        def put(assignments, says, divisions=None):
+            for station, who in assignments.items():
+                Select(driver.find_element(By.CSS_SELECTOR, f'#class-lines select.who[data-station="{station}"]')).select_by_visible_text(who)
+            for station, division in (divisions or {}).items():
+                Select(driver.find_element(By.CSS_SELECTOR, f'#class-lines select.division[data-station="{station}"]')).select_by_visible_text(division)
+            driver.find_element(By.ID, "put").click()
+            return until(10, lambda: driver.find_element(By.ID, "cl-result").text
+                         if driver.find_element(By.ID, "cl-result").text.startswith(says) else None)
+        said = put({"rack-1": "Anna Berg", "rack-2": "Ben Ohl"}, "On the stations", {"rack-2": "Scaled"})
+        check("the class list puts Anna and Ben (Scaled) on the stations, each answering",
+              said == "On the stations: Anna Berg on rack-1, Ben Ohl on rack-2 (Scaled)", repr(driver.find_element(By.ID, "cl-result").text))
+        Select(driver.find_element(By.CSS_SELECTOR, '#class-lines select.division[data-station="rack-2"]')).select_by_index(0)
+        check("their retained states carry the athletes (the tiles name them)",
+              until(10, lambda: tiles()["rack-1"]["athlete"] == "Anna Berg" and tiles()["rack-2"]["athlete"] == "Ben Ohl") is not None,
+              repr(tiles()))
+        said = put({"rack-1": "Ben Ohl", "rack-2": "Ben Ohl"}, "Ben Ohl is on")
+        check("one athlete is on one station at a time", said == "Ben Ohl is on rack-1 and rack-2: one station each",
+              repr(driver.find_element(By.ID, "cl-result").text))
+        said = put({"rack-1": "(leave as is)", "rack-2": "nobody"}, "On the stations")
+        check("nobody on rack-2", said == "On the stations: nobody on rack-2", repr(driver.find_element(By.ID, "cl-result").text))
+        check("rack-2's state no longer names anyone; rack-1 keeps Anna",
+              until(10, lambda: tiles()["rack-2"]["athlete"] == "" and tiles()["rack-1"]["athlete"] == "Anna Berg") is not None, repr(tiles()))
+
+        if args.screenshot:
+            driver.execute_script("document.getElementById('athletes').scrollIntoView()")
+            driver.save_screenshot(args.screenshot)
+        # The coach's Rx/Scaled switch on a result: Anna's, then Ben's, to Scaled. Rx ranks above
+        # Scaled, and the two equal Scaled scores share a rank.
+        def flip(name, says):
+            button = driver.find_element(By.CSS_SELECTOR, f'#boards li[data-athlete="{name}"] button.flip')
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            button.click()
+            return until(10, lambda: driver.find_element(By.ID, "cl-result").text
+                         if driver.find_element(By.ID, "cl-result").text.startswith(says) else None)
+        said = flip("Anna Berg", "Anna Berg's")
+        check("the coach switches Anna's result to Scaled", said == f"Anna Berg's {PROGRAM} (8 rounds) is Scaled now",
+              repr(driver.find_element(By.ID, "cl-result").text))
+        expected = [["1", "Ben Ohl", "rack-2", "rx", "8 rounds"], ["2", "Cara Dune", "rack-3", "rx", "5 rounds"],
+                    ["3", "guest", GUEST_STATION, "rx", "4 rounds"], ["4", "Anna Berg", "rack-1", "scaled", "8 rounds"]]
+        check("Rx ranks above Scaled: Anna's 8 rounds Scaled below the guest's 4 Rx",
+              until(15, lambda: board() == expected) is not None, repr(board()))
+        flip("Ben Ohl", "Ben Ohl's")
+        expected = [["1", "Cara Dune", "rack-3", "rx", "5 rounds"], ["2", "guest", GUEST_STATION, "rx", "4 rounds"],
+                    ["3", "Anna Berg", "rack-1", "scaled", "8 rounds"], ["3", "Ben Ohl", "rack-2", "scaled", "8 rounds"]]
+        check("equal scores in one division share a rank (Scaled 3, 3)", until(15, lambda: board() == expected) is not None, repr(board()))
+        badge = driver.find_element(By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] .division').text
+        check("the result says Scaled, its switch offers Rx", badge == "Scaled" and driver.find_element(
+            By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] button.flip').text == "→ Rx", badge)
+
+        # Anna's page: her records, streak and points.
+        link = driver.find_element(By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] a')
+        # On a phone the class buttons stay at the screen's foot: the link is brought to the middle first.
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+        link.click()
+        check("her page", until(10, lambda: driver.find_element(By.ID, "athlete-name").text == "Anna Berg") is not None, driver.current_url)
+        check("her points and streak", driver.find_element(By.ID, "points").text == "50"
+              and driver.find_element(By.ID, "current-streak").text == "1", driver.find_element(By.ID, "streak").text)
+        cells = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#records tr')).slice(1).map(r => Array.from(r.cells).map(c => c.textContent))")
+        check("her record: the program, her best, where", cells == [[PROGRAM, "8 rounds", "Scaled", "rack-1"]], repr(cells))
+        m = driver.execute_script("return {width: document.documentElement.scrollWidth, view: innerWidth}")
+        check("phone: her page is no wider than the screen", m["width"] <= m["view"], repr(m))
+    finally:
+        if driver is not None:
+            driver.quit()
+        for name, process in reversed(processes):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for name, process in reversed(processes):
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if counts["failed"]:
+            for name in ["console", "collect"] + STATIONS:
+                path = os.path.join(work, f"{name}.log")
+                if os.path.exists(path):
+                    print(f"--- {name}.log (tail)")
+                    print("".join(open(path).readlines()[-15:]))
+            print(f"(work files kept in {work})")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"{counts['passed']} passed, {counts['failed']} failed")
+    return 1 if counts["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
