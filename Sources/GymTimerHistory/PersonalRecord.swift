@@ -25,22 +25,8 @@ public struct PersonalRecord: Hashable, Sendable, Codable {
         self.station = station
     }
 
-    /// One program result a best is chosen from.
-    public struct Result: Hashable, Sendable {
-        public var program: String
-        public var division: Division
-        public var score: String
-        public var completedAt: Date
-        public var station: String?
-
-        public init(program: String, division: Division = .rx, score: String, completedAt: Date, station: String? = nil) {
-            self.program = program
-            self.division = division
-            self.score = score
-            self.completedAt = completedAt
-            self.station = station
-        }
-    }
+    /// One program result a best is chosen from: the same fields as the record it may become.
+    public typealias Result = PersonalRecord
 
     /// The best of each program and division in `results` (in any order), by program name, Rx
     /// before Scaled; a score that is not one (a hand edit) is passed over.

@@ -8,10 +8,13 @@ import Testing
 /// `nfc-list` comes with `scripts/install-deps.sh --tests` (libnfc-bin); without it this fails.
 @Suite struct PN532LibNFCTests {
     /// `nfc-list` run against the twin: its output (stdout), within 30 s on a loaded machine.
-    func list(_ twin: PN532SerialTwin) throws -> String {
+    func list(_ twin: PN532SerialTwin) throws -> String { try Self.list(serialLine: twin.path) }
+
+    /// `nfc-list` run against the PN532 on `serialLine`: its output (stdout), within 30 s.
+    static func list(serialLine: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nfc-list")
-        process.environment = ["LIBNFC_DEVICE": "pn532_uart:\(twin.path)", "LIBNFC_LOG_LEVEL": "0", "PATH": "/usr/bin:/bin"]
+        process.environment = ["LIBNFC_DEVICE": "pn532_uart:\(serialLine)", "LIBNFC_LOG_LEVEL": "0", "PATH": "/usr/bin:/bin"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

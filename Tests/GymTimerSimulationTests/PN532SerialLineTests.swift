@@ -62,17 +62,7 @@ import Testing
         let held = String(decoding: read(output.fileHandleForReading.fileDescriptor, count: 35, within: 20), as: UTF8.self)
         #expect(held.contains("pn532: 04A1B2C3D41234 in the field"), "\(held)")
 
-        let list = Process()
-        list.executableURL = URL(fileURLWithPath: "/usr/bin/nfc-list")
-        list.environment = ["LIBNFC_DEVICE": "pn532_uart:\(path)", "LIBNFC_LOG_LEVEL": "0", "PATH": "/usr/bin:/bin"]
-        let listed = Pipe()
-        list.standardOutput = listed
-        list.standardError = FileHandle.nullDevice
-        try list.run()
-        let deadline = Date().addingTimeInterval(30)
-        while list.isRunning && Date() < deadline { usleep(20_000) }
-        if list.isRunning { list.terminate() }
-        let text = String(decoding: listed.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = try PN532LibNFCTests.list(serialLine: path)
         #expect(text.contains("UID (NFCID1): 04  a1  b2  c3  d4  12  34"), "\(text)")
 
         input.fileHandleForWriting.closeFile()
