@@ -6,21 +6,27 @@
 public enum ConsoleAthletePage {
     public static func html(title: String, summary: ConsoleAthleteSummary) -> String {
         let e = ConsoleHTML.escape
+        // Interpolation, one piece a statement: long `+` chains take Swift 6.2's type checker
+        // past its time limit (the arm64 cross build).
         let days = summary.week.reversed().map { day -> String in
-            let items = day.workouts.isEmpty
-                ? #"<li class="note">rest day</li>"#
-                : day.workouts.map { workout in
-                    "<li>" + e(workout.what) + (workout.score.map { " — " + e($0) } ?? "")
-                        + (workout.station.map { #" <span class="note">on "# + e($0) + "</span>" } ?? "") + "</li>"
-                }.joined()
-            return #"<li class="day"><h3>"# + e(day.day) + "</h3><ul>" + items + "</ul></li>"
+            var items = ""
+            for workout in day.workouts {
+                let score = workout.score.map { " — \(e($0))" } ?? ""
+                let station = workout.station.map { #" <span class="note">on \#(e($0))</span>"# } ?? ""
+                items += "<li>\(e(workout.what))\(score)\(station)</li>"
+            }
+            if items.isEmpty { items = #"<li class="note">rest day</li>"# }
+            return #"<li class="day"><h3>\#(e(day.day))</h3><ul>\#(items)</ul></li>"#
         }.joined(separator: "\n")
-        let records = summary.records.isEmpty
-            ? #"<p class="note">No program finished yet.</p>"#
-            : "<table><tr><th>Program</th><th>Best</th><th></th><th>On</th></tr>" + summary.records.map { record in
-                "<tr><td>" + e(record.program) + "</td><td>" + e(record.score) + "</td><td>"
-                    + (record.division == .rx ? "Rx" : "Scaled") + "</td><td>" + e(record.station ?? "-") + "</td></tr>"
-            }.joined() + "</table>"
+        var records = #"<p class="note">No program finished yet.</p>"#
+        if !summary.records.isEmpty {
+            records = "<table><tr><th>Program</th><th>Best</th><th></th><th>On</th></tr>"
+            for record in summary.records {
+                let division = record.division == .rx ? "Rx" : "Scaled"
+                records += "<tr><td>\(e(record.program))</td><td>\(e(record.score))</td><td>\(division)</td><td>\(e(record.station ?? "-"))</td></tr>"
+            }
+            records += "</table>"
+        }
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
