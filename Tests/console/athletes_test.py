@@ -18,7 +18,6 @@ import datetime
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -34,7 +33,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, counts, free_port, mqtt_publish  # noqa: E402
+from checks import check, counts, finish, free_port, mqtt_publish  # noqa: E402
 
 STATIONS = ["rack-1", "rack-2"]
 ANNA, BEN, NEW, GUEST_STATION = "04A1B2C3", "04B0B0B0", "0DDC0FFE", "rack-4"
@@ -261,25 +260,8 @@ def main():
     finally:
         if driver is not None:
             driver.quit()
-        for name, process in reversed(processes):
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for name, process in reversed(processes):
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        if counts["failed"]:
-            for name in ["console", "collect"] + STATIONS:
-                path = os.path.join(work, f"{name}.log")
-                if os.path.exists(path):
-                    print(f"--- {name}.log (tail)")
-                    print("".join(open(path).readlines()[-15:]))
-            print(f"(work files kept in {work})")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    print(f"{counts['passed']} passed, {counts['failed']} failed")
-    return 1 if counts["failed"] else 0
+        status = finish(processes, work, ["console", "collect"] + STATIONS)
+    return status
 
 
 if __name__ == "__main__":
