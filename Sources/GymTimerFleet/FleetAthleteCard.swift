@@ -9,19 +9,8 @@ import GymTimerCore
 /// than this: a UID, four characters, and scores.
 /// `{"bests":[{"division":"rx","program":"Fran","score":"3:45, 1 round"}],"short":"AnnA"}`.
 public struct FleetAthleteCard: Hashable, Sendable, Codable {
-    /// One program's best result in one division, its score as the history writes it
-    /// (`ProgramScore(text:)` reads it back).
-    public struct Best: Hashable, Sendable, Codable {
-        public var program: String
-        public var division: Division
-        public var score: String
-
-        public init(program: String, division: Division, score: String) {
-            self.program = program
-            self.division = division
-            self.score = score
-        }
-    }
+    /// One program's best result in one division.
+    public typealias Best = ProgramBest
 
     /// The short name the display shows (nil: the card's last four hex digits).
     public var short: String?

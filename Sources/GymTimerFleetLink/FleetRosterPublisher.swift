@@ -192,9 +192,7 @@ final class FleetRosterPublisher {
         for card in cards {
             let payload = FleetAthleteCard(
                 short: card.shortName,
-                bests: card.bests.prefix(FleetAthleteCard.maximumBests).map {
-                    FleetAthleteCard.Best(program: $0.program, division: $0.division, score: $0.score)
-                }
+                bests: Array(card.bests.prefix(FleetAthleteCard.maximumBests))
             ).payload
             guard retained[card.card] != payload else { continue }
             if publish(MQTTMessage(topic: FleetTopics.athleteCard(prefix: prefix, card: card.card), payload: payload, qos: 1, retain: true)) {

@@ -61,7 +61,7 @@ extension HistoryStore {
             results.append(PersonalRecord.Result(program: program, division: division, score: score, completedAt: date))
         }
         return PersonalRecord.bests(of: results).map {
-            RosterCard.Best(program: $0.program, division: $0.division, score: $0.score)
+            ProgramBest(program: $0.program, division: $0.division, score: $0.score)
         }.sorted { ($0.program, $0.division.rawValue) < ($1.program, $1.division.rawValue) }
     }
 
