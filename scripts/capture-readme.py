@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Records the README's captures of the terminal kiosk: a rest and an interval run of
+"""Records the simulator guide's captures (docs/simulator.md) of the terminal kiosk: a rest and an interval run of
 `gymtimer simulate` in tmux, typed and read back as a person would see them. Writes, for each,
 an asciinema v2 recording (docs/captures/NAME.cast: `asciinema play` it), an animated SVG
-(docs/captures/NAME.svg: shown in the README) and the key frames as text between the README's
-`<!-- capture:NAME -->` markers, so the README shows what the current build really does.
+(docs/captures/NAME.svg: shown in docs/simulator.md) and the key frames as text between the guide's
+`<!-- capture:NAME -->` markers, so the guide shows what the current build really does.
 
 Usage: capture-readme.py [--check] [BINARY]
   --check  record into a temporary folder and change nothing: fails if a run no longer
@@ -140,12 +140,12 @@ def svg(recording):
 
 
 def update_readme(recording):
-    path = os.path.join(ROOT, "README.md")
+    path = os.path.join(ROOT, "docs", "simulator.md")
     with open(path) as f:
         readme = f.read()
     begin, end = f"<!-- capture:{recording.name} -->", f"<!-- /capture:{recording.name} -->"
     if begin not in readme or end not in readme:
-        raise SystemExit(f"README.md has no {begin} … {end} markers")
+        raise SystemExit(f"docs/simulator.md has no {begin} … {end} markers")
     frames = "\n\n".join("```\n" + "\n".join(l for l in lines if l.strip()) + "\n```" for lines in recording.marked)
     head, rest = readme.split(begin, 1)
     _, tail = rest.split(end, 1)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Runs the README's command blocks as a newcomer would, so a README whose commands no longer
-work fails the tests.
+"""Runs the command blocks of the README and of its guides (docs/*.md, after the README) as a
+newcomer would, so a page whose commands no longer work fails the tests.
 
 A ```sh block preceded by `<!-- readme-check: GROUP -->` is run; the blocks of one group run in
 order, as one bash script (`set -e`), in a new empty directory, except group `clone`, which runs
@@ -15,9 +15,9 @@ interactive), and the fleet demo's port 18830 replaced by a free one. Background
 leaves (the demo's broker) are killed at its end. The fleet demo runs in real time: a failure
 is retried once, and says so.
 
-Usage: check-readme.py [--list] BINARY [README]
+Usage: check-readme.py [--list] BINARY [PAGE...]   (default: README.md and docs/*.md)
 """
-import os, re, shutil, socket, subprocess, sys, tempfile
+import glob, os, re, shutil, socket, subprocess, sys, tempfile
 
 MARK = re.compile(r"<!--\s*readme-check:\s*([\w-]+)\s*-->")
 
@@ -72,8 +72,8 @@ def main():
         return 2
     binary = os.path.abspath(args[0])
     clone = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    readme = args[1] if len(args) > 1 else os.path.join(clone, "README.md")
-    found = blocks(readme)
+    pages = args[1:] or [os.path.join(clone, "README.md")] + sorted(glob.glob(os.path.join(clone, "docs", "*.md")))
+    found = [block for page in pages for block in blocks(page)]
     groups = []
     for group, _, _ in found:
         if group not in groups:

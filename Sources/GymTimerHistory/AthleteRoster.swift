@@ -193,7 +193,7 @@ public final class AthleteRoster {
     /// their name. In the same transaction each of their cards gets a `ForgetRequest`: the
     /// collector tells every station to delete what it holds of the card, and only then
     /// deletes the request (the UID's last trace in this file) and VACUUMs again. What stays
-    /// elsewhere (backups) is the README's "The roster".
+    /// elsewhere (backups) is "The roster" (docs/history.md).
     @discardableResult
     public func forget(_ name: String) throws(RosterError) -> Forgotten {
         let requestedAt = now()

@@ -22,7 +22,7 @@ public struct ForgetRequest: Hashable, Sendable {
 
     /// How long a request waits for a station that never answers (one unplugged for good, one
     /// whose retained status nobody cleared): thirty days, then it is completed without it and
-    /// the collector logs which stations never answered (README, "The roster").
+    /// the collector logs which stations never answered (docs/history.md, "The roster").
     public static let patience: TimeInterval = 30 * 86_400
 
     /// The id the `forget` command for this request carries (the answers name it; no UID in it).

@@ -43,7 +43,7 @@ public struct ClockSynchronisation: Equatable, Sendable {
     public var report: String {
         guard synchronised else {
             return "clock: not synchronised (no NTP client keeps it): a fleet's synchronised starts will be as far apart "
-                + "as the stations' clocks; turn on chrony (README, \"Clocks\")"
+                + "as the stations' clocks; turn on chrony (docs/fleet.md, \"Clocks\")"
         }
         return "clock: synchronised, offset \(Self.milliseconds(offset, signed: true)), estimated error ±"
             + "\(Self.milliseconds(estimatedError)), at most \(Self.milliseconds(maximumError))"

@@ -18,7 +18,7 @@ struct AthletesForget: ParsableCommand {
             let forgotten = try parent.roster().forget(name)
             let cards = forgotten.athlete.cards.count
             print("Forgot \(forgotten.athlete.name): \(cards) card\(cards == 1 ? "" : "s") and \(forgotten.workouts) workout\(forgotten.workouts == 1 ? "" : "s") removed from \(parent.db).")
-            print("The collector now tells every station to delete the card's records; backups are not touched: see the README's \"The roster\".")
+            print("The collector now tells every station to delete the card's records; backups are not touched: see \"The roster\" in docs/history.md.")
         } catch let error as RosterError {
             throw Athletes.failure(error)
         }
