@@ -63,6 +63,7 @@ install_package() {
     systemctl disable --now gymtimer-config.path gymtimer.service >/dev/null 2>&1 || true
     rm -f "$unit" "$udev" "$watch_path" "$watch_service" "$dropin" "$prefix/bin/gymtimer" "$prefix/bin/gymtimer-console" \
       "$prefix/share/doc/gymtimer/README.md"
+    rm -rf "$prefix/share/doc/gymtimer/docs"
     systemctl daemon-reload 2>/dev/null || true
     say "removed the install made without a package (kept $config and /var/lib/gymtimer)"
   fi
@@ -146,6 +147,7 @@ install -m 0755 "$binary" "$prefix/bin/gymtimer.new"
 ! command -v strip >/dev/null || strip --strip-debug "$prefix/bin/gymtimer.new"
 mv -f "$prefix/bin/gymtimer.new" "$prefix/bin/gymtimer"
 install -D -m 0644 "$repo/README.md" "$prefix/share/doc/gymtimer/README.md"
+install -D -m 0644 -t "$prefix/share/doc/gymtimer/docs" "$repo"/docs/*.md   # the guides the README and messages name
 say "installed $prefix/bin/gymtimer"
 # The coach's console (`gymtimer console` runs gymtimer-console from gymtimer's directory),
 # built beside the binary. Without it the kiosk works, and `gymtimer console` says what is missing.

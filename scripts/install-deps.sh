@@ -15,7 +15,8 @@
 #                     (the clock-step tests)
 #   libgpiod 2.2      gcc, make, xz-utils (built from Debian trixie's source, build-libgpiod2.sh)
 #   Home Assistant    debootstrap (its sid chroot), curl, jq
-#   arm64             debootstrap, qemu-user-static, file, binutils, lintian
+#   arm64, packages   debootstrap, qemu-user-static, file, binutils, lintian, dpkg-dev
+#                     (dpkg-shlibdeps), debhelper (its maintainer-script snippets)
 #   console           chromium, chromium-driver, python3-venv (selenium goes into .build-venv)
 #   terminal          tmux
 #   kernel/install VM qemu-system-x86, busybox-static, gpiod, i2c-tools, alsa-utils, cpio, kmod,
@@ -28,7 +29,7 @@ for flag in "$@"; do
   case "$flag" in
     --tests) tests=true
       needed+=(mosquitto openssl faketime gcc make xz-utils debootstrap curl jq util-linux
-               qemu-user-static file binutils lintian chromium chromium-driver python3-venv tmux
+               qemu-user-static file binutils lintian dpkg-dev debhelper chromium chromium-driver python3-venv tmux
                qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio kmod e2fsprogs
                iproute2 debian-archive-keyring libnfc-bin) ;;
     --vm-arm64) needed+=(qemu-system-arm debootstrap e2fsprogs kmod cpio debian-archive-keyring) ;;

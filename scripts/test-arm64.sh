@@ -15,7 +15,7 @@ start=$(date +%s)
 CANNOT_RUN_STAGE="arm64 tests"; . scripts/lib/cannot-run.sh
 [ "$(uname -m)" = x86_64 ] || cannot_run "needs an x86-64 host, this is $(uname -m)"
 [ "$(id -u)" = 0 ] || cannot_run "needs root for debootstrap and chroot"
-require_tools apt-get dpkg-deb debootstrap unshare qemu-aarch64-static file objdump lintian python3
+require_tools apt-get dpkg-deb dpkg-shlibdeps dh_installsystemd debootstrap unshare qemu-aarch64-static file objdump lintian python3
 
 echo "== arm64: cross build (scripts/build-arm64.sh --tests; cached in .build-arm64)"
 out=$(scripts/build-arm64.sh --tests | tail -1) || { echo "arm64 tests: FAIL (scripts/build-arm64.sh)"; exit 1; }

@@ -19,12 +19,12 @@ CANNOT_RUN_STAGE="package lifecycle"; . scripts/lib/cannot-run.sh
 require_tools debootstrap dpkg-deb
 prepare=false
 [ "${1:-}" = --prepare ] && prepare=true || deb=$(realpath -e "$1")
-if [ ! -x "$root/usr/bin/dpkg" ]; then
+if [ ! -x "$root/usr/bin/dpkg" ] || [ ! -x "$root/usr/bin/systemd-sysusers" ]; then
   echo "== package lifecycle: debootstrap trixie amd64 minbase (cached in $root)"
   rm -rf "$root.tmp"
-  debootstrap --variant=minbase --include=init-system-helpers trixie "$root.tmp" http://deb.debian.org/debian \
+  debootstrap --variant=minbase --include=init-system-helpers,systemd-standalone-sysusers trixie "$root.tmp" http://deb.debian.org/debian \
     >/tmp/gymtimer-pkgtest-debootstrap.log 2>&1 || { tail -5 /tmp/gymtimer-pkgtest-debootstrap.log; fail "debootstrap trixie"; }
-  mv "$root.tmp" "$root"
+  rm -rf "$root"; mv "$root.tmp" "$root"   # a root made before an --include was added goes
 fi
 $prepare && { echo "package lifecycle: the clean root is ready ($root)"; exit 0; }
 # A fresh copy of the clean root for every run: nothing of the last run remains.
