@@ -34,105 +34,18 @@ final class HardwareKiosk {
     /// with its role and config key (the lines opened before it are released).
     init(settings: HardwareSettings, opener: DeviceOpener = .system) throws(KioskWiringError) {
         self.settings = settings
-        var lines: [any GPIOLine] = []
-        func opening<T>(_ role: String, _ open: () throws(HALError) -> T) throws(KioskWiringError) -> T {
-            do {
-                return try open()
-            } catch {
-                for line in lines { line.release() }
-                throw KioskWiringError(role: role, error: error)
-            }
-        }
-        let chip = try opening("GPIO chip ([hardware] chip)") { () throws(HALError) in try opener.chip(settings.chip) }
-        self.chip = chip
-        let bias: GPIOBias = switch settings.bias {
-        case .pullUp: .pullUp
-        case .pullDown: .pullDown
-        case .none: .disabled
-        }
-        func input(_ spec: LineSpec, _ role: InputRole, _ what: String, key: String) throws(KioskWiringError) -> any GPIOEventInput {
-            let line = try opening("\(what) ([hardware.lines] \(key))") { () throws(HALError) in
-                try chip.input(Self.id(spec), role: role.lineName, activeLow: settings.buttonsActiveLow, bias: bias)
-            }
-            lines.append(line)
-            return line
-        }
-        func output(_ spec: LineSpec, _ role: String, _ what: String, key: String) throws(KioskWiringError) -> any GPIOOutput {
-            let line = try opening("\(what) ([hardware.lines] \(key))") { () throws(HALError) in
-                try chip.output(Self.id(spec), role: role, activeLow: false, initial: false)
-            }
-            lines.append(line)
-            return line
-        }
-        let wiring = settings.lines
-        var roles: [InputRole: any GPIOEventInput] = [
-            .start: try input(wiring.start, .start, "start button", key: "start"),
-            .dismiss: try input(wiring.dismiss, .dismiss, "dismiss button", key: "dismiss"),
-        ]
-        let a = try input(wiring.encoderA, .encoderA, "knob A", key: "encoder_a")
-        let b = try input(wiring.encoderB, .encoderB, "knob B", key: "encoder_b")
-        (roles[.encoderA], roles[.encoderB]) = (a, b)
-        if let spec = wiring.encoderSwitch {
-            roles[.encoderSwitch] = try input(spec, .encoderSwitch, "knob switch", key: "encoder_switch")
-        }
-        inputs = InputRole.allCases.compactMap { roles[$0] }
+        let opening = try HardwareOpening(settings: settings, opener: opener)
+        chip = opening.chip
+        let roles = try opening.inputs()
         self.roles = roles
+        inputs = InputRole.allCases.compactMap { roles[$0] }
+        guard let a = roles[.encoderA], let b = roles[.encoderB] else { preconditionFailure("inputs() opens both knob lines") }
         encoder = (a, b)
-
-        switch settings.buzzer {
-        case .active:
-            let line = try output(wiring.buzzer, "buzzer", "buzzer", key: "buzzer")
-            buzzer = .init(name: "buzzer", wiring: line.location, line: line)
-        case .pwm(let pwmChip, let channel, let frequencyHz):
-            let pwm = try opening("PWM buzzer ([hardware.buzzer] pwm_chip, pwm_channel)") { () throws(HALError) in
-                try opener.pwm(pwmChip, channel, frequencyHz)
-            }
-            buzzer = .init(name: "buzzer", wiring: pwm.location, line: pwm.output)
-        }
-        let ledLines: [(StatusLED, LineSpec)] = [
-            (.ready, wiring.ledReady), (.rest, wiring.ledRest), (.alarm, wiring.ledAlarm),
-            (.low, wiring.ledLow), (.high, wiring.ledHigh),
-        ]
-        var leds: [(led: StatusLED, output: SelfTest<ContinuousClock>.Output)] = []
-        for (led, spec) in ledLines {
-            let line = try output(spec, "led-\(led.rawValue)", "\(led.rawValue) LED", key: "led_\(led.rawValue)")
-            leds.append((led, .init(name: led.rawValue, wiring: line.location, line: line)))
-        }
-        self.leds = leds
-
-        switch settings.display.kind {
-        case .tm1637(let clk, let dio):
-            let clock = try opening("TM1637 clock ([hardware.display] clk)") { () throws(HALError) in
-                try chip.openDrain(Self.id(clk), role: "tm1637-clk")
-            }
-            lines.append(clock)
-            let data = try opening("TM1637 data ([hardware.display] dio)") { () throws(HALError) in
-                try chip.openDrain(Self.id(dio), role: "tm1637-dio")
-            }
-            lines.append(data)
-            display = TM1637Display(clock: clock, data: data, delay: { MonotonicTime.spin(for: $0) })
-            displayDescription = "TM1637 on CLK \(clock.location), DIO \(data.location)"
-        case .ht16k33(let bus, let address):
-            let i2c = try opening("HT16K33 display ([hardware.display] i2c_bus)") { () throws(HALError) in try opener.i2c(bus) }
-            display = HT16K33Display(bus: i2c, address: UInt8(address))
-            displayDescription = "HT16K33 at 0x\(String(address, radix: 16)) on \(i2c.name)"
-        case .max7219(let path):
-            let spi = try opening("MAX7219 display ([hardware.display] spi_device)") { () throws(HALError) in try opener.spi(path) }
-            display = MAX7219Display(device: spi)
-            displayDescription = "MAX7219 on \(path)"
-        case .none:
-            display = NoDisplay()
-            displayDescription = "no display"
-        }
-        self.lines = lines
-        if let address = settings.nfc {
-            let open = opener.cardReader
-            cards = try opening("NFC reader ([hardware] nfc)") { () throws(HALError) in
-                try CardTapSource(name: address.connstring) { () throws(HALError) in try open(address.connstring) }
-            }
-        } else {
-            cards = nil
-        }
+        buzzer = try opening.buzzer()
+        leds = try opening.leds()
+        (display, displayDescription) = try opening.display()
+        cards = try opening.cardReader()
+        lines = opening.lines
     }
 
     deinit { shutDown() }
