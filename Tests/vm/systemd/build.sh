@@ -52,8 +52,8 @@ for u in serial-getty@ttyS0.service getty@tty1.service apt-daily.timer apt-daily
   ln -sf /dev/null "$R/etc/systemd/system/$u"
 done
 T=$R/root/gymtimer
-mkdir -p "$T/Tests/vm"
-cp -a "$ROOT/deploy" "$ROOT/README.md" "$T/"
+mkdir -p "$T/Tests/vm" "$T/docs"
+cp -a "$ROOT/deploy" "$ROOT/README.md" "$T/"; cp -a "$ROOT"/docs/*.md "$T/docs/"   # install.sh installs the guides too
 cp -a "$ROOT/Tests/vm/guest_test.py" "$ROOT/Tests/vm/simulated-devices.sh" "$HERE" "$T/Tests/vm/"
 install -m755 "$BINARY" "$T/gymtimer"
 install -m755 "$OTHER" "$T/gymtimer-other"
