@@ -20,53 +20,16 @@ extension Kiosk {
         case .pause: outcome = control(.pause, at: now)
         case .resume: outcome = control(.resume, at: now)
         case .reset: outcome = control(.reset, at: now)
-        case .select(let entry):
-            guard isIdle, let menu = menu(at: now) else {
-                outcome = .failure(KioskRefusal("select", "only while the station is idle (\(statusLine))"))
-                break
-            }
-            guard menu.entries.contains(entry) else {
-                outcome = .failure(KioskRefusal("select", "the mode menu has no such entry"))
-                break
-            }
-            outcome = .success(pick(entry, leaving: mode, at: now))
-        case .selectProgram(let program):
-            guard isIdle, menu(at: now) != nil else {
-                outcome = .failure(KioskRefusal("select", "only while the station is idle (\(statusLine))"))
-                break
-            }
-            if let problem = program.definitionProblem {
-                outcome = .failure(KioskRefusal("select", "the program's " + problem))
-                break
-            }
-            var effects: [Effect] = []
-            if case .rest(var rest) = mode {
-                effects = rest.endWorkout(at: now).filter { if case .record = $0 { true } else { false } }
-            }
-            let current: ProgramMode
-            if case .program(let program) = mode { current = program } else { current = Self.freshProgram(settings) }
-            mode = .program(current.selecting(classProgram: program))
-            outcome = .success(effects + currentOutputs(at: now))
-        case .setRest(let seconds):
-            guard case .rest(var rest) = mode else {
-                outcome = .failure(KioskRefusal("set", "only in rest mode"))
-                break
-            }
-            outcome = rest.setDuration(seconds: seconds, at: now)
-            if case .success = outcome { mode = .rest(rest) }
+        case .select(let entry): outcome = select(entry, at: now)
+        case .selectProgram(let program): outcome = select(program, at: now)
+        case .setRest(let seconds): outcome = setRest(seconds: seconds, at: now)
         case .showMessage(let text, let seconds):
             outcome = show(text, seconds: seconds, at: now)
         case .lockButtons(let locked):
             outcome = .success(lock(locked, at: now))
         case .setAthlete(let tap):
             outcome = .success(assignAthlete(tap, at: now))
-        case .setBrightness(let percent):
-            guard (0...100).contains(percent) else {
-                outcome = .failure(KioskRefusal("brightness", "it is a percentage, 0 to 100"))
-                break
-            }
-            brightness = percent
-            outcome = .success([.brightness(percent: percent)])
+        case .setBrightness(let percent): outcome = setBrightness(percent)
         case .setSleepWindow(let window):
             setSleepWindow(window)
             outcome = .success([])
@@ -78,6 +41,47 @@ extension Kiosk {
         case .success(let more): return effects + more
         case .failure(let refusal): return effects + [.refused(refusal)]
         }
+    }
+
+    /// `select`: a mode menu entry, picked as the menu would, only while idle.
+    private mutating func select(_ entry: ModeMenu.Entry, at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard isIdle, let menu = menu(at: now) else {
+            return .failure(KioskRefusal("select", "only while the station is idle (\(statusLine))"))
+        }
+        guard menu.entries.contains(entry) else { return .failure(KioskRefusal("select", "the mode menu has no such entry")) }
+        return .success(pick(entry, leaving: mode, at: now))
+    }
+
+    /// `select` with a class's own program (its definition carried in the command), only while
+    /// idle; a rest workout under way is recorded first.
+    private mutating func select(_ program: Program, at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard isIdle, menu(at: now) != nil else {
+            return .failure(KioskRefusal("select", "only while the station is idle (\(statusLine))"))
+        }
+        if let problem = program.definitionProblem { return .failure(KioskRefusal("select", "the program's " + problem)) }
+        var effects: [Effect] = []
+        if case .rest(var rest) = mode {
+            effects = rest.endWorkout(at: now).filter { if case .record = $0 { true } else { false } }
+        }
+        let current: ProgramMode
+        if case .program(let program) = mode { current = program } else { current = Self.freshProgram(settings) }
+        mode = .program(current.selecting(classProgram: program))
+        return .success(effects + currentOutputs(at: now))
+    }
+
+    /// `set`: the rest length, as the knob would set it, only in rest mode.
+    private mutating func setRest(seconds: Int, at now: Moment) -> Result<[Effect], KioskRefusal> {
+        guard case .rest(var rest) = mode else { return .failure(KioskRefusal("set", "only in rest mode")) }
+        let outcome = rest.setDuration(seconds: seconds, at: now)
+        if case .success = outcome { mode = .rest(rest) }
+        return outcome
+    }
+
+    /// `brightness`: the display's, a percentage kept with the state.
+    private mutating func setBrightness(_ percent: Int) -> Result<[Effect], KioskRefusal> {
+        guard (0...100).contains(percent) else { return .failure(KioskRefusal("brightness", "it is a percentage, 0 to 100")) }
+        brightness = percent
+        return .success([.brightness(percent: percent)])
     }
 
     /// The mode menu's entry for `mode` and the workout preset or program `name` (what a
