@@ -40,53 +40,61 @@ public struct ScriptParser: Sendable {
             }
             last = time
             let args = Array(words.dropFirst(2))
-            let action: SimulationScript.Action
-            switch words[1] {
-            case "press": action = .press(try button(args, line: number, verb: "press"))
-            case "release": action = .release(try button(args, line: number, verb: "release"))
-            case "click": action = .click(try button(args, line: number, verb: "click"))
-            case "bounce": action = .bounce(try button(args, line: number, verb: "bounce"))
-            case "hold":
-                guard args.count == 2 else { throw ScriptError(line: number, "usage: TIME hold BUTTON SECONDS") }
-                let name = try button([args[0]], line: number, verb: "hold")
-                action = .hold(name, try seconds(args[1], line: number, what: "hold duration"))
-            case "turn":
-                guard args.count == 1 else { throw ScriptError(line: number, "usage: TIME turn DETENTS") }
-                guard let detents = Int(args[0]), detents.magnitude <= Self.maxDetents else {
-                    throw ScriptError(
-                        line: number,
-                        "'\(Self.shown(args[0]))' is not a whole number of detents from -\(Self.maxDetents) to \(Self.maxDetents)")
-                }
-                totalDetents += Int(detents.magnitude)
-                guard totalDetents <= Self.maxTotalDetents else {
-                    throw ScriptError(line: number, "the script turns the knob more than \(Self.maxTotalDetents) detents in all")
-                }
-                action = .turn(detents)
-            case "restart":
-                guard args.isEmpty else { throw ScriptError(line: number, "restart takes no arguments") }
-                action = .restart
-            case "tap":
-                guard args.count == 1, let card = CardID(hex: args[0]) else {
-                    throw ScriptError(line: number, "usage: TIME tap UID (the card's UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)")
-                }
-                action = .tap(card)
-            case "fleet", "broker":
-                guard fleet else {
-                    throw ScriptError(line: number, "'\(words[1])' needs a [fleet] section in the config: the simulated station has no broker without one")
-                }
-                action = .fleet(try fleetAction(words[1], args, line: number))
-            case "end":
+            if words[1] == "end" {
                 guard args.isEmpty else { throw ScriptError(line: number, "end takes no arguments") }
                 end = time
                 continue
-            default:
-                let verbs = "press, release, click, hold, bounce, turn, tap, restart" + (fleet ? ", fleet, broker" : "") + ", end"
-                throw ScriptError(line: number, "unknown verb '\(Self.shown(words[1]))' (\(verbs))")
             }
+            let action = try action(words[1], args, line: number, totalDetents: &totalDetents)
             steps.append(.init(time: time, action: action, line: number))
         }
         guard let end else { throw ScriptError(line: 0, "the last line must be 'TIME end'") }
         return SimulationScript(steps: steps, end: end)
+    }
+
+    /// One line's action: VERB and its arguments (`end` is the caller's); `totalDetents` counts
+    /// the knob's turns over the whole script.
+    private func action(
+        _ verb: String, _ args: [String], line: Int, totalDetents: inout Int
+    ) throws(ScriptError) -> SimulationScript.Action {
+        switch verb {
+        case "press": return .press(try button(args, line: line, verb: "press"))
+        case "release": return .release(try button(args, line: line, verb: "release"))
+        case "click": return .click(try button(args, line: line, verb: "click"))
+        case "bounce": return .bounce(try button(args, line: line, verb: "bounce"))
+        case "hold":
+            guard args.count == 2 else { throw ScriptError(line: line, "usage: TIME hold BUTTON SECONDS") }
+            let name = try button([args[0]], line: line, verb: "hold")
+            return .hold(name, try seconds(args[1], line: line, what: "hold duration"))
+        case "turn":
+            guard args.count == 1 else { throw ScriptError(line: line, "usage: TIME turn DETENTS") }
+            guard let detents = Int(args[0]), detents.magnitude <= Self.maxDetents else {
+                throw ScriptError(
+                    line: line,
+                    "'\(Self.shown(args[0]))' is not a whole number of detents from -\(Self.maxDetents) to \(Self.maxDetents)")
+            }
+            totalDetents += Int(detents.magnitude)
+            guard totalDetents <= Self.maxTotalDetents else {
+                throw ScriptError(line: line, "the script turns the knob more than \(Self.maxTotalDetents) detents in all")
+            }
+            return .turn(detents)
+        case "restart":
+            guard args.isEmpty else { throw ScriptError(line: line, "restart takes no arguments") }
+            return .restart
+        case "tap":
+            guard args.count == 1, let card = CardID(hex: args[0]) else {
+                throw ScriptError(line: line, "usage: TIME tap UID (the card's UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)")
+            }
+            return .tap(card)
+        case "fleet", "broker":
+            guard fleet else {
+                throw ScriptError(line: line, "'\(verb)' needs a [fleet] section in the config: the simulated station has no broker without one")
+            }
+            return .fleet(try fleetAction(verb, args, line: line))
+        default:
+            let verbs = "press, release, click, hold, bounce, turn, tap, restart" + (fleet ? ", fleet, broker" : "") + ", end"
+            throw ScriptError(line: line, "unknown verb '\(Self.shown(verb))' (\(verbs))")
+        }
     }
 
     /// `fleet [all] [retained] PAYLOAD...` (the payload is the rest of the line, its words
