@@ -103,6 +103,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The page's files, compiled into the binary (PackageResources): nothing to install.
+            resources: [
+                .embedInCode("Page/console.html"), .embedInCode("Page/coach-controls.html"),
+                .embedInCode("Page/console.css"), .embedInCode("Page/console.js"),
             ]
         ),
         // The simulated twins, the in-memory MQTT broker among them (behind GymTimerMQTT's MQTTTransport).
