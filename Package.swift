@@ -3,7 +3,9 @@ import Foundation
 import PackageDescription
 
 /// Layers, dependencies pointing one way:
-/// Core (pure state machines) ← HAL (device protocols) ← Drivers (written once over the HAL)
+/// Core (pure state machines) ← HAL (device protocols, the system calls under them, errno's
+/// text: swift-system's `Errno`) ← System (what talks to the operating system: processes, safe
+/// files, stop signals, the fault log, the journal's storage) ← Drivers (written once over the HAL)
 /// ← Runtime (the one event loop, running-state storage, systemd service; nothing else)
 /// ← Setup (what both kiosks share: `KioskDataDirectory`, the history's conformance to Runtime's `PendingHistory`)
 /// ← Kiosk (real devices from the config, self-test) / Simulator (simulated devices, scripted
@@ -11,7 +13,13 @@ import PackageDescription
 /// The coach's console (Console, over Hummingbird/SwiftNIO) is its own executable,
 /// gymtimer-console; gymtimer and it share CommandLine (stderr lines, exit codes, broker options).
 /// Device backends (Hardware: libgpiod, ALSA…; Simulation: the twins) and History (SQLite) sit
-/// beside Runtime: Runtime links none of them.
+/// beside Runtime: Runtime links none of them. History and the fleet use System, not Drivers.
+/// System sits over HAL (not under it): StopSignals is a HAL `PollSource` and a child process
+/// waits through HAL's `SystemCall.poll`, while HAL needs nothing of System.
+
+/// swift-system's `Errno`: the one errno type, thrown or turned into text (HAL's `Errno+Text`).
+let systemPackage: Target.Dependency = .product(name: "SystemPackage", package: "swift-system")
+
 let package = Package(
     name: "GymTimer",
     platforms: [.macOS(.v14)],
@@ -32,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -49,15 +58,19 @@ let package = Package(
         .target(name: "GymTimerCore"),
         // ppoll(2), which Swift's Glibc module does not import: HAL's SystemCall.poll is its one user.
         .target(name: "CSystemShim"),
-        .target(name: "GymTimerHAL", dependencies: ["CSystemShim"]),
-        .target(name: "GymTimerDrivers", dependencies: ["GymTimerCore", "GymTimerHAL"]),
+        .target(name: "GymTimerHAL", dependencies: ["CSystemShim", systemPackage]),
+        // The system layer: processes, safe files, stop signals, the fault log, the journal's storage.
+        .target(name: "GymTimerSystem", dependencies: ["GymTimerHAL", systemPackage]),
+        .target(name: "GymTimerDrivers", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerSystem", systemPackage]),
         .target(
             name: "GymTimerConfig",
-            dependencies: ["GymTimerCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["GymTimerCore", "GymTimerHAL", systemPackage, .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(
             name: "GymTimerHistory",
-            dependencies: ["GymTimerCore", "GymTimerDrivers", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "GymTimerCore", "GymTimerHAL", "GymTimerSystem", systemPackage, .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // libmosquitto's header only: gymtimer loads the library when a client is made
         // (CMosquittoShim), so a kiosk without a [fleet] never maps it or OpenSSL.
@@ -68,14 +81,14 @@ let package = Package(
         // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery. Pure
         // Swift + Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
-        .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquittoShim"]),
+        .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquittoShim", systemPackage]),
         // The fleet's two ends over MQTT: the station a kiosk's loop hosts (with its durable
         // outbox), the collector and the coach's console.
         .target(
             name: "GymTimerFleetLink",
             dependencies: [
                 "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerHAL",
-                "GymTimerDrivers", "GymTimerRuntime", .product(name: "GRDB", package: "GRDB.swift"),
+                "GymTimerSystem", "GymTimerRuntime", systemPackage, .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The coach's web console (`gymtimer console`): an HTTP server (Hummingbird) on one side,
@@ -85,11 +98,16 @@ let package = Package(
             name: "GymTimerConsole",
             dependencies: [
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore",
-                "GymTimerDrivers",
+                "GymTimerSystem",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The page's files, compiled into the binary (PackageResources): nothing to install.
+            resources: [
+                .embedInCode("Page/console.html"), .embedInCode("Page/coach-controls.html"),
+                .embedInCode("Page/console.css"), .embedInCode("Page/console.js"),
             ]
         ),
         // The simulated twins, the in-memory MQTT broker among them (behind GymTimerMQTT's MQTTTransport).
@@ -97,20 +115,21 @@ let package = Package(
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
         .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIODShim", "CALSA", "CNFCShim"]),
-        .target(name: "GymTimerRuntime", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers"]),
-        .target(name: "GymTimerSetup", dependencies: ["GymTimerCore", "GymTimerDrivers", "GymTimerHistory", "GymTimerRuntime"]),
+        .target(name: "GymTimerRuntime", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerSystem", "GymTimerDrivers", systemPackage]),
+        .target(name: "GymTimerSetup", dependencies: ["GymTimerCore", "GymTimerSystem", "GymTimerHistory", "GymTimerRuntime"]),
         .target(
             name: "GymTimerSimulator",
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation", "GymTimerHistory",
-                "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink", "GymTimerFleet", "GymTimerMQTT",
+                "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink", "GymTimerFleet", "GymTimerMQTT", "GymTimerSystem",
+                systemPackage,
             ]
         ),
         .target(
             name: "GymTimerKiosk",
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerHardware", "GymTimerHistory",
-                "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink",
+                "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink", "GymTimerSystem",
             ]
         ),
         .target(
@@ -118,6 +137,7 @@ let package = Package(
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerHardware",
+                "GymTimerSystem", systemPackage,
             ]
         ),
         // What both executables' command lines share: one-line errors with their exit codes,
@@ -131,7 +151,8 @@ let package = Package(
             dependencies: [
                 "GymTimerCore", "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
                 "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
-                "GymTimerCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GymTimerCommandLine", "GymTimerHAL", "GymTimerSystem", systemPackage,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Linked by LLVM's lld (shipped with the Swift toolchain) with packed relative
             // relocations (DT_RELR, glibc 2.36+: Debian 12 and 13): the position-independent
@@ -172,32 +193,33 @@ let package = Package(
         // Helpers more than one test target uses (never part of the product).
         .target(name: "GymTimerTestSupport", path: "Tests/GymTimerTestSupport"),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
-        .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSimulation", "GymTimerTestSupport"]),
+        .testTarget(name: "GymTimerSystemTests", dependencies: ["GymTimerSystem"]),
+        .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSystem", "GymTimerSimulation", "GymTimerTestSupport"]),
         .testTarget(name: "GymTimerConfigTests", dependencies: ["GymTimerConfig"]),
         .testTarget(
             name: "GymTimerSimulationTests",
             dependencies: [
                 "GymTimerSimulation", "GymTimerRuntime", "GymTimerSetup", "GymTimerSimulator", "GymTimerKiosk", "GymTimerBenchmark",
-                "GymTimerTestSupport",
+                "GymTimerSystem", "GymTimerTestSupport",
             ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "GymTimerKioskTests",
-            dependencies: ["GymTimerKiosk", "GymTimerHardware", "GymTimerConfig", "GymTimerSimulation", "GymTimerRuntime"]
+            dependencies: ["GymTimerKiosk", "GymTimerHardware", "GymTimerConfig", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSystem"]
         ),
-        .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers", "GymTimerSimulation"]),
-        .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory"]),
+        .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers", "GymTimerSystem", "GymTimerSimulation"]),
+        .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory", "GymTimerSystem"]),
         .testTarget(
             name: "GymTimerFleetTests",
             dependencies: [
-                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers",
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
                 "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport",
             ]
         ),
         .testTarget(
             name: "GymTimerConsoleTests",
-            dependencies: ["GymTimerConsole", "GymTimerFleet", "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers", "GymTimerMQTT"]
+            dependencies: ["GymTimerConsole", "GymTimerFleet", "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", "GymTimerMQTT"]
         ),
         .testTarget(
             name: "FuzzTests",

@@ -42,13 +42,13 @@ echo "== arm64: the package's install, upgrade, remove and purge (Tests/package/
 Tests/package/lifecycle.sh "$deb" || rc=1
 
 # The unit tests of what can differ on arm64: the code that meets the kernel, C libraries or
-# bytes on disk (the hardware layer's ioctls and libgpiod 2, the drivers' wire bytes and
+# bytes on disk (the hardware layer's ioctls and libgpiod 2, the system layer's processes, the drivers' wire bytes and
 # samples, SQLite, toml++, libmosquitto, the journal, the loop's poll and clocks, the trace's
 # bytes). The pure logic above them (GymTimerCoreTests, the fleet's and the console's logic,
 # the scripted runs and the fuzz corpora) has no architecture-specific code (checked below),
 # and the scenarios after this run it end to end on the arm64 binary, trace byte for byte; the
 # host's unit tests run it natively.
-run_modules=(GymTimerHardwareTests GymTimerDriversTests GymTimerHistoryTests GymTimerKioskTests GymTimerConfigTests)
+run_modules=(GymTimerHardwareTests GymTimerSystemTests GymTimerDriversTests GymTimerHistoryTests GymTimerKioskTests GymTimerConfigTests)
 run_suites=(
   # GymTimerSimulationTests: the journal and store on disk, the loop's wait and clocks, the
   # trace's bytes, the terminal's input bytes, sd_notify's socket, the self-test's devices.

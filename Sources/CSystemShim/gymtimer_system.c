@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 #include "gymtimer_system.h"
 
 int gymtimer_ppoll(struct pollfd *fds, unsigned long count, const struct timespec *timeout) {
@@ -68,4 +69,8 @@ int gymtimer_name_thread(const char *name) {
     for (; i < sizeof shortened - 1 && name[i] != 0; i++) shortened[i] = name[i];
     shortened[i] = 0;
     return pthread_setname_np(pthread_self(), shortened);
+}
+
+const char *gymtimer_errno_name(int code) {
+    return strerrorname_np(code);
 }

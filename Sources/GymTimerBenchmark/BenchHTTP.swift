@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import GymTimerHAL
+import SystemPackage
 
 /// A minimal HTTP/1.1 client over a loopback socket for the console's benchmark: one request
 /// per connection (`Connection: close`), as a browser on the console's own page sends it
@@ -23,7 +25,7 @@ struct BenchHTTP {
         _ method: String, _ path: String, body: String = "", type: String? = nil, cookie: String? = nil, token: String? = nil
     ) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw Failure(description: "socket: \(Errno.last.text)") }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -34,7 +36,7 @@ struct BenchHTTP {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect: \(String(cString: strerror(errno)))") }
+        guard connected == 0 else { throw Failure(description: "connect: \(Errno.last.text)") }
         let host = "127.0.0.1:\(port)"
         var text = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\nOrigin: http://\(host)\r\n"
         if let type { text += "Content-Type: \(type)\r\n" }
@@ -45,7 +47,7 @@ struct BenchHTTP {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard n > 0 else { throw Failure(description: "write: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw Failure(description: "write: \(Errno.last.text)") }
             sent += n
         }
         var received: [UInt8] = []

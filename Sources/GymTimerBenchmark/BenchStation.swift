@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerDrivers
 import GymTimerFleetLink
+import GymTimerSystem
 
 /// A headless station (`simulate --headless`, fleet station `bench`) on a fresh Mosquitto on
 /// loopback, in a temporary directory: what the fleet and console benchmarks time against.

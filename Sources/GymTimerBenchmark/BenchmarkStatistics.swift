@@ -1,4 +1,4 @@
-import GymTimerDrivers
+import GymTimerCore
 
 /// Median, 99th percentile and maximum of a set of samples: the three figures every benchmark
 /// row reports, so a good median cannot hide a bad tail.

@@ -5,6 +5,7 @@ import GymTimerHAL
 import GymTimerHardware
 import GymTimerRuntime
 import GymTimerSimulation
+import GymTimerSystem
 
 /// What the NFC reader costs the kiosk: the real libnfc (pn532_uart) asking the simulated PN532
 /// on a pseudo-terminal through `CardTapSource`, and the kiosk's loop waiting on the source's

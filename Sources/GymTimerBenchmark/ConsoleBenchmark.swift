@@ -3,6 +3,7 @@ import Glibc
 import GymTimerDrivers
 import GymTimerFleet
 import GymTimerFleetLink
+import GymTimerSystem
 
 /// The coach's console's figure for `gymtimer bench`: how long a click takes to reach a
 /// station's display, measured end to end on real processes — `gymtimer-console` (HTTP, its

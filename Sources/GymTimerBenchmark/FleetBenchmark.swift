@@ -4,6 +4,7 @@ import GymTimerDrivers
 import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerMQTT
+import GymTimerSystem
 
 /// The fleet's figures for `gymtimer bench`, measured on a real Mosquitto on loopback and a
 /// real station (`gymtimer simulate --headless` with a `[fleet]` section, a process of its own):

@@ -4,6 +4,7 @@ import GymTimerHAL
 import GymTimerRuntime
 import GymTimerSimulation
 import GymTimerSimulator
+import GymTimerSystem
 
 /// The real event loop (`KioskRuntime`) on the real `ContinuousClock`, with simulated devices
 /// and scheduled input edges delivered at their real times. Every output write and every

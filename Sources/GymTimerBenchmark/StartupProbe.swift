@@ -5,11 +5,12 @@ import Darwin
 #endif
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHAL
 import GymTimerRuntime
 import GymTimerSimulation
 import GymTimerSimulator
+import SystemPackage
+import GymTimerSystem
 
 /// Start-up time: spawns the gymtimer binary with its hidden `ready-probe` subcommand, which
 /// builds the kiosk like `gymtimer run` would (config, devices, runtime), writes its first
@@ -65,7 +66,7 @@ public enum StartupProbe {
         let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
         close(writeEnd)
         guard spawned == 0 else {
-            return .failure(ProbeError("cannot run \(executable): \(String(cString: strerror(spawned)))"))
+            return .failure(ProbeError("cannot run \(executable): \(Errno(rawValue: spawned).text)"))
         }
         var output: [UInt8] = []
         var ready: Duration?

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import Foundation
+import GymTimerHAL
+import SystemPackage
 
 /// The files a `[fleet]` section names (`password_file`, `ca_file`): whether each can be read
 /// now, by this user. `check-config` refuses a config whose files cannot be read (one line
@@ -25,9 +27,9 @@ public enum FleetFiles {
     /// Why the regular file at `path` cannot be read by this process, or nil when it can.
     public static func whyUnreadable(_ path: String) -> String? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return "cannot be read: \(String(cString: strerror(errno)))" }
+        guard stat(path, &info) == 0 else { return "cannot be read: \(Errno.last.text)" }
         guard info.st_mode & S_IFMT == S_IFREG else { return "is not a regular file" }
-        guard access(path, R_OK) == 0 else { return "cannot be read: \(String(cString: strerror(errno)))" }
+        guard access(path, R_OK) == 0 else { return "cannot be read: \(Errno.last.text)" }
         return nil
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
+import GymTimerSystem
 
 /// The collector's database as the coach's console changes it: the roster (a new card named,
 /// an athlete renamed) and a result's Rx/Scaled. Each edit opens the file for writing as

@@ -1,5 +1,4 @@
 import GymTimerCore
-import GymTimerDrivers
 
 /// The collector hosted by someone else's loop (virtual time: a test's or the simulator's, over
 /// an in-memory broker, where there is no socket to poll and the twin's deliveries are taken at

@@ -3,12 +3,12 @@ import Glibc
 #endif
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerConfig
 import GymTimerFleet
 import GymTimerHAL
 import GymTimerHistory
 import GymTimerMQTT
+import GymTimerSystem
 
 /// `gymtimer collect` (fleet.md): a durable subscriber (persistent session, QoS 1) that stores
 /// every station's workout records in one history database, each once (the record's `id` is

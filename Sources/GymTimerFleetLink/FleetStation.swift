@@ -4,7 +4,6 @@ import Glibc
 import Foundation
 import GymTimerConfig
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerFleet
 import GymTimerHistory
 import GymTimerMQTT

@@ -1,7 +1,6 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHAL
 import GymTimerHistory
 import GymTimerMQTT

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import GymTimerDrivers
+import SystemPackage
+import GymTimerSystem
 
 /// A real Mosquitto broker on loopback, on a free port, for as long as this object lives: the
 /// fleet's tests and benchmark run against it (nothing of the protocol is mocked). Without the
@@ -165,7 +166,7 @@ public final class LocalBroker {
         }
         guard bound else {
             close(fd)
-            throw POSIXError(.EADDRINUSE)
+            throw Errno.addressInUse
         }
         return (Int(UInt16(bigEndian: address.sin_port)), fd)
     }

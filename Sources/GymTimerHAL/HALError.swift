@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Why a device operation failed, with what to do about it. Every backend maps its OS errors
 /// here, so the kiosk can print one clear line at start-up or log one fault at run time.
 public enum HALError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -28,29 +30,11 @@ public enum HALError: Error, Hashable, Sendable, CustomStringConvertible {
         case .permissionDenied(let device, let group):
             return "permission denied opening \(device): add the user to the '\(group)' group (sudo usermod -aG \(group) $USER) and log in again"
         case .io(let device, let operation, let errno):
-            return "\(operation) on \(device) failed: \(errnoName(errno))"
+            return "\(operation) on \(device) failed: \(Errno(rawValue: errno).textWithName)"
         case .noAcknowledge(let device, let byte):
             return "\(device) did not acknowledge byte 0x\(String(byte, radix: 16)): check its wiring and power"
         case .unsupported(let device, let detail):
             return "\(device): \(detail)"
         }
-    }
-}
-
-/// A short readable name for the errno values the backends meet.
-func errnoName(_ code: Int32) -> String {
-    switch code {
-    case 1: return "operation not permitted (EPERM)"
-    case 2: return "no such file or device (ENOENT)"
-    case 5: return "input/output error (EIO)"
-    case 6: return "no such device or address (ENXIO)"
-    case 13: return "permission denied (EACCES)"
-    case 16: return "device busy (EBUSY)"
-    case 19: return "no such device (ENODEV)"
-    case 22: return "invalid argument (EINVAL)"
-    case 28: return "no space left on device (ENOSPC)"
-    case 110: return "timed out (ETIMEDOUT)"
-    case 121: return "remote I/O error, no acknowledge (EREMOTEIO)"
-    default: return "errno \(code)"
     }
 }

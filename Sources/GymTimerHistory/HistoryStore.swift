@@ -4,7 +4,9 @@ import Glibc
 import Foundation
 import GRDB
 import GymTimerCore
-import GymTimerDrivers
+import GymTimerHAL
+import SystemPackage
+import GymTimerSystem
 
 /// The station's persistent history: workouts, totals, streaks and achievements in one SQLite file.
 ///
@@ -457,7 +459,7 @@ public final class HistoryStore: WorkoutHistory {
         for component in directory.split(separator: "/") {
             current += "/" + component
             if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                return "\(current): \(String(cString: strerror(errno)))"
+                return "\(current): \(Errno.last.text)"
             }
         }
         return nil

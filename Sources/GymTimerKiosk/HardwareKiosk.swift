@@ -4,6 +4,7 @@ import GymTimerDrivers
 import GymTimerHAL
 import GymTimerHardware
 import GymTimerRuntime
+import GymTimerSystem
 
 /// The kiosk's devices on a Raspberry Pi, opened from the config's `[hardware]` section: the
 /// buttons, knob, buzzer and LEDs as libgpiod lines, the display on its bus. Opening fails with

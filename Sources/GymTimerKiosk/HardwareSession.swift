@@ -1,6 +1,6 @@
 import GymTimerConfig
-import GymTimerDrivers
 import GymTimerHardware
+import GymTimerSystem
 
 /// What `run` and `selftest` both start with: SIGTERM/SIGINT as a pollable wake-up and the
 /// hardware opened from the config.

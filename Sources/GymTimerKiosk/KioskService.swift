@@ -7,6 +7,7 @@ import GymTimerHardware
 import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
+import GymTimerSystem
 
 /// `gymtimer run` once the config is read: the kiosk on the Raspberry Pi's devices, until
 /// SIGTERM or Ctrl-C.

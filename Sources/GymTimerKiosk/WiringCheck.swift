@@ -1,5 +1,4 @@
 import GymTimerConfig
-import GymTimerDrivers
 import GymTimerHardware
 import GymTimerRuntime
 

@@ -1,6 +1,7 @@
 import CMosquittoShim
 import Glibc
 import GymTimerHAL
+import SystemPackage
 
 /// An MQTT client over libmosquitto that runs inside the caller's event loop: no thread of its
 /// own. The loop polls `socket` (for writing too while `wantsWrite`), calls `readable()` /
@@ -74,7 +75,7 @@ public final class MQTTClient {
         _ = Self.libraryReady
         self.options = options
         guard let handle = gt_mosquitto_new(options.clientID, options.cleanSession, nil) else {
-            throw .client(operation: "create client", broker: options.broker, detail: String(cString: strerror(errno)))
+            throw .client(operation: "create client", broker: options.broker, detail: Errno.last.text)
         }
         self.handle = handle
         try configure()

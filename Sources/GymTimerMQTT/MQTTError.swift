@@ -1,5 +1,7 @@
 import CMosquittoShim
 import Glibc
+import GymTimerHAL
+import SystemPackage
 
 /// What went wrong talking to the broker, saying which broker and what to do.
 public enum MQTTError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -19,7 +21,7 @@ public enum MQTTError: Error, Hashable, Sendable, CustomStringConvertible {
     static func from(_ code: Int32, operation: String, broker: String) -> MQTTError {
         let detail: String
         if code == Int32(MOSQ_ERR_ERRNO.rawValue) {
-            detail = String(cString: strerror(errno))
+            detail = Errno.last.text
         } else {
             detail = String(cString: gt_mosquitto_strerror(code))
         }

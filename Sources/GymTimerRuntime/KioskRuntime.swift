@@ -1,6 +1,7 @@
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerHAL
+import GymTimerSystem
 
 /// The one event loop: it blocks until the next input edge or the next deadline anybody asked
 /// for (the core, a debouncer, the buzzer, a blink, a sound ending), handles what happened, and

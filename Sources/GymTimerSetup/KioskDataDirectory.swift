@@ -1,8 +1,8 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSystem
 
 /// A kiosk's data directory, opened the one way `run` and the real-time simulators (terminal
 /// and headless) open it: locked, so one controller at a time uses it; its SQLite history; its

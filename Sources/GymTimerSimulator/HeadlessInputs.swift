@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GymTimerDrivers
 import GymTimerHAL
 import GymTimerSimulation
+import GymTimerSystem
 
 /// The hands of `simulate --headless` (simulation.md): lines of the script language read from
 /// stdin, each TIME counted from the moment its line is read, become the same edges a script

@@ -10,6 +10,7 @@ import GymTimerMQTT
 import GymTimerRuntime
 import GymTimerSetup
 import GymTimerSimulation
+import GymTimerSystem
 
 /// `gymtimer simulate --headless` (simulation.md): the kiosk on simulated devices in real
 /// time with no terminal, the trace on stdout as it happens with each change's `unix` time,

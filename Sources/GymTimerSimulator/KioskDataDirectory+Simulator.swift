@@ -1,5 +1,5 @@
-import GymTimerDrivers
 import GymTimerSetup
+import GymTimerSystem
 
 extension KioskDataDirectory {
     /// `path` opened for a real-time simulator (terminal or headless), made if missing; a

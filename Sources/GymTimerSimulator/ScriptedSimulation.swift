@@ -7,6 +7,7 @@ import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
 import GymTimerSimulation
+import GymTimerSystem
 
 /// `gymtimer simulate --script`: the whole kiosk — event loop, core, debouncers, decoder and
 /// drivers — run against simulated devices in virtual time, writing the JSON Lines trace.

@@ -4,6 +4,7 @@ import Glibc
 import GymTimerConfig
 import GymTimerDrivers
 import GymTimerRuntime
+import GymTimerSystem
 
 /// `gymtimer simulate` without a script: the kiosk in this terminal, in real time, until `q`
 /// or Ctrl-C, keeping what it records in `dataDirectory` when one is given. The terminal is

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 import GymTimerSimulation
+import GymTimerHAL
+import SystemPackage
 
 /// The terminal in the interactive simulator's mode: stdin raw (keys arrive one by one, no
 /// echo, Ctrl-C as a key), the alternate screen, no cursor. `restore()` puts everything back;
@@ -111,7 +113,7 @@ public final class TerminalMode {
 public struct TerminalModeError: Error, CustomStringConvertible {
     var operation: String
     var errno: Int32
-    public var description: String { "\(operation) on the terminal failed: \(String(cString: strerror(errno)))" }
+    public var description: String { "\(operation) on the terminal failed: \(Errno.last.text)" }
 }
 
 /// What the signal handlers need, set before they are installed. They may only touch plain

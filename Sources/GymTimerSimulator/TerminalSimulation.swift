@@ -1,13 +1,13 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerHAL
 import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
 import GymTimerSimulation
+import GymTimerSystem
 
 /// `gymtimer simulate` without a script: the same event loop, core and drivers as the kiosk,
 /// on the simulated devices, in real time, with keys for hands and the terminal for a front

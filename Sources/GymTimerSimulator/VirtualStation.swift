@@ -1,12 +1,12 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerHAL
 import GymTimerMQTT
 import GymTimerRuntime
 import GymTimerSimulation
+import GymTimerSystem
 
 /// A fleet station in virtual time over an in-memory broker: the kiosk's one loop
 /// (`KioskRuntime` on a `VirtualClock`, simulated devices, scripted hands) hosting its

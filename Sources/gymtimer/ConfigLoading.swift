@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GymTimerConfig
-import GymTimerDrivers
+import GymTimerSystem
 
 /// Loads the config for a command: the defaults without a path, otherwise the file, with
 /// every problem printed on its own line and exit status 2.

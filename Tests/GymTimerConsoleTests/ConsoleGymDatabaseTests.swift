@@ -1,9 +1,9 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import Testing
 @testable import GymTimerConsole
+import GymTimerSystem
 
 /// The coach's edits on a real collector's database: a new card offered then named, a rename,
 /// a refusal that says why, and an athlete's summary by the station's rules.

@@ -31,6 +31,18 @@ import Testing
         for control in ["<button", "<input", "<select", "<form"] { #expect(!tv.contains(control), "\(control)") }
     }
 
+    /// The page's files (Page/, embedded in the binary): every slot of the document filled, each
+    /// file served without the newline that ends it, the script's escapes as the browser needs them.
+    @Test func thePagesFilesAreFilledAndServedAsTheyAre() {
+        for lock in [ConsolePage.Lock.noPIN, .locked(message: "m"), .unlocked(csrf: "abc")] {
+            let page = ConsolePage.html(title: "t", lock: lock)
+            #expect(!page.contains("{{") && page.hasPrefix("<!doctype html>") && page.hasSuffix("</body></html>"))
+        }
+        #expect(ConsoleTemplate("a{{x}}b{{y}}{{x}}").filled(["x": "1", "y": "2"]) == "a1b21")
+        #expect(ConsolePage.css.hasPrefix(":root") && ConsolePage.css.hasSuffix("} }"))
+        #expect(ConsolePage.script.contains(#"names.join("\n")"#) && ConsolePage.script.hasSuffix("setInterval(tick, 200);"))
+    }
+
     @Test func theChartEscapesStationNames() {
         let week = ConsoleScores.Week(days: ["2026-11-24"], stations: ["<rack>"], counts: [[2]])
         let svg = ConsoleChart.svg(week)

@@ -1,9 +1,9 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import Testing
 @testable import GymTimerConsole
+import GymTimerSystem
 
 @Suite struct ConsoleScoresTests {
     let today = LocalDay(year: 2026, month: 11, day: 24)

@@ -2,6 +2,7 @@ import GymTimerCore
 import GymTimerSimulation
 import Testing
 @testable import GymTimerDrivers
+import GymTimerSystem
 
 @Suite struct BuzzerPlayerTests {
     /// Plays `pattern` at 0 and returns the line's changes as (ms, level) up to `end` ms.

@@ -3,6 +3,7 @@ import GymTimerHAL
 import GymTimerSimulation
 import Testing
 @testable import GymTimerDrivers
+import GymTimerSystem
 
 /// What the outputs show is known where it is written: the core says what it wants shown every
 /// time, and the renderer, the lights and the buzzer put on the bus or line only what changes.

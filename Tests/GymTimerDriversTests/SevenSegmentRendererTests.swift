@@ -2,6 +2,7 @@ import GymTimerCore
 import GymTimerSimulation
 import Testing
 @testable import GymTimerDrivers
+import GymTimerSystem
 
 @Suite struct SevenSegmentRendererTests {
     /// With `repeated`, the core says the same content again after each wake-up (it keeps no

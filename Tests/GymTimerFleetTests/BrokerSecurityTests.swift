@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
-import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerMQTT
 import Testing
+import GymTimerSystem
 
 /// A gym's broker is not open: user names with passwords, and TLS with the gym's own CA. The
 /// client and a station (its `password_file`, its `ca_file`) against a real Mosquitto set up so.

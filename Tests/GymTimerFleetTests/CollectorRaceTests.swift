@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
-import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerHistory
 import Testing
+import GymTimerSystem
 
 /// `gymtimer collect` processes started together on one new database (a gym's two collector
 /// services, or a restart overlapping the old process): every one stays up. (Before, one died

@@ -2,13 +2,13 @@ import Foundation
 import Glibc
 import GymTimerConfig
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSimulation
 import GymTimerTestSupport
 import Testing
+import GymTimerSystem
 
 /// Workout records from stations to the collector through the broker, in virtual time on the
 /// in-memory broker (which keeps a persistent session's queue, at most `maxQueued`, and goes

@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
 import GymTimerConfig
-import GymTimerDrivers
 import GymTimerFleet
 @testable import GymTimerFleetLink
 import GymTimerMQTT
 import Testing
+import GymTimerSystem
 
 /// Names and files (issue #21, item 5) and what a coach's tools print of the network: station
 /// names checked wherever they are typed, station lists that cannot turn into "all", password

@@ -1,9 +1,9 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerHistory
 import Testing
+import GymTimerSystem
 
 /// A fleet record says whether its date came from a synchronised clock (`clock_synchronised`,
 /// optional): the collector stores it, and reads records of stations that do not send it

@@ -1,12 +1,12 @@
 import Foundation
 import Glibc
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
 import Testing
+import GymTimerSystem
 
 /// Issue 33's erasure, end to end with real processes: a Mosquitto, `gymtimer collect`, two
 /// `gymtimer simulate --headless` stations and the CLI's `gymtimer athletes`. Athletes tap in and

@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
-import GymTimerDrivers
 import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
 import Testing
+import GymTimerSystem
 
 /// A headless station keeps its running state in its data directory as the kiosk does: killed
 /// with SIGKILL and started again, it carries on where the wall clock says (part of

@@ -1,7 +1,6 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
-import GymTimerDrivers
 import Glibc
 import GymTimerFleet
 import GymTimerFleetLink
@@ -11,6 +10,7 @@ import GymTimerRuntime
 import GymTimerSimulator
 import GymTimerTestSupport
 import Testing
+import GymTimerSystem
 
 /// `gymtimer simulate --headless` stations, `gymtimer fleet …`, `gymtimer collect` and a real
 /// Mosquitto, as separate processes on one machine: the fleet end to end, for what only real

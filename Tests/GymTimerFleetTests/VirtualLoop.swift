@@ -1,5 +1,4 @@
 import GymTimerCore
-import GymTimerDrivers
 
 /// One loop in virtual time for fleet ends a test hosts itself (collectors, bare stations,
 /// clients of an `InMemoryBroker`): time moves only to the earliest deadline of its drivers,

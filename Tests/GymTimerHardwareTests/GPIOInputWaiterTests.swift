@@ -1,8 +1,8 @@
 import Glibc
-import GymTimerDrivers
 import GymTimerHAL
 import Testing
 @testable import GymTimerHardware
+import GymTimerSystem
 
 @Suite struct GPIOInputWaiterTests {
     @Test func edgeAgeComesFromTheKernelTimestamp() {

@@ -1,7 +1,7 @@
 import Foundation
-import GymTimerDrivers
 import Testing
 @testable import GymTimerHistory
+import GymTimerSystem
 
 /// Two collectors (or a collector and `history`) opening one new database at the same instant:
 /// both must end up with the migrated file. (Before, one could die with "no such table:

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import GymTimerCore
-import GymTimerDrivers
 import Testing
 @testable import GymTimerHistory
+import GymTimerSystem
 
 @Suite("HistoryStore: schema, recording, streaks, achievements")
 struct HistoryStoreTests {

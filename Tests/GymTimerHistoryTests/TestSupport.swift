@@ -1,7 +1,7 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 @testable import GymTimerHistory
+import GymTimerSystem
 
 /// A fresh directory under the system's temporary one, removed when the test lets go of it.
 final class TemporaryDirectory {

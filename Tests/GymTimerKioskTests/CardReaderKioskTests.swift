@@ -8,6 +8,7 @@ import GymTimerRuntime
 import GymTimerSimulation
 import Testing
 @testable import GymTimerKiosk
+import GymTimerSystem
 
 /// The reader `[hardware] nfc` names, opened by the kiosk through the real libnfc (pn532_uart)
 /// against the simulated PN532 on a pseudo-terminal, heard by the kiosk's loop through its one

@@ -1,8 +1,8 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import Testing
+import GymTimerSystem
 
 /// `gymtimer history --athlete CARD` and `gymtimer stats --athlete CARD`, the real binary on a
 /// real collector's database: one athlete's records, points and card; a card that is no UID a

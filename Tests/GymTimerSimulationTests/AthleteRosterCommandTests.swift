@@ -1,8 +1,8 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import Testing
+import GymTimerSystem
 
 /// `gymtimer athletes --db PATH …`, the real binary on a real gym's database: the roster's
 /// commands as the README shows them, `history` / `stats --athlete NAME`, and one-line errors

@@ -1,12 +1,12 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHAL
 import GymTimerHistory
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
 @testable import GymTimerSimulator
+import GymTimerSystem
 
 /// A run held after a reboot on an unsynchronised clock (issue #24) resumes once the clock
 /// synchronises, where the now-trusted wall clock says it should be: the loop re-reads the

@@ -1,9 +1,9 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
 import Testing
+import GymTimerSystem
 
 /// How a restart trusts the clock (`ClockTrust`, issue #24), with injected clock readings: the
 /// monotonic clock within one boot, the wall clock across a reboot only once synchronised, and

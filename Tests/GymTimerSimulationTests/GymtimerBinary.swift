@@ -1,5 +1,4 @@
 import Foundation
-import GymTimerDrivers
 import GymTimerHistory
 
 /// The built `gymtimer` binary, run as a real process on real files, for the fault tests.

@@ -1,10 +1,10 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
 import Testing
+import GymTimerSystem
 
 /// The journal across releases (issue #24): journals an earlier release wrote (the fixtures,
 /// made by that release) resume; what a later release may add is tolerated; what cannot be

@@ -1,10 +1,10 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
 import Testing
+import GymTimerSystem
 
 /// A real `gymtimer simulate` process, killed with SIGKILL at random points of its script and
 /// started again on the same data directory, ends with exactly the history of a run that was

@@ -1,5 +1,4 @@
 import GymTimerCore
-import GymTimerDrivers
 import Testing
 @testable import GymTimerSimulation
 

@@ -1,12 +1,12 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
 import GymTimerSimulator
 import GymTimerSimulation
 import Testing
+import GymTimerSystem
 
 /// The journal with the records waiting for a database that cannot be opened (a directory in
 /// its place), on real files.

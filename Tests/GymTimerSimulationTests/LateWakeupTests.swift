@@ -1,10 +1,10 @@
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHAL
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
 @testable import GymTimerSimulator
+import GymTimerSystem
 
 /// A loop that wakes late (a loaded machine) gets a press and its release in one batch; the
 /// press was held well past the settle time and must still count.

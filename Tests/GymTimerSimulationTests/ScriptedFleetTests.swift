@@ -1,7 +1,6 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerSimulation
 import Testing
 @testable import GymTimerSimulator

@@ -1,5 +1,4 @@
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHAL
 import GymTimerSimulation
 import Testing

@@ -1,11 +1,11 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 @testable import GymTimerHistory
 import GymTimerRuntime
 import Testing
 @testable import GymTimerBenchmark
 @testable import GymTimerSimulator
+import GymTimerSystem
 
 /// The scripted simulator keeps its journal in memory when the user gave no data directory:
 /// a simulated gym day writes no journal file (each save was a `pwrite` and an `fdatasync`,

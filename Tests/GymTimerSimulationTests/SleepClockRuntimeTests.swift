@@ -1,10 +1,10 @@
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHAL
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
 @testable import GymTimerSimulator
+import GymTimerSystem
 
 /// The loop tells the kiosk when its sleep window begins and ends (`SleepClock`): it wakes at
 /// the edge itself (a deadline, no ticking), and an untrusted wall clock never darkens the display.

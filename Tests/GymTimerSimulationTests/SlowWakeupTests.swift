@@ -1,10 +1,10 @@
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHAL
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
 @testable import GymTimerSimulator
+import GymTimerSystem
 
 /// A wake-up whose handling runs past a second boundary (a flood of bad commands, a slow
 /// write) must not skip the second it ran past: the next wait returns at once for it.

@@ -1,11 +1,11 @@
 import Foundation
 import GymTimerCore
-import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
 import GymTimerTestSupport
 import Testing
+import GymTimerSystem
 
 /// The README's promises about faults, each on real files with the real binary (issue #12):
 /// a full disk, a corrupt, locked or uncreatable database, a hand-edited state, a planted

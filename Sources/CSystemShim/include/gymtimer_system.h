@@ -7,8 +7,8 @@
  * being rounded up to a millisecond; and adjtimex(2), whose struct timex the module leaves
  * out, read-only, for the self-test's line on the clock's synchronisation; and timerfd(2),
  * whose header the module leaves out, to hear of a wall-clock step; and a pseudo-terminal for
- * a simulated serial device. Only HAL's
- * SystemCall calls them; everything else waits through SystemCall.poll.
+ * a simulated serial device; and an errno value's C name (strerrorname_np). Only HAL's
+ * SystemCall (and Errno+Text, for the name) calls them; everything else waits through SystemCall.poll.
  */
 #include <poll.h>
 #include <time.h>
@@ -40,5 +40,9 @@ int gymtimer_open_pty(char *path, unsigned long length);
 /// Names the calling thread as the system shows it (top -H, /proc/PID/task/TID/comm): at most
 /// 15 bytes are kept. Returns 0, or an errno value.
 int gymtimer_name_thread(const char *name);
+
+/// The C name of errno value `code` ("EIO"; strerrorname_np, glibc 2.32+), or NULL for a value
+/// glibc does not name. For HAL's device fault lines, which show it after strerror's words.
+const char *gymtimer_errno_name(int code);
 
 #endif

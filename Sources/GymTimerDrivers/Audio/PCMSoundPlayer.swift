@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerCore
 import GymTimerHAL
+import GymTimerSystem
 
 /// Plays sound cues through a `PCMOutput` on a thread of its own, so `play` never blocks the
 /// kiosk's event loop: it posts the request and returns.

@@ -1,5 +1,6 @@
 import Foundation
 import GymTimerCore
+import GymTimerSystem
 import Synchronization
 
 /// Turns a `Sound` into mono Int16 samples at the output's rate, and keeps them.

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerSystem
 
 /// Renders spoken cues to WAV files with espeak-ng (`espeak-ng -w FILE "text"`), run as a
 /// child process (`ChildProcess`). Rendering happens once per cue; the caller caches the file.

@@ -1,4 +1,6 @@
 import Foundation
+import GymTimerHAL
+import SystemPackage
 
 /// Reads RIFF/WAVE files (PCM, 8- or 16-bit, mono or stereo, any rate) and converts them to
 /// mono Int16 at the output's rate, so sound overrides and cached speech play like built-ins.
@@ -118,7 +120,7 @@ public enum WAVReader {
     private static func readableReason(_ error: any Error) -> String {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+            return Errno(rawValue: Int32(underlying.code)).text
         }
         return ns.localizedDescription
     }

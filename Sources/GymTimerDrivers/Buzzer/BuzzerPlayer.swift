@@ -1,5 +1,6 @@
 import GymTimerCore
 import GymTimerHAL
+import GymTimerSystem
 
 /// Plays `BuzzerPattern`s on the buzzer's output line: each step at its exact moment, looping
 /// patterns until replaced. A failing line is logged once and the pattern keeps its timing.

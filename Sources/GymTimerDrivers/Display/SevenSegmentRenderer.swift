@@ -1,5 +1,6 @@
 import GymTimerCore
 import GymTimerHAL
+import GymTimerSystem
 
 /// Renders `DisplayContent` onto a `SegmentDisplay`: characters to segments, the colon, and
 /// blinking at 2 Hz (250 ms lit, 250 ms dark, starting lit). It is the one place that knows

@@ -1,5 +1,6 @@
 import GymTimerCore
 import GymTimerHAL
+import GymTimerSystem
 
 /// The status LEDs, one output line each: lights exactly the set it is given, writing only
 /// the lines that change (each line once at first, a failing one until it works). LEDs

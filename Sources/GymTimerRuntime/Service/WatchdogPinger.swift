@@ -1,5 +1,4 @@
 import GymTimerCore
-import GymTimerDrivers
 
 /// Pings systemd's watchdog from the event loop itself, at half the interval systemd expects:
 /// if the loop hangs, the pings stop and systemd restarts the kiosk. This is the only wake-up

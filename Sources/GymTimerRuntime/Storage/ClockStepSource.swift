@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GymTimerDrivers
 import GymTimerHAL
+import GymTimerSystem
 
 /// Hears the wall clock being stepped (NTP synchronising a Pi that booted on a stale clock),
 /// for the loop's one blocking point: a timerfd on CLOCK_REALTIME that the kernel makes

@@ -1,4 +1,6 @@
 import Foundation
+import GymTimerHAL
+import SystemPackage
 
 /// An exclusive `flock` on a data directory's `lock` file, held for the life of the process,
 /// so two controllers never write one directory's state and history at once. The holder's PID
@@ -11,7 +13,7 @@ public final class DataDirectoryLock {
     public init(directory: String) throws(DataDirectoryLockError) {
         path = directory + "/lock"
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotLock(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .cannotLock(path: path, reason: Errno.last.text) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             var bytes = [UInt8](repeating: 0, count: 32)
             let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 32, 0) }

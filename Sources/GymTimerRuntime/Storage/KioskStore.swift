@@ -1,5 +1,6 @@
 import GymTimerCore
 import GymTimerDrivers
+import GymTimerSystem
 
 /// What a controller keeps in its data directory so that nothing recorded is lost: the journal
 /// (running state and the records not yet in the database, saved together) and the history

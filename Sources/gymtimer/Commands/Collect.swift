@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import GymTimerDrivers
 import GymTimerFleetLink
+import GymTimerSystem
 
 /// `gymtimer collect`: every station's workout records into one history database (fleet.md).
 struct Collect: ParsableCommand {

@@ -3,6 +3,8 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import GymTimerHAL
+import SystemPackage
 
 /// `gymtimer console`: the coach's web console. It is a program of its own, `gymtimer-console`
 /// (Sources/gymtimer-console), installed beside `gymtimer`, so that the kiosk's binary links no
@@ -39,6 +41,6 @@ struct Console: ParsableCommand {
             return CLIError.failed(
                 "console: \(path) is missing: the console is a program of its own; install the gymtimer package (or deploy/install.sh) again, which puts \(programName) beside \(own)")
         }
-        return CLIError.failed("console: cannot run \(path): \(String(cString: strerror(why)))")
+        return CLIError.failed("console: cannot run \(path): \(Errno(rawValue: why).text)")
     }
 }

@@ -5,6 +5,8 @@ import GymTimerCore
 import GymTimerRuntime
 import GymTimerSimulator
 import GymTimerSimulation
+import GymTimerHAL
+import SystemPackage
 
 /// `gymtimer simulate`: the kiosk on simulated hardware, scripted (virtual time, JSON trace)
 /// or interactive in the terminal.
@@ -74,7 +76,7 @@ struct Simulate: ParsableCommand {
     /// Foundation error code.
     static func readScript(_ path: String) throws -> String {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw CLIError.usage("cannot read script \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw CLIError.usage("cannot read script \(path): \(Errno.last.text)") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {

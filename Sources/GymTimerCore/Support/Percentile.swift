@@ -1,5 +1,8 @@
 /// Percentiles of measured samples, for the benchmarks: one formula, so every report's p99
 /// means the same thing.
+///
+/// In Core (pure arithmetic, no system call): the benchmark and Hardware's audio-latency
+/// measurement both use it, and Hardware cannot depend on the benchmark.
 public enum Percentile {
     /// The nearest-rank `percent` percentile of `sorted` (ascending): the smallest sample that
     /// at least `percent` % of all samples are at or below; nil when there are none.

@@ -1,5 +1,3 @@
-import GymTimerHAL
-
 /// Logs device faults once per device, not once per write: a dead display or a missing sound
 /// card gives one line when it fails and one when it recovers, while the timer keeps working.
 public final class FaultLog {

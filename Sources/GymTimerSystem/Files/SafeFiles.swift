@@ -1,4 +1,6 @@
 import Foundation
+import GymTimerHAL
+import SystemPackage
 
 /// File operations that a planted symlink, a second writer or a power cut cannot subvert:
 /// unique temporary names opened `O_EXCL|O_NOFOLLOW` beside the target, file and directory
@@ -15,13 +17,13 @@ public enum SafeFiles {
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 || errno != EEXIST { break }
         }
-        guard fd >= 0 else { throw .failed(path: temporary, reason: errorText()) }
+        guard fd >= 0 else { throw .failed(path: temporary, reason: Errno.last.text) }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
-                let reason = written < 0 ? errorText() : "short write"
+                let reason = written < 0 ? Errno.last.text : "short write"
                 close(fd)
                 unlink(temporary)
                 throw .failed(path: path, reason: reason)
@@ -29,14 +31,14 @@ public enum SafeFiles {
             offset += written
         }
         let synced = fsync(fd) == 0
-        let reason = errorText()
+        let reason = Errno.last.text
         close(fd)
         guard synced else {
             unlink(temporary)
             throw .failed(path: path, reason: reason)
         }
         guard rename(temporary, path) == 0 else {
-            let reason = errorText()
+            let reason = Errno.last.text
             unlink(temporary)
             throw .failed(path: path, reason: reason)
         }
@@ -67,8 +69,6 @@ public enum SafeFiles {
         }
         return candidate
     }
-
-    static func errorText() -> String { String(cString: strerror(errno)) }
 }
 
 /// A file operation that failed, naming the file and the system's reason.

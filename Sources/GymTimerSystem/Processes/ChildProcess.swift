@@ -1,5 +1,6 @@
 import Foundation
 import GymTimerHAL
+import SystemPackage
 
 /// Runs a helper program (espeak-ng, a child copy of gymtimer) to its end and says how it
 /// ended, with posix_spawn, a pipe for its standard error and waitpid.
@@ -46,7 +47,7 @@ public struct ChildProcess: Sendable {
     public struct SpawnError: Error, Hashable, Sendable, CustomStringConvertible {
         public var executable: String
         public var errno: Int32
-        public var description: String { "cannot start \(executable): \(String(cString: strerror(errno)))" }
+        public var description: String { "cannot start \(executable): \(Errno(rawValue: errno).text)" }
     }
 
     private static let captureLimit = 64 * 1024

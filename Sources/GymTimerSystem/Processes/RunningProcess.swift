@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import GymTimerHAL
+import SystemPackage
 
 /// A process left running beside this one (a broker, a headless station, a collector: the
 /// fleet's tests and benchmark start them), spawned with no blocked signals and default handlers: Swift's worker threads block SIGTERM and friends, and a
@@ -19,7 +21,7 @@ public final class RunningProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         var pipeEnds: [Int32] = [-1, -1]
         if pipeInput {
-            guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+            guard pipe(&pipeEnds) == 0 else { throw Errno.last }
             // Close-on-exec, so no other child holds the pipe open (this one gets its copy as fd 0).
             _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
@@ -47,7 +49,7 @@ public final class RunningProcess {
         if pipeInput { close(pipeEnds[0]) }
         guard code == 0 else {
             if pipeInput { close(pipeEnds[1]) }
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ENOENT)
+            throw Errno(rawValue: code)
         }
         pid = child
         input = pipeInput ? pipeEnds[1] : -1

@@ -1,4 +1,6 @@
 import Foundation
+import GymTimerHAL
+import SystemPackage
 
 /// The running state and the records not yet in the history, in ONE pre-allocated file written
 /// in place, so they change together and a full disk cannot stop a save.
@@ -57,7 +59,7 @@ public final class KioskJournal<Content: Codable> {
         if fd < 0 {
             if errno == ENOENT { return nil }
             if errno == ELOOP { throw setAside("it is a symbolic link") }
-            throw .unusable(path: path, reason: Self.errorText())
+            throw .unusable(path: path, reason: Errno.last.text)
         }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == 2 * slotSize else {
@@ -131,7 +133,7 @@ public final class KioskJournal<Content: Codable> {
         let offset = off_t(Int(next % 2) * slotSize)
         let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, offset) }
         guard written == bytes.count, fdatasync(descriptor) == 0 else {
-            throw .unwritable(path: path, reason: written < 0 ? Self.errorText() : "short write")
+            throw .unwritable(path: path, reason: written < 0 ? Errno.last.text : "short write")
         }
         sequence = next
     }
@@ -185,7 +187,7 @@ public final class KioskJournal<Content: Codable> {
             throw .unwritable(path: path, reason: "\(error)")
         }
         let fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw .unwritable(path: path, reason: Self.errorText()) }
+        guard fd >= 0 else { throw .unwritable(path: path, reason: Errno.last.text) }
         descriptor = fd
         sequence = 0
     }
@@ -220,8 +222,6 @@ public final class KioskJournal<Content: Codable> {
         for index in (0..<MemoryLayout<T>.size).reversed() { value = value << 8 | T(bytes[offset + index]) }
         return value
     }
-
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }
 
 /// Why the journal could not be read or written.

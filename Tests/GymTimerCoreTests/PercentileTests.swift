@@ -1,4 +1,4 @@
-import GymTimerDrivers
+import GymTimerCore
 import Testing
 
 @Suite struct PercentileTests {

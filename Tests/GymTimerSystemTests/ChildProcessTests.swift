@@ -1,5 +1,5 @@
 import Testing
-@testable import GymTimerDrivers
+@testable import GymTimerSystem
 
 @Suite struct ChildProcessTests {
     private func shell(_ script: String, timeout: Duration? = nil) throws -> ChildProcess.Outcome {

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Keeps docs/ARCHITECTURE.md's "Every file" section true: one line per Swift source file under
+Sources/, grouped by target and folder, saying what the file holds in the words of its own doc
+comment (the first sentence, at most 160 characters, of the first `///` block at the top level, or of the file's leading
+`//` comment).
+
+  scripts/architecture-files.py          rewrite the section between its markers
+  scripts/architecture-files.py --check  change nothing; fail, naming them, if a file has no doc
+                                         comment or the section is not what the files say now
+"""
+import os, re, sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+DOC = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
+BEGIN, END = "<!-- every-file:begin -->", "<!-- every-file:end -->"
+
+
+def summary(path):
+    """The first sentence of the file's first top-level doc comment, or None."""
+    block, lines = [], open(path, encoding="utf-8").read().split("\n")
+    for line in lines:
+        if line.startswith("///"):
+            block.append(line[3:].strip())
+        elif block:
+            break
+    if not block:  # a file of extensions may say what it adds in a leading // comment
+        for line in lines:
+            if line.startswith("//") and not line.startswith("// swift-"):
+                block.append(line[2:].strip())
+            elif block or (line.strip() and not line.startswith("import")):
+                break
+    text = " ".join(l for l in block if l)
+    if not text:
+        return None
+    sentence = re.split(r"(?<=\.)\s", text, 1)[0].rstrip(".:;,")
+    return sentence if len(sentence) <= 160 else sentence[:157].rsplit(" ", 1)[0] + " …"
+
+
+def section():
+    out, missing = [BEGIN, ""], []
+    sources = os.path.join(ROOT, "Sources")
+    for target in sorted(os.listdir(sources)):
+        files = []
+        for folder, _, names in os.walk(os.path.join(sources, target)):
+            files += [os.path.join(folder, n) for n in names if n.endswith(".swift")]
+        if not files:
+            continue
+        out += [f"**{target}** (`Sources/{target}`)", ""]
+        for path in sorted(files, key=lambda p: (os.path.dirname(p), os.path.basename(p).lower())):
+            rel = os.path.relpath(path, os.path.join(sources, target))
+            text = summary(path)
+            if text is None:
+                missing.append(os.path.relpath(path, ROOT))
+            out.append(f"* `{rel}`: {text or '(no doc comment)'}")
+        out.append("")
+    out.append(END)
+    return "\n".join(out), missing
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    doc = open(DOC, encoding="utf-8").read()
+    if BEGIN not in doc or END not in doc:
+        print(f"architecture: {DOC} has no {BEGIN} … {END} markers"); return 1
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    text, missing = section()
+    new = head + text + tail
+    problems = [f"{m} has no doc comment saying what it holds" for m in missing]
+    if check:
+        if new != doc:
+            problems.append("docs/ARCHITECTURE.md's \"Every file\" is not what the files say: run scripts/architecture-files.py")
+        for p in problems:
+            print(f"architecture: {p}")
+        print(f"architecture: {'FAILED' if problems else 'every file placed'} ({text.count(chr(10) + '* `')} files)")
+        return 1 if problems else 0
+    open(DOC, "w", encoding="utf-8").write(new)
+    for p in problems:
+        print(f"architecture: {p}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
