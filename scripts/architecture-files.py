@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Keeps docs/ARCHITECTURE.md's "Every file" section true: one line per Swift source file under
 Sources/, grouped by target and folder, saying what the file holds in the words of its own doc
-comment (the first sentence, at most 160 characters, of the first `///` block at the top level, or of the file's leading
-`//` comment).
+comment: the first sentence (at most 160 characters) of the first `///` block at the top level,
+of the file's leading `//` comment, or, in a file of extensions, of its first member's.
 
   scripts/architecture-files.py          rewrite the section between its markers
   scripts/architecture-files.py --check  change nothing; fail, naming them, if a file has no doc
@@ -27,7 +27,15 @@ def summary(path):
         for line in lines:
             if line.startswith("//") and not line.startswith("// swift-"):
                 block.append(line[2:].strip())
-            elif block or (line.strip() and not line.startswith("import")):
+            elif block or (line.strip() and not line.startswith(("import", "#"))):
+                break
+    if not block:  # or in its first member's doc comment
+        inside = False
+        for line in lines:
+            inside = inside or line.startswith(("extension ", "public extension "))
+            if inside and line.strip().startswith("///"):
+                block.append(line.strip()[3:].strip())
+            elif block:
                 break
     text = " ".join(l for l in block if l)
     if not text:
@@ -36,10 +44,22 @@ def summary(path):
     return sentence if len(sentence) <= 160 else sentence[:157].rsplit(" ", 1)[0] + " …"
 
 
+# The targets in the order of the layers (docs/ARCHITECTURE.md's diagram, from the pure core out);
+# a target not named here follows them, by name.
+LAYERS = ["GymTimerCore", "GymTimerHAL", "CSystemShim", "GymTimerSystem", "GymTimerDrivers", "GymTimerConfig",
+          "GymTimerHistory", "GymTimerFleet", "GymTimerMQTT", "GymTimerFleetLink", "GymTimerRuntime", "GymTimerSetup",
+          "GymTimerHardware", "GymTimerSimulation", "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark",
+          "GymTimerConsole", "GymTimerCommandLine", "gymtimer", "gymtimer-console"]
+
+
+def layer(target):
+    return (LAYERS.index(target), "") if target in LAYERS else (len(LAYERS), target.lower())
+
+
 def section():
     out, missing = [BEGIN, ""], []
     sources = os.path.join(ROOT, "Sources")
-    for target in sorted(os.listdir(sources)):
+    for target in sorted(os.listdir(sources), key=layer):
         files = []
         for folder, _, names in os.walk(os.path.join(sources, target)):
             files += [os.path.join(folder, n) for n in names if n.endswith(".swift")]

@@ -31,6 +31,9 @@ stage_failed && { stage_table; exit 1; }
 
 # Checked first, in seconds: under CI a stage without its tools fails, it is never skipped.
 stage "a stage that cannot run fails under CI (Tests/ci/stage-truth-test.sh)" Tests/ci/stage-truth-test.sh
+# docs/ARCHITECTURE.md places every source file, in the words of its doc comment.
+stage "every source file placed in docs/ARCHITECTURE.md (scripts/architecture-files.py --check)" \
+  python3 scripts/architecture-files.py --check
 
 stage "unit tests" swift test --skip-build
 
