@@ -18,7 +18,7 @@ public enum SoundCatalog {
         public var length: Duration
     }
 
-    /// The cue `sound` is.
+    /// The cue `sound` is. A table, one case per sound: its length is the sounds' data, not logic.
     public static func cue(for sound: Sound) -> Cue {
         switch sound {
         case .alarm:
