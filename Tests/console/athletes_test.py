@@ -17,40 +17,20 @@ import argparse
 import datetime
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-import time
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, counts, finish, free_port, mqtt_publish  # noqa: E402
+from checks import Gym, check, mqtt_publish, until  # noqa: E402
 
 STATIONS = ["rack-1", "rack-2"]
 ANNA, BEN, NEW, GUEST_STATION = "04A1B2C3", "04B0B0B0", "0DDC0FFE", "rack-4"
 PROGRAM = "AMRAP 12"
-
-
-def until(seconds, predicate, step=0.2):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            value = predicate()
-            if value:
-                return value
-        except Exception:  # noqa: BLE001 — the page or a file is not there yet
-            pass
-        time.sleep(step)
-    return None
 
 
 def record(station, number, score, card):
@@ -71,26 +51,12 @@ def main():
     parser.add_argument("--screenshot", help="save the phone's page, scrolled to the athletes, here")
     args = parser.parse_args()
     gymtimer = os.path.abspath(args.gymtimer)
-    work = tempfile.mkdtemp(prefix="console-athletes-")
-    processes = []
-
-    def start(name, argv):
-        out = open(os.path.join(work, f"{name}.out"), "w")
-        err = open(os.path.join(work, f"{name}.log"), "w")
-        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-        processes.append((name, process))
-        return process
-
-    mqtt, http_port = free_port(), free_port()
-    broker = f"mqtt://127.0.0.1:{mqtt}"
-    with open(os.path.join(work, "mosquitto.conf"), "w") as f:
-        f.write(f"listener {mqtt} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    gym = Gym(gymtimer, "console-athletes-")
+    db, base = gym.db, gym.base
     driver = None
     try:
-        start("mosquitto", [shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", os.path.join(work, "mosquitto.conf")])
-        until(10, lambda: socket.create_connection(("127.0.0.1", mqtt), timeout=1).close() or True)
-        db = os.path.join(work, "gym.sqlite")
-        start("collect", [gymtimer, "collect", "--broker", broker, "--db", db])
+        gym.start_broker()
+        gym.start_collector()
         check("the collector makes its database", until(20, lambda: os.path.exists(db)) is not None)
         for name, card in [("Anna Berg", ANNA), ("Ben Ohl", BEN)]:
             added = subprocess.run([gymtimer, "athletes", "--db", db, "add", name, "--card", card], capture_output=True, text=True)
@@ -98,29 +64,16 @@ def main():
         # Today's AMRAP: Anna and Ben tie, a card nobody named, a guest.
         for station, number, score, card in [("rack-1", 1, "8 rounds", ANNA), ("rack-2", 1, "8 rounds", BEN),
                                              ("rack-3", 1, "5 rounds", NEW), (GUEST_STATION, 1, "4 rounds", None)]:
-            mqtt_publish(mqtt, f"gymtimer/{station}/workout", record(station, number, score, card))
+            mqtt_publish(gym.mqtt, f"gymtimer/{station}/workout", record(station, number, score, card))
         for station in STATIONS:
-            config = os.path.join(work, f"{station}.toml")
-            with open(config, "w") as f:
-                f.write(f'[fleet]\nbroker = "{broker}"\nstation = "{station}"\n')
-            start(station, [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, station)])
-        pin = os.path.join(work, "pin")
-        with open(pin, "w") as f:
-            f.write("4821\n")
-        os.chmod(pin, 0o600)
-        start("console", [gymtimer, "console", "--broker", broker, "--listen", f"127.0.0.1:{http_port}", "--db", db, "--pin-file", pin])
-        base = f"http://127.0.0.1:{http_port}"
-        check("the console serves its page", until(30, lambda: urllib.request.urlopen(base + "/", timeout=2).status == 200) is not None)
+            gym.start_station(station)
+        check("the console serves its page", gym.start_console())
 
-        options = Options()
-        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"]:
-            options.add_argument(flag)
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver = gym.browser(390, 844)
         driver.set_window_size(390, 844)
         driver.get(base + "/")
         check("signed out: no athletes' controls", not driver.find_elements(By.ID, "athletes"))
-        driver.find_element(By.ID, "pin").send_keys("4821")
+        driver.find_element(By.ID, "pin").send_keys(Gym.PIN)
         driver.find_element(By.CSS_SELECTOR, "#login button").click()
         check("signed in: the athletes' section", until(10, lambda: driver.find_element(By.ID, "athletes")) is not None)
         cookie = (driver.get_cookie("gymtimer_console") or {}).get("value", "")
@@ -260,7 +213,7 @@ def main():
     finally:
         if driver is not None:
             driver.quit()
-        status = finish(processes, work, ["console", "collect"] + STATIONS)
+        status = gym.finish(["console", "collect"] + STATIONS)
     return status
 
 

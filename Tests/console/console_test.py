@@ -11,28 +11,23 @@ usage: console_test.py GYMTIMER [--screenshot PNG]
 Prints "N passed, M failed"; exits non-zero on any failure.
 """
 import argparse
-import http.cookiejar
 import json
 import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, counts, finish, free_port, mqtt_publish  # noqa: E402
+from checks import Gym, check, mqtt_publish, until  # noqa: E402
 
 STATIONS = ["rack-1", "rack-2"]
 PROGRAM = "AMRAP 1"
@@ -48,19 +43,6 @@ SAME_INSTANT = 0.25
 # end the whole pause early).
 REJOIN_PAUSE = 4
 REJOIN_MARGIN = 1.0
-
-def until(seconds, predicate, step=0.2):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            value = predicate()
-            if value:
-                return value
-        except Exception:  # noqa: BLE001 — the page or a file is not there yet
-            pass
-        time.sleep(step)
-    return None
-
 
 def trace(path):
     """The station's trace lines (JSON objects), as far as written."""
@@ -92,58 +74,25 @@ def main():
     parser.add_argument("--screenshot", default="docs/console.png")
     args = parser.parse_args()
     gymtimer = os.path.abspath(args.gymtimer)
-    work = tempfile.mkdtemp(prefix="console-test-")
-    processes = []
-
-    def start(name, argv, stdout=None):
-        out = open(os.path.join(work, f"{name}.out"), "w") if stdout is None else stdout
-        err = open(os.path.join(work, f"{name}.log"), "w")
-        process = subprocess.Popen(argv, stdin=subprocess.PIPE if name in STATIONS else subprocess.DEVNULL,
-                                   stdout=out, stderr=err)
-        processes.append((name, process))
-        return process
-
-    mqtt, http_port = free_port(), free_port()
-    broker = f"mqtt://127.0.0.1:{mqtt}"
-    with open(os.path.join(work, "mosquitto.conf"), "w") as f:
-        f.write(f"listener {mqtt} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    mosquitto = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    gym = Gym(gymtimer, "console-test-")
+    work, base = gym.work, gym.base
     driver = None
     try:
-        start("mosquitto", [mosquitto, "-c", os.path.join(work, "mosquitto.conf")])
-        until(10, lambda: socket.create_connection(("127.0.0.1", mqtt), timeout=1).close() or True)
-        db = os.path.join(work, "gym.sqlite")
-        start("collect", [gymtimer, "collect", "--broker", broker, "--db", db])
+        gym.start_broker()
+        gym.start_collector()
         for station in STATIONS:
-            config = os.path.join(work, f"{station}.toml")
-            with open(config, "w") as f:
-                # The class's program is built in the console and carried to them: neither has it.
-                # rack-1 has a program of its own (rack-2 the built-in ones): the page lists both.
-                f.write(f'[fleet]\nbroker = "{broker}"\nstation = "{station}"\n')
-                if station == "rack-1":
-                    f.write('[[programs]]\nname = "Row 4"\nlabel = "ro 4"\nkind = "intervals"\nrounds = 4\n'
-                            'work_seconds = 30\nrest_seconds = 10\n')
-            start(station, [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, station)],
-                  stdout=open(os.path.join(work, f"{station}.jsonl"), "w"))
+            # The class's program is built in the console and carried to them: neither has it.
+            # rack-1 has a program of its own (rack-2 the built-in ones): the page lists both.
+            own = ('[[programs]]\nname = "Row 4"\nlabel = "ro 4"\nkind = "intervals"\nrounds = 4\n'
+                   'work_seconds = 30\nrest_seconds = 10\n') if station == "rack-1" else ""
+            gym.start_station(station, own, stdin=subprocess.PIPE, stdout=open(os.path.join(work, f"{station}.jsonl"), "w"))
         # A name someone left in a retained message: shown, never ticked for a class (it never answers).
-        mqtt_publish(mqtt, "gymtimer/ghost-1/status", "online", retain=True)
-        pin = os.path.join(work, "pin")
-        with open(pin, "w") as f:
-            f.write("4821\n")
-        os.chmod(pin, 0o600)
-        start("console", [gymtimer, "console", "--broker", broker, "--listen", f"127.0.0.1:{http_port}",
-                          "--db", db, "--pin-file", pin])
-        base = f"http://127.0.0.1:{http_port}"
-        check("the console serves its page",
-              until(30, lambda: urllib.request.urlopen(base + "/", timeout=2).status == 200) is not None)
-        served_by = os.path.basename(os.readlink(f"/proc/{dict(processes)['console'].pid}/exe"))
+        mqtt_publish(gym.mqtt, "gymtimer/ghost-1/status", "online", retain=True)
+        check("the console serves its page", gym.start_console())
+        served_by = os.path.basename(os.readlink(f"/proc/{gym.process('console').pid}/exe"))
         check("`gymtimer console` became gymtimer-console (same process)", served_by == "gymtimer-console", served_by)
 
-        options = Options()
-        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1500"]:
-            options.add_argument(flag)
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        driver = webdriver.Chrome(service=browser_service(), options=options)
+        driver = gym.browser(1280, 1500, service=browser_service())
         driver.get(base + "/")
 
         def tiles():
@@ -173,7 +122,7 @@ def main():
         check("the locked page carries no token",
               driver.find_element(By.CSS_SELECTOR, 'meta[name="csrf"]').get_attribute("content") == "")
 
-        driver.find_element(By.ID, "pin").send_keys("4821")
+        driver.find_element(By.ID, "pin").send_keys(Gym.PIN)
         driver.find_element(By.CSS_SELECTOR, "#login button").click()
         check("the right PIN unlocks the class controls", until(10, lambda: driver.find_element(By.ID, "start")) is not None)
         cookie = driver.get_cookie("gymtimer_console") or {}
@@ -296,7 +245,7 @@ def main():
         if began:
             time.sleep(max(0, min(began.values()) + 1.5 - time.time()))
             for station, lines in [("rack-1", "0 click start\n1.5 click start\n"), ("rack-2", "0 click start\n")]:
-                stdin = dict(processes)[station].stdin
+                stdin = gym.process(station).stdin
                 stdin.write(lines.encode())
                 stdin.flush()
 
@@ -414,15 +363,15 @@ def main():
         check("a third class", press("start", f"Class ({PROGRAM}) starts in 3 s on rack-1, rack-2") is not None, repr(result()))
         check("both count in it", until(20, lambda: all(left(s) and left(s) > 15 for s in STATIONS)) is not None, repr(tiles()))
         killed_at = time.time()
-        dict(processes)["rack-2"].kill()
+        gym.process("rack-2").kill()
         check("rack-2, killed, goes offline on its tile", until(15, lambda: not tiles()["rack-2"]["online"]) is not None, repr(tiles()))
         check("pause with rack-2 down: done on rack-1, rack-2 offline",
               press("pause", "Paused rack-1; offline, will not get it: rack-2") is not None, repr(result()))
         time.sleep(REJOIN_PAUSE)
         check("resume with rack-2 down", press("resume", "Resumed rack-1; offline, will not get it: rack-2") is not None, repr(result()))
         config = os.path.join(work, "rack-2.toml")
-        start("rack-2", [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, "rack-2")],
-              stdout=open(os.path.join(work, "rack-2.jsonl"), "a"))
+        gym.start("rack-2", [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, "rack-2")],
+                  stdin=subprocess.PIPE, stdout=open(os.path.join(work, "rack-2.jsonl"), "a"))
 
         ended = until(AMRAP_SECONDS + REJOIN_PAUSE + 30, lambda: first_sound("complete", killed_at))
         check("restarted, rack-2 finishes the class", ended is not None, repr(tiles()))
@@ -530,7 +479,7 @@ def main():
               f"{said!r} {m}")
         if args.screenshot:
             driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "console-phone.png"))
-        locked_page = webdriver.Chrome(service=browser_service(), options=options)
+        locked_page = gym.browser(1280, 1500, service=browser_service())
         try:
             locked_page.set_window_size(390, 844)
             locked_page.get(base + "/")
@@ -561,7 +510,7 @@ def main():
             driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "console-tv.png"))
 
         # A page left open (its event stream never ends by itself) does not hold the console up.
-        console = dict(processes)["console"]
+        console = gym.process("console")
         console.send_signal(signal.SIGTERM)
         try:
             code = console.wait(timeout=15)
@@ -571,7 +520,7 @@ def main():
     finally:
         if driver is not None:
             driver.quit()
-        status = finish(processes, work, ["console", "collect"] + STATIONS, stubborn_fails=True)
+        status = gym.finish(["console", "collect"] + STATIONS, stubborn_fails=True)
     return status
 
 
