@@ -77,43 +77,50 @@ public struct ConsoleAction: Hashable, Sendable {
         var action = ConsoleAction(
             verb: verb, stations: stations, program: verb == .class || verb == .repeat ? program : nil, lead: lead)
         action.startReady = verb == .class && decoded.startReady == true
+        if let problem = action.read(decoded) { return .failure(problem) }
+        return .success(action)
+    }
+
+    /// What `verb` alone takes from the page's `decoded` body (a message's text, a brightness,
+    /// a sleep window, a repeat's period): set on this action, or the problem with it.
+    private mutating func read(_ decoded: Body) -> ConsolePIN.Problem? {
         switch verb {
         case .message:
             // The station checks the text again (FloorMessage): this is the page's early, clear answer.
-            guard let text = decoded.text else { return .failure(.init(description: "write the message to show")) }
-            if let problem = FloorMessage.problem(with: text) { return .failure(.init(description: "the message: \(problem)")) }
+            guard let text = decoded.text else { return .init(description: "write the message to show") }
+            if let problem = FloorMessage.problem(with: text) { return .init(description: "the message: \(problem)") }
             let seconds = decoded.seconds ?? Double(FleetCommand.defaultMessageSeconds)
             guard seconds.isFinite, seconds.rounded() == seconds, FloorMessage.seconds.contains(Int(exactly: seconds) ?? 0) else {
-                return .failure(.init(description: "a message shows for 1 to 60 seconds"))
+                return .init(description: "a message shows for 1 to 60 seconds")
             }
-            action.text = text
-            action.seconds = Int(seconds)
+            self.text = text
+            self.seconds = Int(seconds)
         case .brightness:
             guard let percent = decoded.percent, percent.isFinite, percent.rounded() == percent, (0...100).contains(percent) else {
-                return .failure(.init(description: "the brightness is a whole percentage, 0 to 100"))
+                return .init(description: "the brightness is a whole percentage, 0 to 100")
             }
-            action.percent = Int(percent)
+            self.percent = Int(percent)
         case .sleep:
             if decoded.sleepOff == true { break }
             guard let from = decoded.sleepFrom, let until = decoded.sleepUntil else {
-                return .failure(.init(description: "give the sleep window's two times, or turn it off"))
+                return .init(description: "give the sleep window's two times, or turn it off")
             }
             switch SleepWindow.parse(from: from, until: until) {
-            case .success(let window): action.sleepWindow = window
-            case .failure(let refusal): return .failure(.init(description: "the sleep window: \(refusal.reason)"))
+            case .success(let window): sleepWindow = window
+            case .failure(let refusal): return .init(description: "the sleep window: \(refusal.reason)")
             }
         case .repeat:
             guard let every = decoded.every, every.isFinite, every.rounded() == every,
                   ConsoleSchedule.minutes.contains(Int(exactly: every) ?? 0) else {
-                return .failure(.init(description: "repeat every \(ConsoleSchedule.minutes.lowerBound) to \(ConsoleSchedule.minutes.upperBound) minutes"))
+                return .init(description: "repeat every \(ConsoleSchedule.minutes.lowerBound) to \(ConsoleSchedule.minutes.upperBound) minutes")
             }
-            guard let until = decoded.until, until.isFinite else { return .failure(.init(description: "say until when it repeats")) }
-            action.everyMinutes = Int(every)
-            action.until = until
+            guard let until = decoded.until, until.isFinite else { return .init(description: "say until when it repeats") }
+            everyMinutes = Int(every)
+            self.until = until
         default:
             break
         }
-        return .success(action)
+        return nil
     }
 
     public init(verb: Verb, stations: [String], program: String? = nil, lead: Double = 10, text: String? = nil, seconds: Int = 10, percent: Int? = nil) {
