@@ -6,6 +6,7 @@ import GymTimerHistory
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
+@testable import GymTimerSetup
 @testable import GymTimerSimulator
 
 /// A run held after a reboot on an unsynchronised clock (issue #24) resumes once the clock

@@ -3,6 +3,7 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSetup
 import Testing
 
 /// How a restart trusts the clock (`ClockTrust`, issue #24), with injected clock readings: the

@@ -4,6 +4,7 @@ import GymTimerCore
 import GymTimerDrivers
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSetup
 import Testing
 
 /// The journal across releases (issue #24): journals an earlier release wrote (the fixtures,

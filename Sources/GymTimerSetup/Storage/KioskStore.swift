@@ -1,4 +1,5 @@
 import GymTimerCore
+import GymTimerRuntime
 import GymTimerDrivers
 
 /// What a controller keeps in its data directory so that nothing recorded is lost: the journal
