@@ -115,8 +115,12 @@ let package = Package(
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
         .target(name: "GymTimerHardware", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "CGPIODShim", "CALSA", "CNFCShim"]),
+        // The event loop and the contracts it runs on (its devices, timing, sleep clock, where it
+        // saves its running state): under 600 lines (RuntimeSizeTests), linking no backend or store.
         .target(name: "GymTimerRuntime", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerSystem", "GymTimerDrivers", systemPackage]),
-        .target(name: "GymTimerSetup", dependencies: ["GymTimerCore", "GymTimerSystem", "GymTimerHistory", "GymTimerRuntime"]),
+        // A kiosk's data directory: its lock, the running-state journal's store (KioskStore,
+        // StoredKiosk, ClockTrust) and the history, opened the one way `run` and the simulators do.
+        .target(name: "GymTimerSetup", dependencies: ["GymTimerCore", "GymTimerSystem", "GymTimerDrivers", "GymTimerHistory", "GymTimerRuntime", systemPackage]),
         .target(
             name: "GymTimerSimulator",
             dependencies: [
@@ -206,7 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GymTimerKioskTests",
-            dependencies: ["GymTimerKiosk", "GymTimerHardware", "GymTimerConfig", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSystem"]
+            dependencies: ["GymTimerKiosk", "GymTimerHardware", "GymTimerConfig", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSetup", "GymTimerSystem"]
         ),
         .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers", "GymTimerSystem", "GymTimerSimulation"]),
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory", "GymTimerSystem"]),

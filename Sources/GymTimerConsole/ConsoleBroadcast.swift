@@ -4,6 +4,10 @@ import Foundation
 /// page: the latest of each kind is kept, so a page that connects gets the whole floor at once.
 /// Each page has a small buffer of its own: a page that stops reading loses old updates, never
 /// the console's memory.
+///
+/// `@unchecked Sendable` is safe: `latest`, `order` and `listeners` are read and written only
+/// while `lock` is held; `maximumListeners` is `let`. (An `AsyncStream`'s continuation is
+/// itself Sendable: a yield after the lock is released is fine.)
 public final class ConsoleBroadcast: @unchecked Sendable {
     private let lock = NSLock()
     private var latest: [String: String] = [:]

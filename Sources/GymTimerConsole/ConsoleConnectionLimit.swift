@@ -5,6 +5,9 @@ import NIOCore
 /// closed as soon as it is accepted. With the idle timeout (`ConsoleServer.idleSeconds`) it
 /// keeps a flood of sockets from another machine of the gym's Wi-Fi from using up the
 /// process's open files (1,024 by default), which took the page down for everyone.
+///
+/// `@unchecked Sendable` is safe: `open`, the one mutable property, is read and written only
+/// while `lock` is held, from any of the server's event loops.
 public final class ConsoleConnectionLimit: @unchecked Sendable {
     public let maximum: Int
     private let lock = NSLock()

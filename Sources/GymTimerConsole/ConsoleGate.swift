@@ -1,6 +1,9 @@
 import Foundation
 
 /// The PIN and the sessions behind one lock, for the HTTP side's concurrent requests.
+///
+/// `@unchecked Sendable` is safe: `sessions`, the one mutable property, is read and written
+/// only while `lock` is held; `pin` and `now` are `let` (and `now` is `@Sendable`).
 public final class ConsoleGate: @unchecked Sendable {
     public let pin: ConsolePIN?
     private let lock = NSLock()

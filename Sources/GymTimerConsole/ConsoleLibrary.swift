@@ -9,6 +9,9 @@ import GymTimerSystem
 /// station (`FleetClassProgram.defined`), so a new workout needs no TOML edit on any Pi. Each
 /// definition, from the page or from the file, is checked as a station checks it
 /// (`Program.parse(definition:)`): an entry a hand edit broke is left out and said so.
+///
+/// `@unchecked Sendable` is safe: `programs` and `storedProblem` are read and written only
+/// while `lock` is held (or in `init`, before the library is shared); the rest is `let`.
 public final class ConsoleLibrary: @unchecked Sendable {
     // A lock, not an actor: the server's handlers and the page's first frame read it
     // synchronously, and a save is one small file write.
@@ -16,8 +19,13 @@ public final class ConsoleLibrary: @unchecked Sendable {
     private var programs: [Program] = []
     /// Where the library is kept; nil: only in memory (the page says so).
     public let path: String?
+    private var storedProblem: String?
     /// What went wrong reading or writing the file, for the page and the log.
-    public private(set) var problem: String?
+    public var problem: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return storedProblem
+    }
 
     /// The most programs a library holds (the page lists them all).
     public static let maximumPrograms = 100
@@ -26,11 +34,11 @@ public final class ConsoleLibrary: @unchecked Sendable {
         self.path = path
         guard let path else { return }
         guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { problem = "\(path) cannot be read" }
+            if FileManager.default.fileExists(atPath: path) { storedProblem = "\(path) cannot be read" }
             return
         }
         guard data.count <= 1 << 20, case .array(let entries)? = JSONValue.parse(Array(data)) else {
-            problem = "\(path) is not a JSON list of programs: the console starts with none (the file is kept until a save)"
+            storedProblem = "\(path) is not a JSON list of programs: the console starts with none (the file is kept until a save)"
             return
         }
         var skipped = 0
@@ -41,7 +49,7 @@ public final class ConsoleLibrary: @unchecked Sendable {
             programs.append(program)
         }
         skipped += max(0, entries.count - Self.maximumPrograms)
-        if skipped > 0 { problem = "\(path): \(skipped) entr\(skipped == 1 ? "y is" : "ies are") not a valid program and left out" }
+        if skipped > 0 { storedProblem = "\(path): \(skipped) entr\(skipped == 1 ? "y is" : "ies are") not a valid program and left out" }
     }
 
     /// The programs, in the order they were first saved.
@@ -90,7 +98,7 @@ public final class ConsoleLibrary: @unchecked Sendable {
             }
         }
         programs = next
-        problem = nil
+        storedProblem = nil
         return .success(())
     }
 

@@ -10,6 +10,11 @@ import GymTimerMQTT
 /// the pages (`ConsoleBroadcast`), and publishes the commands the HTTP side queues (`send`),
 /// woken at once through a pipe, each with an id whose answers it gathers (`answers(_:)`:
 /// fleet.md, "Commands are answered"). A lost broker is tried again every 2 s.
+///
+/// `@unchecked Sendable` is safe: the floor, the outbox, the schedules, the classes, the
+/// answers, the connection's state and `stopping` are read and written only while `lock` is
+/// held; `thread` and `wake` are written once by `start`, before the thread runs, and only read
+/// after; the MQTT client is the thread's alone (`OwnedClient`); the rest is `let`.
 public final class ConsoleLink: @unchecked Sendable {
     public let options: MQTTClient.Options
     public let prefix: String
@@ -393,6 +398,8 @@ public final class ConsoleLink: @unchecked Sendable {
 }
 
 /// The MQTT client handed to the link's thread, which is its only user from then on.
+/// `@unchecked Sendable` only to cross into that thread's closure: it is never shared (the
+/// client itself is not thread-safe, libmosquitto's calls are made from that thread alone).
 private final class OwnedClient: @unchecked Sendable {
     let client: MQTTClient
     init(_ client: MQTTClient) { self.client = client }

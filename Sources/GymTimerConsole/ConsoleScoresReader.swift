@@ -6,6 +6,11 @@ import GymTimerHistory
 /// own (SQLite blocks), and publishes them to the pages when they change. Read-only: the file
 /// is opened as `gymtimer history` opens it, never created, migrated or written (the coach's
 /// roster edits and Rx/Scaled amends are `ConsoleGymDatabase`'s, on a handle of their own).
+///
+/// `@unchecked Sendable` is safe: `stopping` is read and written only while `lock` is held;
+/// `started` is written by `start` before the thread exists and read by `stop`, which the
+/// console's lifecycle calls only after `start` returned (a thread's start orders them); the
+/// semaphores are thread-safe and the rest is `let`.
 public final class ConsoleScoresReader: @unchecked Sendable {
     public let path: String
     private let broadcast: ConsoleBroadcast

@@ -401,8 +401,14 @@ public struct ConsoleServer: Sendable {
         return Self.text(status, ConsolePage.html(title: title, lock: lock), type: "text/html; charset=utf-8")
     }
 
-    /// Serves on `listen` until SIGINT or SIGTERM; `ready` is called once it listens.
-    public func run(listen: ConsoleListen, ready: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// Serves on `listen` until SIGINT or SIGTERM; `ready` is called once it listens. The
+    /// console's one lifecycle: one `ServiceGroup` holds the HTTP server and `sides` (the
+    /// MQTT link, the score reader, `ConsoleThreadService`), and a stop signal shuts them down
+    /// in reverse order: the server first (every page's event stream ends), then the sides.
+    /// A server that fails cancels the group, which stops the sides too, and the error is thrown.
+    public func run(
+        listen: ConsoleListen, sides: [ConsoleThreadService] = [], ready: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
         var logger = Logger(label: "gymtimer-console")
         logger.logLevel = .warning
         let connections = connections
@@ -413,6 +419,10 @@ public struct ConsoleServer: Sendable {
             configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
             onServerRunning: { channel in await ready(channel.localAddress?.port ?? listen.port) },
             logger: logger)
-        try await app.runService()
+        let services = sides.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0, serviceName: $0.name) }
+            + [.init(service: app, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "http")]
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }

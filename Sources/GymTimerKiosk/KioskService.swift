@@ -36,7 +36,13 @@ public enum KioskService {
         defer { withExtendedLifetime(data) {} }
         let session = try HardwareSession(configuration: configuration, opener: opener)
         let (signals, hardware) = (session.signals, session.hardware)
-        defer { hardware.shutDown() }
+        var stoppedBy: Int32?
+        // The one teardown, on every way out (a stop signal, a failed loop): the display blank,
+        // the buzzer off, the lines released; then, after a stop signal, the line saying so.
+        defer {
+            hardware.shutDown()
+            if let stoppedBy { log("stopped by signal \(stoppedBy): display blank, buzzer off, lines released") }
+        }
         hardware.applyBrightness(faults)
 
         let clock = ContinuousClock()
@@ -81,7 +87,6 @@ public enum KioskService {
         if let player = sound as? PCMSoundPlayer, !player.shutdown() {
             log("\(PCMSoundPlayer.faultName): did not stop within 2 s; exiting without it")
         }
-        hardware.shutDown()
-        log("stopped by signal \(signals.received ?? 0): display blank, buzzer off, lines released")
+        stoppedBy = signals.received ?? 0
     }
 }

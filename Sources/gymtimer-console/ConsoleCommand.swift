@@ -10,7 +10,7 @@ import GymTimerCore
 /// `gymtimer` links no HTTP server (Hummingbird, SwiftNIO): every kiosk process would map and
 /// initialise it (peak RSS 14.8 → 23 MB).
 @main
-struct ConsoleCommand: ParsableCommand {
+struct ConsoleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gymtimer-console",
         abstract: "Serve the coach's web console: the floor live, classes started at one instant, today's scores.",
@@ -38,7 +38,7 @@ struct ConsoleCommand: ParsableCommand {
     @Option(name: .customLong("client-id"), help: "The console's MQTT client id.")
     var clientID: String?
 
-    func run() throws {
+    func run() async throws {
         let address: ConsoleListen
         switch ConsoleListen.parse(listen) {
         case .success(let parsed): address = parsed
@@ -74,24 +74,17 @@ struct ConsoleCommand: ParsableCommand {
         let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin), hosts: hosts, library: programs,
             gym: db.map { ConsoleGymDatabase(path: $0) })
         let lockNote = pin == nil ? "read-only: no --pin-file" : "actions need the PIN"
-        let outcome = ConsoleOutcome()
-        let finished = DispatchSemaphore(value: 0)
-        // The server runs on Swift's concurrency threads; this thread only waits for it to end
-        // (SIGINT or SIGTERM stop it gracefully).
-        Task {
-            do {
-                try await server.run(listen: address) { port in
-                    StandardError.writeLine("console: serving http://\(ConsoleListen(host: address.host, port: port)) (\(lockNote))")
-                }
-            } catch {
-                outcome.fail("\(error)")
+        // One lifecycle (ConsoleServer.run): the server, the score reader and the link in one
+        // ServiceGroup; SIGINT or SIGTERM stops them in that order.
+        var sides = [ConsoleThreadService(name: "mqtt") { link.stop() }]
+        if let scores { sides.append(ConsoleThreadService(name: "scores") { scores.stop() }) }
+        defer { broadcast.finish() }
+        do {
+            try await server.run(listen: address, sides: sides) { port in
+                StandardError.writeLine("console: serving http://\(ConsoleListen(host: address.host, port: port)) (\(lockNote))")
             }
-            broadcast.finish()
-            finished.signal()
+        } catch {
+            throw CLIError.failed("console on \(address): \(error)")
         }
-        finished.wait()
-        scores?.stop()
-        link.stop()
-        if let failure = outcome.failure { throw CLIError.failed("console on \(address): \(failure)") }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GymTimerConfig
 import GymTimerHAL
 import GymTimerRuntime
+import GymTimerSetup
 import Testing
 @testable import GymTimerKiosk
 

@@ -1,5 +1,6 @@
 import Foundation
 import GymTimerRuntime
+import GymTimerSetup
 import Testing
 
 /// The command line facing a bad config or none (issue #12, item 11).

@@ -5,6 +5,7 @@ import GymTimerHistory
 import GymTimerSimulation
 import Testing
 @testable import GymTimerRuntime
+@testable import GymTimerSetup
 @testable import GymTimerSimulator
 import GymTimerSystem
 

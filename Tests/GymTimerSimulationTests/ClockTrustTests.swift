@@ -2,6 +2,7 @@ import Foundation
 import GymTimerCore
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSetup
 import Testing
 import GymTimerSystem
 

@@ -3,6 +3,7 @@ import GymTimerConfig
 import GymTimerCore
 import GymTimerHistory
 import GymTimerRuntime
+import GymTimerSetup
 import Testing
 import GymTimerSystem
 

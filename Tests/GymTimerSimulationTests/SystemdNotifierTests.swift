@@ -1,7 +1,7 @@
 import Foundation
 import GymTimerCore
 import Testing
-@testable import GymTimerRuntime
+@testable import GymTimerKiosk
 
 /// sd_notify against a real Unix datagram socket, as systemd would listen.
 @Suite struct SystemdNotifierTests {

@@ -1,4 +1,5 @@
 import GymTimerCore
+import GymTimerRuntime
 
 /// A save that a restore could not place for want of a trusted clock (`ClockTrust.unknown`):
 /// kept by `KioskStore` and in the journal (`StoredKiosk.heldForClock`) until the clock

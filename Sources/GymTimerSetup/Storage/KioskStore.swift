@@ -1,4 +1,5 @@
 import GymTimerCore
+import GymTimerRuntime
 import GymTimerDrivers
 import GymTimerSystem
 

@@ -1,4 +1,5 @@
 import GymTimerCore
+import GymTimerRuntime
 
 /// THE place a restart decides how far to trust the clock it resumes on (issue #24): whether
 /// the time that passed while the kiosk was down is known, and so whether stored deadlines may

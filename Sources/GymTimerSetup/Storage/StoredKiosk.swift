@@ -1,4 +1,5 @@
 import GymTimerCore
+import GymTimerRuntime
 import GymTimerDrivers
 
 /// What the journal holds, all of it changing together: the kiosk's progress, the records it
