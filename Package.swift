@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "GymTimerDrivers", dependencies: ["GymTimerCore", "GymTimerHAL"]),
         .target(
             name: "GymTimerConfig",
-            dependencies: ["GymTimerCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["GymTimerCore", "GymTimerFleet", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(
             name: "GymTimerHistory",
@@ -84,8 +84,7 @@ let package = Package(
         .target(
             name: "GymTimerConsole",
             dependencies: [
-                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore",
-                "GymTimerDrivers",
+                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerDrivers",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -124,7 +123,7 @@ let package = Package(
         // stdout/stderr writing, the broker's options.
         .target(
             name: "GymTimerCommandLine",
-            dependencies: ["GymTimerConfig", "GymTimerMQTT", "GymTimerFleetLink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["GymTimerConfig", "GymTimerMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "gymtimer",

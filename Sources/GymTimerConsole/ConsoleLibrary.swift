@@ -2,7 +2,6 @@ import Foundation
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerFleet
-import GymTimerFleetLink
 
 /// The gym's programs, built in the console (a JSON file kept with the gym's data, beside the
 /// collector's database): a class started with one of them carries its definition to every
