@@ -32,6 +32,8 @@ stage_failed && { stage_table; exit 1; }
 # Checked first, in seconds: under CI a stage without its tools fails, it is never skipped.
 stage "a stage that cannot run fails under CI (Tests/ci/stage-truth-test.sh)" Tests/ci/stage-truth-test.sh
 
+stage "the console links none of the kiosk's modules (Tests/ci/console-links-test.sh)" Tests/ci/console-links-test.sh
+
 stage "unit tests" swift test --skip-build
 
 scenarios() {
