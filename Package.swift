@@ -65,8 +65,9 @@ let package = Package(
         .target(name: "CMosquittoShim", dependencies: ["CMosquitto"]),
         // libnfc, loaded when a card reader is opened (no header needed to build: CNFCShim).
         .target(name: "CNFCShim"),
-        // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery. Pure
-        // Swift + Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
+        // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery, and what the
+        // console and `gymtimer fleet` show of it (FleetCell, FleetAnswers). Pure Swift +
+        // Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
         .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquittoShim"]),
         // The fleet's two ends over MQTT: the station a kiosk's loop hosts (with its durable
@@ -112,10 +113,14 @@ let package = Package(
                 "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink",
             ]
         ),
+        // What `gymtimer bench` and the tests drive the fleet with, never part of a kiosk's or the
+        // console's work: a real Mosquitto launched on a free port (LocalBroker), stations and a
+        // collector pumped by hand (FleetPump), a loopback HTTP client for the console (BenchHTTP).
+        .target(name: "GymTimerBenchSupport", dependencies: ["GymTimerFleetLink", "GymTimerDrivers"]),
         .target(
             name: "GymTimerBenchmark",
             dependencies: [
-                "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
+                "GymTimerBenchSupport", "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerHardware",
             ]
         ),
@@ -191,7 +196,7 @@ let package = Package(
             name: "GymTimerFleetTests",
             dependencies: [
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerDrivers",
-                "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport",
+                "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport", "GymTimerBenchSupport",
             ]
         ),
         .testTarget(
