@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command. It installs what every stage needs (scripts/install-deps.sh --tests), builds
-# with warnings as errors, then runs every stage: the unit tests (the hardware layer's against
+# with warnings as errors, then runs every stage: what the console binary links (none of the
+# kiosk's modules), the unit tests (the hardware layer's against
 # libgpiod 1.6 here and 2.2 on arm64), every acceptance scenario (the shared ones and the project's own), a
 # real Home Assistant, the arm64 cross build under qemu, the console in a real browser, the
 # terminal simulator, the README's commands, the systemd unit, the kernel-VM and install tests
