@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "GymTimerDrivers", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerSystem", systemPackage]),
         .target(
             name: "GymTimerConfig",
-            dependencies: ["GymTimerCore", "GymTimerHAL", systemPackage, .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerFleet", systemPackage, .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(
             name: "GymTimerHistory",
@@ -78,8 +78,9 @@ let package = Package(
         .target(name: "CMosquittoShim", dependencies: ["CMosquitto"]),
         // libnfc, loaded when a card reader is opened (no header needed to build: CNFCShim).
         .target(name: "CNFCShim"),
-        // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery. Pure
-        // Swift + Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
+        // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery, and what the
+        // console and `gymtimer fleet` show of it (FleetCell, FleetAnswers). Pure Swift +
+        // Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
         .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquittoShim", systemPackage]),
         // The fleet's two ends over MQTT: the station a kiosk's loop hosts (with its durable
@@ -97,8 +98,7 @@ let package = Package(
         .target(
             name: "GymTimerConsole",
             dependencies: [
-                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore",
-                "GymTimerSystem",
+                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerSystem",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -136,10 +136,14 @@ let package = Package(
                 "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink", "GymTimerSystem",
             ]
         ),
+        // What `gymtimer bench` and the tests drive the fleet with, never part of a kiosk's or the
+        // console's work: a real Mosquitto launched on a free port (LocalBroker), stations and a
+        // collector pumped by hand (FleetPump), a loopback HTTP client for the console (BenchHTTP).
+        .target(name: "GymTimerBenchSupport", dependencies: ["GymTimerFleetLink", "GymTimerSystem"]),
         .target(
             name: "GymTimerBenchmark",
             dependencies: [
-                "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
+                "GymTimerBenchSupport", "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerHardware",
                 "GymTimerSystem", systemPackage,
             ]
@@ -148,7 +152,7 @@ let package = Package(
         // stdout/stderr writing, the broker's options.
         .target(
             name: "GymTimerCommandLine",
-            dependencies: ["GymTimerConfig", "GymTimerMQTT", "GymTimerFleetLink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["GymTimerConfig", "GymTimerMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "gymtimer",
@@ -218,7 +222,7 @@ let package = Package(
             name: "GymTimerFleetTests",
             dependencies: [
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
-                "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport",
+                "GymTimerDrivers", "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport", "GymTimerBenchSupport",
             ]
         ),
         .testTarget(

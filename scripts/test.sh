@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command. It installs what every stage needs (scripts/install-deps.sh --tests), builds
-# with warnings as errors, then runs every stage: the unit tests (the hardware layer's against
+# with warnings as errors, then runs every stage: what the console binary links (none of the
+# kiosk's modules), the unit tests (the hardware layer's against
 # libgpiod 1.6 here and 2.2 on arm64), every acceptance scenario (the shared ones and the project's own), a
 # real Home Assistant, the arm64 cross build under qemu, the console in a real browser, the
 # terminal simulator, the README's commands, the systemd unit, the kernel-VM and install tests
@@ -34,6 +35,8 @@ stage "a stage that cannot run fails under CI (Tests/ci/stage-truth-test.sh)" Te
 # docs/ARCHITECTURE.md places every source file, in the words of its doc comment.
 stage "every source file placed in docs/ARCHITECTURE.md (scripts/architecture-files.py --check)" \
   python3 scripts/architecture-files.py --check
+
+stage "the console links none of the kiosk's modules (Tests/ci/console-links-test.sh)" Tests/ci/console-links-test.sh
 
 stage "unit tests" swift test --skip-build
 

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerBenchSupport
 import GymTimerDrivers
 import GymTimerFleetLink
 import GymTimerSystem

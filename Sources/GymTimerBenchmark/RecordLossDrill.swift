@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GymTimerBenchSupport
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleetLink

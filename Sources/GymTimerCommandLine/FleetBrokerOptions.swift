@@ -1,6 +1,5 @@
 import ArgumentParser
 import GymTimerConfig
-import GymTimerFleetLink
 import GymTimerMQTT
 
 /// How the gym's tools (`collect`, `fleet status`, `fleet start`, `console`) reach the broker.

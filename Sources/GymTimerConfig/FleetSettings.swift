@@ -1,3 +1,5 @@
+import GymTimerFleet
+
 /// The `[fleet]` section (fleet.md): the MQTT broker a station reports to and takes commands
 /// from. Absent (no `broker`), the kiosk runs alone and nothing of the fleet runs.
 public struct FleetSettings: Hashable, Sendable, Codable {
@@ -46,17 +48,13 @@ public struct FleetSettings: Hashable, Sendable, Codable {
     }
 
     /// The name that addresses every station at once (`{prefix}/all/cmd`): no station may take it.
-    public static let everyStation = "all"
+    public static let everyStation = FleetStationName.every
 
     /// What a station name must be, as every check says it.
-    public static let stationRule = "must be 1 to 32 of a-z, 0-9 and -, and not \"all\" (which addresses every station)"
+    public static let stationRule = FleetStationName.rule
 
-    /// Whether `name` is a valid station name: 1 to 32 of `a-z`, `0-9` and `-`, and not `all`.
-    /// So it is one topic level with no MQTT wildcard, and never the every-station topic.
-    public static func isValidStation(_ name: String) -> Bool {
-        name != everyStation && (1...32).contains(name.utf8.count)
-            && name.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
-    }
+    /// Whether `name` is a valid station name (the fleet's rule, `FleetStationName`).
+    public static func isValidStation(_ name: String) -> Bool { FleetStationName.isValid(name) }
 
     /// Whether `prefix` can be the first topic level: not empty, no `/`, `+`, `#` or NUL.
     public static func isValidTopicLevel(_ prefix: String) -> Bool {

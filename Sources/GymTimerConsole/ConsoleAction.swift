@@ -2,7 +2,6 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 
 /// An action the page asks for (the JSON body of `POST /api/…`), checked: which stations, and
 /// for a class its program and lead-in, for a message its text and length, for brightness its

@@ -2,7 +2,6 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerHistory
 
 /// The coach's class list (`POST /api/class-list`, `{"stations":{"rack-1":3,"rack-2":null},

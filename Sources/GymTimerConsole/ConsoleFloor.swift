@@ -1,7 +1,6 @@
 import Foundation
 import GymTimerConfig
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerMQTT
 
 /// Every station the console has seen on the broker: its retained `status` and `state`, and

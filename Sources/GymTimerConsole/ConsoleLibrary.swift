@@ -1,7 +1,6 @@
 import Foundation
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerSystem
 
 /// The gym's programs, built in the console (a JSON file kept with the gym's data, beside the
@@ -108,10 +107,6 @@ public final class ConsoleLibrary: @unchecked Sendable {
     /// The page's `programs` event: the library, and where it is kept or what is wrong with it.
     public var event: String {
         let note = problem ?? (path == nil ? "kept in memory only: start the console with --db (or --library) to keep it" : nil)
-        return #"{"library":"# + Self.json(all) + #","note":"# + (note.map(Self.quoted) ?? "null") + "}"
-    }
-
-    private static func quoted(_ text: String) -> String {
-        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? #""""#
+        return #"{"library":"# + Self.json(all) + #","note":"# + (note.map { JSONValue.quoted($0) } ?? "null") + "}"
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerMQTT
 
 /// The console's connection to the broker, on a thread of its own: the existing poll-driven

@@ -1,7 +1,6 @@
 import Foundation
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerHistory
 import Hummingbird
 import HTTPTypes

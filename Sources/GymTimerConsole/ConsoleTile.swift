@@ -1,7 +1,6 @@
 import Foundation
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 
 /// One station's tile on the console's page, as the page reads it (JSON over Server-Sent
 /// Events): what its retained `status` and `state` say, every text bounded and stripped of
@@ -66,7 +65,7 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
             program: text("program", width: 32), phase: text("phase", width: 16) ?? "-",
             deadline: online ? deadline : nil, startsAt: online ? startsAt : nil, remaining: online ? remaining : nil, display: text("display", width: 8),
             round: whole("round"), sets: whole("sets"), result: text("result", width: 32), locked: fields["locked"] == .bool(true),
-            sleep: sleepWindow(fields["sleep"]), asleep: online && fields["asleep"] == .bool(true),
+            sleep: SleepWindow.text(ofState: fields["sleep"]), asleep: online && fields["asleep"] == .bool(true),
             programs: programs(fields["programs"]))
         tile.athlete = fields["athlete"]?.string.flatMap(CardID.init(hex:))?.hex
         return tile
@@ -81,7 +80,4 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
         let names = list.compactMap { $0.string }.filter { Program.nameProblem($0) == nil }
         return Array(names.prefix(maximumPrograms))
     }
-
-    /// A state's `sleep` object as `HH:MM–HH:MM`, only when both are times (nothing else is shown).
-    static func sleepWindow(_ value: JSONValue?) -> String? { FleetConsole.sleepWindow(value) }
 }

@@ -8,10 +8,10 @@ extension FleetCommand {
         case .start(nil): return #"{"do":"start"}"#
         case .start(let at?): return #"{"do":"start","at":"# + String(format: "%.3f", at) + "}"
         case .classStart(let at, .named(let mode, nil)):
-            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + Self.quoted(mode) + "}"
+            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + JSONValue.quoted(mode) + "}"
         case .classStart(let at, .named(let mode, let name?)):
-            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + Self.quoted(mode)
-                + #","name":"# + Self.quoted(name) + "}"
+            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + JSONValue.quoted(mode)
+                + #","name":"# + JSONValue.quoted(name) + "}"
         case .classStart(let at, .defined(let program)):
             return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","program":"# + program.definitionJSON + "}"
         case .cancel: return #"{"do":"cancel"}"#
@@ -27,22 +27,16 @@ extension FleetCommand {
         case .sleep(let window?):
             return #"{"do":"sleep","from":""# + window.fromText + #"","until":""# + window.untilText + #""}"#
         case .message(let text, let seconds):
-            return #"{"do":"message","text":"# + Self.quoted(text) + #","seconds":"# + String(seconds) + "}"
+            return #"{"do":"message","text":"# + JSONValue.quoted(text) + #","seconds":"# + String(seconds) + "}"
         case .setRest(let seconds): return #"{"do":"set","rest_seconds":"# + String(seconds) + "}"
         case .athlete(nil): return #"{"do":"athlete","card":null}"#
         case .athlete(let tap?):
-            return #"{"do":"athlete","card":""# + tap.card.hex + "\"" + (tap.shortName.map { #","short":"# + Self.quoted($0) } ?? "")
+            return #"{"do":"athlete","card":""# + tap.card.hex + "\"" + (tap.shortName.map { #","short":"# + JSONValue.quoted($0) } ?? "")
                 + (tap.division.map { #","division":""# + $0.rawValue + "\"" } ?? "") + "}"
         case .forget(let card): return #"{"do":"forget","card":""# + card.hex + #""}"#
-        case .select(let mode, nil): return #"{"do":"select","mode":"# + Self.quoted(mode) + "}"
+        case .select(let mode, nil): return #"{"do":"select","mode":"# + JSONValue.quoted(mode) + "}"
         case .select(let mode, let name?):
-            return #"{"do":"select","mode":"# + Self.quoted(mode) + #","name":"# + Self.quoted(name) + "}"
+            return #"{"do":"select","mode":"# + JSONValue.quoted(mode) + #","name":"# + JSONValue.quoted(name) + "}"
         }
-    }
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data(#""""#.utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }

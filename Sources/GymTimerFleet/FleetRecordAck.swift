@@ -40,10 +40,12 @@ public struct FleetRecordAck: Hashable, Sendable {
 
     /// The JSON payload.
     public var payload: String {
+        // Slashes as they are: ids hold one.
+        func quoted(_ text: String) -> String { JSONValue.quoted(text, escapingSlashes: false) }
         let refusals = refused.map {
-            "{\"id\":\(Self.quoted($0.id)),\"kind\":\(Self.quoted($0.kind)),\"reason\":\(Self.quoted($0.reason))}"
+            "{\"id\":\(quoted($0.id)),\"kind\":\(quoted($0.kind)),\"reason\":\(quoted($0.reason))}"
         }
-        return "{\"stored\":[\(stored.map(Self.quoted).joined(separator: ","))],\"refused\":[\(refusals.joined(separator: ","))]}"
+        return "{\"stored\":[\(stored.map(quoted).joined(separator: ","))],\"refused\":[\(refusals.joined(separator: ","))]}"
     }
 
     /// The acknowledgement in `bytes`, or nil when they are not one (too large, not JSON, a
@@ -71,13 +73,5 @@ public struct FleetRecordAck: Hashable, Sendable {
         default: return nil
         }
         return ack
-    }
-
-    /// `text` as a JSON string (slashes as they are: ids hold one).
-    static func quoted(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -35,7 +35,7 @@ public struct FleetRequest: Hashable, Sendable {
     /// The payload: the command's JSON (`FleetCommand.json`) with `"id"` last.
     public var json: String {
         guard let id else { return command.json }
-        return String(command.json.dropLast()) + #","id":"# + FleetCommand.quoted(id) + "}"
+        return String(command.json.dropLast()) + #","id":"# + JSONValue.quoted(id) + "}"
     }
 
     /// What a payload asks: the id, when it holds a valid one (else nil: such a command is

@@ -48,8 +48,8 @@ extension Program {
 
     /// The definition as JSON, keys in a fixed order (what `parse(definition:)` reads back).
     public var definitionJSON: String {
-        var fields = [#""name":"# + FleetCommand.quoted(name), #""label":"# + FleetCommand.quoted(label),
-                      #""kind":"# + FleetCommand.quoted(kind.rawValue)]
+        var fields = [#""name":"# + JSONValue.quoted(name), #""label":"# + JSONValue.quoted(label),
+                      #""kind":"# + JSONValue.quoted(kind.rawValue)]
         fields += numbers.map { #"""# + $0.key + #"":"# + String($0.value) }
         return "{" + fields.joined(separator: ",") + "}"
     }

@@ -82,16 +82,8 @@ public struct FleetConsole {
             mode: fields["mode"]?.string.map { FleetCell.text($0, width: 12) } ?? "-",
             phase: fields["phase"]?.string.map { FleetCell.text($0, width: 16) } ?? "-", display: display,
             left: online ? left.map(Self.minutesAndSeconds) ?? "-" : "-",
-            sleep: fields["sleep"].map { Self.sleepWindow($0) ?? "?" } ?? "-",
+            sleep: fields["sleep"].map { SleepWindow.text(ofState: $0) ?? "?" } ?? "-",
             asleep: online && fields["sleep"] != nil ? Self.yesOrNo(fields["asleep"]) : "-")
-    }
-
-    /// A state's `sleep` object as `HH:MM–HH:MM`, only when both are times (nothing else from
-    /// the network is shown), else nil.
-    public static func sleepWindow(_ value: JSONValue?) -> String? {
-        guard case .object(let window)? = value, let from = window["from"]?.string, let until = window["until"]?.string,
-              case .success(let checked) = SleepWindow.parse(from: from, until: until) else { return nil }
-        return checked.description
     }
 
     /// A JSON boolean as `yes`/`no`; anything else as `?`.

@@ -1,5 +1,6 @@
 import Foundation
 import GymTimerCore
+import GymTimerFleet
 
 /// The station's retained `state` (fleet.md) from the kiosk: what changes only when the
 /// state changes (never per displayed second), so equal reports are not published twice.
@@ -114,13 +115,13 @@ public struct FleetStateReport: Hashable, Sendable {
     /// so the coach's tiles count down to it), nil when none.
     public func json(display: String, at t: Double, unix: (Moment) -> Double, startsAt: Double? = nil) -> String {
         func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "null" }
-        func text(_ value: String?) -> String { value.map(Self.quoted) ?? "null" }
+        func text(_ value: String?) -> String { value.map { JSONValue.quoted($0) } ?? "null" }
         return "{\"mode\":\(text(mode)),\"phase\":\(text(phase)),\"program\":\(text(program)),"
             + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),"
             + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
-            + "\"round\":\(round.map(String.init) ?? "null"),\(result.map { "\"result\":" + Self.quoted($0) + "," } ?? "")\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
+            + "\"round\":\(round.map(String.init) ?? "null"),\(result.map { "\"result\":" + JSONValue.quoted($0) + "," } ?? "")\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
             + (startsAt.map { "\"starts_at\":" + number($0) + "," } ?? "")
-            + "\"programs\":[\(programs.map(Self.quoted).joined(separator: ","))],\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)"
+            + "\"programs\":[\(programs.map { JSONValue.quoted($0) }.joined(separator: ","))],\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)"
             + (athlete.map { "\"athlete\":\"\($0.hex)\"," } ?? "") + "\"division\":\"\(division.rawValue)\",\"t\":\(number(t))}"
     }
 
@@ -129,11 +130,5 @@ public struct FleetStateReport: Hashable, Sendable {
     private var sleepFields: String {
         guard let window = sleepWindow else { return "" }
         return "\"sleep\":{\"from\":\"\(window.fromText)\",\"until\":\"\(window.untilText)\"},\"asleep\":\(asleep),"
-    }
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -242,7 +242,7 @@ public final class FleetStation: TimedDriver {
         publishState()
         // A change of phase (a rest started, the alarm, back to idle) is also an event.
         if let before, before.mode != report.mode || before.phase != report.phase {
-            event("phase", ["mode": FleetStateReport.quoted(report.mode), "phase": FleetStateReport.quoted(report.phase)])
+            event("phase", ["mode": JSONValue.quoted(report.mode), "phase": JSONValue.quoted(report.phase)])
         }
     }
 
@@ -251,7 +251,7 @@ public final class FleetStation: TimedDriver {
         let (id, payload) = FleetWorkoutMessage.encode(workout, station: settings.station)
         records.add(id: id, payload: payload, at: now())
         remember(workout)
-        event("completed", ["kind": FleetStateReport.quoted(workout.kind.rawValue), "sets": String(workout.sets)])
+        event("completed", ["kind": JSONValue.quoted(workout.kind.rawValue), "sets": String(workout.sets)])
     }
 
     /// Says goodbye (retained `offline`, then DISCONNECT), for a clean stop.
@@ -375,7 +375,7 @@ public final class FleetStation: TimedDriver {
             callOffScheduledStart()
             send(.reset, "reset")
         case .ping:
-            event("command", ["do": FleetStateReport.quoted("ping")], answering: id)
+            event("command", ["do": JSONValue.quoted("ping")], answering: id)
         case .cancel:
             if scheduledStart == nil, let instant = classInstant, now() < instant {
                 // The class's run is in its lead-in: called off before its instant, it ends unrecorded.
@@ -386,7 +386,7 @@ public final class FleetStation: TimedDriver {
                 return refuse(.notAllowed(command: "cancel", reason: "no start is scheduled"), answering: id)
             }
             callOffScheduledStart()
-            event("command", ["do": FleetStateReport.quoted("cancel")], answering: id)
+            event("command", ["do": JSONValue.quoted("cancel")], answering: id)
         case .setRest(let seconds): send(.setRest(seconds: seconds), "set")
         case .lock: send(.lockButtons(true), "lock")
         case .unlock: send(.lockButtons(false), "unlock")
@@ -404,7 +404,7 @@ public final class FleetStation: TimedDriver {
             guard let startMode = StartMode(rawValue: mode) else { return refuse(.unknown(mode), answering: id) }
             switch kiosk.menuEntry(for: startMode, named: name) {
             case .failure(let refusal): refuse(.notAllowed(command: refusal.command, reason: refusal.reason), answering: id)
-            case .success(let entry): send(.select(entry), "select", ["mode": FleetStateReport.quoted(mode)])
+            case .success(let entry): send(.select(entry), "select", ["mode": JSONValue.quoted(mode)])
             }
         case .start(let unixTime?):
             schedule(at: unixTime, selecting: nil, answering: id)
@@ -434,7 +434,7 @@ public final class FleetStation: TimedDriver {
         guard problems.isEmpty else {
             return refuse(.notAllowed(command: "forget", reason: problems.joined(separator: "; ")), answering: id)
         }
-        event("command", ["do": FleetStateReport.quoted("forget")], answering: id)
+        event("command", ["do": JSONValue.quoted("forget")], answering: id)
     }
 
     /// The class's instants, retained by the coach's console (`FleetClassRecord`): a run that
@@ -470,7 +470,7 @@ public final class FleetStation: TimedDriver {
         let moved = Double((left - was.remainingTotal(at: at)).nanoseconds) / 1e9
         // A catch-up worth telling (a missed pause, a restart), not a receipt's milliseconds.
         if abs(moved) >= 0.1 { log("fleet: class \(record.id): moved \(String(format: "%+.3f", moved)) s to the class's time") }
-        event("class", ["id": FleetStateReport.quoted(record.id), "moved": String(format: "%.3f", moved),
+        event("class", ["id": JSONValue.quoted(record.id), "moved": String(format: "%.3f", moved),
                         "paused": record.isPaused ? "true" : "false"])
     }
 
@@ -554,7 +554,7 @@ public final class FleetStation: TimedDriver {
         if let refusal = Self.refusal(in: deliver(.command(command), now())) {
             return refuse(.notAllowed(command: refusal.command, reason: refusal.reason), answering: id)
         }
-        event("command", fields.merging(["do": FleetStateReport.quoted(name)]) { $1 }, answering: id)
+        event("command", fields.merging(["do": JSONValue.quoted(name)]) { $1 }, answering: id)
     }
 
     private static func refusal(in effects: [Effect]) -> KioskRefusal? {
@@ -566,18 +566,18 @@ public final class FleetStation: TimedDriver {
         if loggedKinds.insert(error.kind).inserted {
             log("fleet: refused a command (\(error.kind)): \(error) (further ones of this kind are not logged)")
         }
-        event("error", ["kind": FleetStateReport.quoted(error.kind), "reason": FleetStateReport.quoted(error.description)], answering: id)
+        event("error", ["kind": JSONValue.quoted(error.kind), "reason": JSONValue.quoted(error.description)], answering: id)
     }
 
     /// Publishes `{"t": …, "event": name, …fields}` (fields are JSON values already). An event
     /// that answers a command carries its `id` and goes at QoS 1: the sender waits for it.
     private func event(_ name: String, _ fields: [String: String] = [:], answering id: String? = nil) {
         var fields = fields
-        if let id { fields["id"] = FleetStateReport.quoted(id) }
+        if let id { fields["id"] = JSONValue.quoted(id) }
         onEvent(name, fields)
         guard connected, let client else { return }
-        var text = "{\"t\":\(String(format: "%.3f", unixNow())),\"event\":\(FleetStateReport.quoted(name))"
-        for key in fields.keys.sorted() { text += ",\(FleetStateReport.quoted(key)):\(fields[key]!)" }
+        var text = "{\"t\":\(String(format: "%.3f", unixNow())),\"event\":\(JSONValue.quoted(name))"
+        for key in fields.keys.sorted() { text += ",\(JSONValue.quoted(key)):\(fields[key]!)" }
         _ = try? client.publish(MQTTMessage(topic: topics.event, text: text + "}", qos: id == nil ? 0 : 1))
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import GymTimerBenchSupport
+import GymTimerSystem
 import GymTimerFleetLink
 import GymTimerMQTT
 import Testing

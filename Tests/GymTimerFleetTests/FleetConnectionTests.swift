@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GymTimerBenchSupport
 import GymTimerCore
 import GymTimerFleetLink
 import GymTimerMQTT

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerBenchSupport
 import GymTimerConfig
 import GymTimerCore
 import Glibc

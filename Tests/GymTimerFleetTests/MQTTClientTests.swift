@@ -1,4 +1,5 @@
 import Glibc
+import GymTimerBenchSupport
 import GymTimerFleetLink
 import Testing
 @testable import GymTimerMQTT

@@ -1,5 +1,3 @@
-import GymTimerFleet
-
 /// A station's answer to a command that carried an id (fleet.md, "Commands are answered"): the
 /// `command`, `scheduled` or `started` event it published under that id (done), or its `error`
 /// event (refused, and why).

@@ -1,5 +1,3 @@
-import GymTimerFleet
-
 /// The answers to one command sent to several stations, as they arrive: who did it, who
 /// refused it and why, who has not answered, and who was offline when it was sent — what the
 /// console and `gymtimer fleet` report, so that a refusal is never called a success. Pure: the

@@ -6,22 +6,26 @@ import SystemPackage
 /// A minimal HTTP/1.1 client over a loopback socket for the console's benchmark: one request
 /// per connection (`Connection: close`), as a browser on the console's own page sends it
 /// (`Origin`, the session cookie, the page's token). Not a general client: no TLS, no chunking.
-struct BenchHTTP {
-    var port: Int
+public struct BenchHTTP {
+    public var port: Int
 
-    struct Response {
-        var status: Int
-        var headers: [(String, String)]
-        var body: String
-
-        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name }?.1 }
+    public init(port: Int) {
+        self.port = port
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Response {
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: String
+
+        public func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name }?.1 }
     }
 
-    func request(
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public func request(
         _ method: String, _ path: String, body: String = "", type: String? = nil, cookie: String? = nil, token: String? = nil
     ) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -71,7 +75,7 @@ struct BenchHTTP {
     }
 
     /// The page's anti-forgery token (its `<meta name="csrf" content="…">`).
-    static func csrf(in page: String) -> String? {
+    public static func csrf(in page: String) -> String? {
         guard let start = page.range(of: #"<meta name="csrf" content=""#) else { return nil }
         let rest = page[start.upperBound...]
         guard let end = rest.firstIndex(of: "\""), end > rest.startIndex else { return nil }

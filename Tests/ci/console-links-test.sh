@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The coach's console (gymtimer-console) links none of the kiosk's modules (issue 34): it takes
+# what it needs of the fleet from GymTimerFleet, GymTimerMQTT and GymTimerConfig. Checked on the
+# built binary's symbols: a Swift module's symbols are mangled `$s<length><name>`, so one symbol
+# of a forbidden module means the console links it.
+#   Tests/ci/console-links-test.sh [binary]   (default .build/debug/gymtimer-console)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+binary=${1:-.build/debug/gymtimer-console}
+
+# The one list of what the console must not link. Still linked, and so not yet here: History
+# and GRDB (the console reads and edits the collector's database itself). Move a name from
+# STILL_LINKED to FORBIDDEN once the console stops linking it.
+FORBIDDEN="GymTimerRuntime GymTimerFleetLink GymTimerDrivers GymTimerKiosk GymTimerSetup GymTimerHardware GymTimerSimulator GymTimerBenchmark"
+STILL_LINKED="GymTimerHistory GRDB"
+
+[ -x "$binary" ] || { echo "console links test: no $binary (build first)"; exit 1; }
+symbols=$(nm "$binary")
+count() { grep -cF "\$s${#1}$1" <<<"$symbols" || true; }
+failures=0
+for module in $FORBIDDEN; do
+  n=$(count "$module")
+  if [ "$n" -gt 0 ]; then
+    echo "FAIL $binary links $module ($n symbols)"
+    failures=$((failures + 1))
+  else
+    echo "ok   $binary does not link $module"
+  fi
+done
+for module in $STILL_LINKED; do
+  n=$(count "$module")
+  [ "$n" -gt 0 ] && echo "note $binary still links $module ($n symbols)" \
+    || echo "note $binary no longer links $module: move it to FORBIDDEN in $0"
+done
+[ "$failures" = 0 ]
