@@ -19,19 +19,8 @@ public enum KioskService {
     public static func run(
         configuration: GymTimerConfiguration, log: @escaping @Sendable (String) -> Void, opener: DeviceOpener = .system
     ) throws(KioskStartError) {
-        // One controller per data directory: a second is refused, naming the first, before any
-        // device is opened (so not by a busy GPIO line). An unusable directory must not keep the
-        // timer dark: it runs without the lock, and the faults are logged.
-        let parent = (configuration.history.path as NSString).deletingLastPathComponent
         let faults = FaultLog(sink: log)
-        let data: KioskDataDirectory
-        do {
-            data = try KioskDataDirectory(
-                path: parent.isEmpty ? "." : parent, historyPath: configuration.history.path, faults: faults,
-                unlockable: { log("\($0); running without the lock") })
-        } catch {
-            throw .refused("\(error)")
-        }
+        let data = try dataDirectory(configuration, faults: faults, log: log)
         // The lock is held until the loop ends.
         defer { withExtendedLifetime(data) {} }
         let session = try HardwareSession(configuration: configuration, opener: opener)
@@ -68,6 +57,36 @@ public enum KioskService {
         fleet.attach(runtime)
         log("running: \(hardware.displayDescription), GPIO on \(hardware.chip.path) (libgpiod \(gpiodLibraryVersion))\(data.stored == nil ? "" : ", resumed")")
         runtime.start()
+        try serve(runtime, until: signals, fleet: fleet, systemd: systemd)
+        systemd.stopping()
+        fleet.stop()
+        if let player = sound as? PCMSoundPlayer, !player.shutdown() {
+            log("\(PCMSoundPlayer.faultName): did not stop within 2 s; exiting without it")
+        }
+        stoppedBy = signals.received ?? 0
+    }
+
+    /// The data directory beside the history, locked: one controller per directory, a second
+    /// refused naming the first before any device is opened (so not by a busy GPIO line). An
+    /// unusable directory must not keep the timer dark: it runs without the lock, logged.
+    static func dataDirectory(
+        _ configuration: GymTimerConfiguration, faults: FaultLog, log: @escaping @Sendable (String) -> Void
+    ) throws(KioskStartError) -> KioskDataDirectory {
+        let parent = (configuration.history.path as NSString).deletingLastPathComponent
+        do {
+            return try KioskDataDirectory(
+                path: parent.isEmpty ? "." : parent, historyPath: configuration.history.path, faults: faults,
+                unlockable: { log("\($0); running without the lock") })
+        } catch {
+            throw .refused("\(error)")
+        }
+    }
+
+    /// The loop, step by step until a stop signal, telling systemd it is ready and each new
+    /// status line, and the fleet each new state.
+    static func serve(
+        _ runtime: KioskRuntime<ContinuousClock>, until signals: StopSignals, fleet: KioskFleet, systemd: SystemdNotifier
+    ) throws(KioskStartError) {
         var status = runtime.kiosk.statusLine
         systemd.ready(status: status)
         do {
@@ -82,11 +101,5 @@ public enum KioskService {
         } catch {
             throw .failed("the event loop failed: \(error)")
         }
-        systemd.stopping()
-        fleet.stop()
-        if let player = sound as? PCMSoundPlayer, !player.shutdown() {
-            log("\(PCMSoundPlayer.faultName): did not stop within 2 s; exiting without it")
-        }
-        stoppedBy = signals.received ?? 0
     }
 }
