@@ -69,57 +69,7 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// The device-based discovery config (JSON object).
     public func config() -> [String: Any] {
-        var components: [String: [String: Any]] = [:]
-        func add(_ id: String, _ platform: String, _ name: String, _ fields: [String: Any]) {
-            var entry = fields
-            entry["p"] = platform
-            entry["name"] = name
-            entry["unique_id"] = "\(node)_\(id)"
-            entry["default_entity_id"] = "\(platform).\(entityStem)_\(id)"
-            components[id] = entry
-        }
-        add("state", "sensor", "State", [
-            "state_topic": topics.state, "value_template": "{{ value_json.mode }} {{ value_json.phase }}",
-            // Every field of the state (deadline, remaining, round, sets, program) as attributes.
-            "json_attributes_topic": topics.state,
-        ])
-        add("display", "sensor", "Display", ["state_topic": topics.state, "value_template": "{{ value_json.display }}"])
-        add("ends", "sensor", "Countdown ends", [
-            "state_topic": topics.state, "device_class": "timestamp",
-            "value_template": "{{ as_datetime(value_json.deadline) if value_json.deadline is number else None }}",
-        ])
-        add("remaining", "sensor", "Left while paused", [
-            "state_topic": topics.state, "device_class": "duration", "unit_of_measurement": "s",
-            "value_template": "{{ value_json.remaining if value_json.remaining is number else None }}",
-        ])
-        for (id, name) in [("start", "Start"), ("dismiss", "Dismiss"), ("pause", "Pause"), ("reset", "Reset")] {
-            add(id, "button", name, ["command_topic": topics.command, "payload_press": "{\"do\":\"\(id)\"}"])
-        }
-        add("rest_seconds", "number", "Rest seconds", [
-            "command_topic": topics.command, "command_template": "{\"do\":\"set\",\"rest_seconds\":{{ value | int }}}",
-            "state_topic": topics.state, "value_template": "{{ value_json.rest_seconds }}",
-            "min": restRange.lowerBound, "max": restRange.upperBound, "step": restStep,
-            "unit_of_measurement": "s", "mode": "box",
-        ])
-        let list = Self.json(options)
-        add("mode", "select", "Mode", [
-            "command_topic": topics.command, "options": options, "state_topic": topics.state,
-            "command_template": "{% if value.startswith('program: ') %}{\"do\":\"select\",\"mode\":\"program\",\"name\":{{ value[9:] | to_json }} }"
-                + "{% else %}{\"do\":\"select\",\"mode\":{{ value | to_json }} }{% endif %}",
-            // The mode, or the program by name; anything not offered (the menu) is no option.
-            "value_template": "{% set options = \(list) %}{% set program = 'program: ' ~ value_json.program %}"
-                + "{% if value_json.mode == 'program' and program in options %}{{ program }}"
-                + "{% elif value_json.mode in options %}{{ value_json.mode }}{% else %}None{% endif %}",
-        ])
-        add("event", "event", "Event", [
-            "state_topic": topics.event, "event_types": ["phase", "completed"],
-            // Only phase changes and finished workouts; every other event renders empty (ignored).
-            "value_template": "{% if value_json.event == 'phase' %}"
-                + "{\"event_type\":\"phase\",\"mode\":{{ value_json.mode | to_json }},\"phase\":{{ value_json.phase | to_json }} }"
-                + "{% elif value_json.event == 'completed' %}"
-                + "{\"event_type\":\"completed\",\"kind\":{{ value_json.kind | to_json }},\"sets\":{{ value_json.sets | to_json }} }"
-                + "{% endif %}",
-        ])
+        let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [event()])
         return [
             "dev": [
                 "ids": [node], "name": "GymTimer \(topics.station)", "mf": "GymTimer", "mdl": "wall timer",
@@ -130,6 +80,74 @@ public struct HomeAssistantDiscovery: Sendable {
             "qos": 1,
             "cmps": components,
         ]
+    }
+
+    /// One component of the device: its id, and `fields` with its platform, name and ids.
+    private func component(_ id: String, _ platform: String, _ name: String, _ fields: [String: Any]) -> (String, [String: Any]) {
+        var entry = fields
+        entry["p"] = platform
+        entry["name"] = name
+        entry["unique_id"] = "\(node)_\(id)"
+        entry["default_entity_id"] = "\(platform).\(entityStem)_\(id)"
+        return (id, entry)
+    }
+
+    /// What the station shows: its state, its display, when the countdown ends, what is left
+    /// while paused.
+    private func sensors() -> [(String, [String: Any])] {
+        [
+            component("state", "sensor", "State", [
+                "state_topic": topics.state, "value_template": "{{ value_json.mode }} {{ value_json.phase }}",
+                // Every field of the state (deadline, remaining, round, sets, program) as attributes.
+                "json_attributes_topic": topics.state,
+            ]),
+            component("display", "sensor", "Display", ["state_topic": topics.state, "value_template": "{{ value_json.display }}"]),
+            component("ends", "sensor", "Countdown ends", [
+                "state_topic": topics.state, "device_class": "timestamp",
+                "value_template": "{{ as_datetime(value_json.deadline) if value_json.deadline is number else None }}",
+            ]),
+            component("remaining", "sensor", "Left while paused", [
+                "state_topic": topics.state, "device_class": "duration", "unit_of_measurement": "s",
+                "value_template": "{{ value_json.remaining if value_json.remaining is number else None }}",
+            ]),
+        ]
+    }
+
+    /// What Home Assistant can do to the station: its buttons, the rest length, the mode.
+    private func controls() -> [(String, [String: Any])] {
+        var controls = [("start", "Start"), ("dismiss", "Dismiss"), ("pause", "Pause"), ("reset", "Reset")].map { id, name in
+            component(id, "button", name, ["command_topic": topics.command, "payload_press": "{\"do\":\"\(id)\"}"])
+        }
+        controls.append(component("rest_seconds", "number", "Rest seconds", [
+            "command_topic": topics.command, "command_template": "{\"do\":\"set\",\"rest_seconds\":{{ value | int }}}",
+            "state_topic": topics.state, "value_template": "{{ value_json.rest_seconds }}",
+            "min": restRange.lowerBound, "max": restRange.upperBound, "step": restStep,
+            "unit_of_measurement": "s", "mode": "box",
+        ]))
+        let list = Self.json(options)
+        controls.append(component("mode", "select", "Mode", [
+            "command_topic": topics.command, "options": options, "state_topic": topics.state,
+            "command_template": "{% if value.startswith('program: ') %}{\"do\":\"select\",\"mode\":\"program\",\"name\":{{ value[9:] | to_json }} }"
+                + "{% else %}{\"do\":\"select\",\"mode\":{{ value | to_json }} }{% endif %}",
+            // The mode, or the program by name; anything not offered (the menu) is no option.
+            "value_template": "{% set options = \(list) %}{% set program = 'program: ' ~ value_json.program %}"
+                + "{% if value_json.mode == 'program' and program in options %}{{ program }}"
+                + "{% elif value_json.mode in options %}{{ value_json.mode }}{% else %}None{% endif %}",
+        ]))
+        return controls
+    }
+
+    /// The station's phase changes and finished workouts as Home Assistant events.
+    private func event() -> (String, [String: Any]) {
+        component("event", "event", "Event", [
+            "state_topic": topics.event, "event_types": ["phase", "completed"],
+            // Only phase changes and finished workouts; every other event renders empty (ignored).
+            "value_template": "{% if value_json.event == 'phase' %}"
+                + "{\"event_type\":\"phase\",\"mode\":{{ value_json.mode | to_json }},\"phase\":{{ value_json.phase | to_json }} }"
+                + "{% elif value_json.event == 'completed' %}"
+                + "{\"event_type\":\"completed\",\"kind\":{{ value_json.kind | to_json }},\"sets\":{{ value_json.sets | to_json }} }"
+                + "{% endif %}",
+        ])
     }
 
     private static func json(_ object: Any) -> String {
