@@ -174,80 +174,105 @@ public final class FleetCollector {
     /// that cannot be stored is not acknowledged (the connection drops, the broker resends).
     private func handle(_ events: [FleetConnection.Event]) {
         defer { noticeLoss() }
-        var records: [StoredWorkout] = []
-        var dropped: [String] = []
-        var refusals: [String: [FleetRecordAck.Refusal]] = [:]
+        var batch = Batch()
         for event in events {
             switch event {
             case .connected:
-                connectedAt = moment
-                granted = false
-                roster.connected()
-                do {
-                    subscription = try connection.client.subscribe(FleetTopics.everyStation(prefix: prefix).workout, qos: 1)
-                    // After the records': granted once that one is, the retained cards and statuses
-                    // follow. At QoS 0: the broker queues none of them for this persistent session
-                    // while it is away, so they never take a record's place in its queue (what was
-                    // missed is read again as retained, and a forget is asked again).
-                    for topic in roster.subscriptions { _ = try connection.client.subscribe(topic, qos: 0) }
-                } catch {
-                    connection.lose("\(error)")
-                    return
-                }
+                guard subscribeOnConnection() else { return }
             case .subscribed(let mid) where mid == subscription:
-                granted = true
-                subscription = nil
-                roster.subscribed(at: moment)
-                if !everGranted {
-                    everGranted = true
-                    log("collect: subscribed to \(FleetTopics.everyStation(prefix: prefix).workout); storing every station's records")
-                }
-                // Stations send what they hold to a collector that announces itself.
-                _ = try? connection.client.publish(
-                    MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "online", qos: 1, retain: true))
+                recordsGranted()
             case .subscribed, .delivered: break
             case .message(let message) where roster.receive(message):
                 continue
             case .message(let message):
-                guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else {
-                    // A record on a name no station may have: stored by nobody, acknowledged to nobody.
-                    refused += 1
-                    if loggedRefusals.insert("station name").inserted {
-                        log("collect: refused a record on a topic whose station name is not valid (a station's name "
-                            + "\(FleetSettings.stationRule)) (further ones of this kind are not logged)")
-                    }
-                    continue
-                }
-                switch FleetWorkoutMessage.decode(message.payload, station: station, receivedAt: unixNow()) {
-                case .success(let workout) where workout.athlete.map(roster.isForgotten) ?? false:
-                    // A forgotten member's record still on its way (an outbox that was away):
-                    // acknowledged, so the station lets it go, and never stored.
-                    dropped.append(workout.id)
-                case .success(let workout):
-                    records.append(workout)
-                case .failure(let refusal):
-                    refused += 1
-                    if loggedRefusals.insert(refusal.kind).inserted {
-                        log("collect: refused a record from \(station) (\(refusal.kind)): \(refusal.detail) "
-                            + "(further ones of this kind are not logged)")
-                    }
-                    if let id = refusal.id {
-                        refusals[station, default: []].append(.init(id: id, kind: refusal.kind, reason: refusal.detail))
-                    }
-                }
+                take(message, into: &batch)
             }
         }
-        if !records.isEmpty {
+        if !batch.records.isEmpty {
             do {
-                stored += try store.store(records)
+                stored += try store.store(batch.records)
             } catch {
-                connection.drop("cannot store \(records.count) record(s): \(error)")
+                connection.drop("cannot store \(batch.records.count) record(s): \(error)")
                 return
             }
         }
-        roster.stored(cards: Set(records.compactMap(\.athlete)))
-        acknowledge(Dictionary(grouping: records.map(\.id) + dropped) { $0.split(separator: "/").first.map(String.init) ?? "" }, refusals)
+        roster.stored(cards: Set(batch.records.compactMap(\.athlete)))
+        let acknowledged = batch.records.map(\.id) + batch.dropped
+        acknowledge(Dictionary(grouping: acknowledged) { $0.split(separator: "/").first.map(String.init) ?? "" }, batch.refusals)
         connection.acknowledge()
+    }
+
+    /// What one step's messages bring: records to store, records to acknowledge without storing
+    /// (a forgotten member's), and refusals to tell each station.
+    private struct Batch {
+        var records: [StoredWorkout] = []
+        var dropped: [String] = []
+        var refusals: [String: [FleetRecordAck.Refusal]] = [:]
+    }
+
+    /// On a (new) connection: the records' subscription, then the roster's; false when the
+    /// connection was lost asking.
+    private func subscribeOnConnection() -> Bool {
+        connectedAt = moment
+        granted = false
+        roster.connected()
+        do {
+            subscription = try connection.client.subscribe(FleetTopics.everyStation(prefix: prefix).workout, qos: 1)
+            // After the records': granted once that one is, the retained cards and statuses
+            // follow. At QoS 0: the broker queues none of them for this persistent session
+            // while it is away, so they never take a record's place in its queue (what was
+            // missed is read again as retained, and a forget is asked again).
+            for topic in roster.subscriptions { _ = try connection.client.subscribe(topic, qos: 0) }
+            return true
+        } catch {
+            connection.lose("\(error)")
+            return false
+        }
+    }
+
+    /// The records' subscription granted: the collector announces itself (stations send what
+    /// they hold to a collector that does).
+    private func recordsGranted() {
+        granted = true
+        subscription = nil
+        roster.subscribed(at: moment)
+        if !everGranted {
+            everGranted = true
+            log("collect: subscribed to \(FleetTopics.everyStation(prefix: prefix).workout); storing every station's records")
+        }
+        _ = try? connection.client.publish(
+            MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "online", qos: 1, retain: true))
+    }
+
+    /// One station's record message into `batch`: a record to store, a forgotten member's to
+    /// drop, or a refusal (logged once per kind).
+    private func take(_ message: MQTTMessage, into batch: inout Batch) {
+        guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else {
+            // A record on a name no station may have: stored by nobody, acknowledged to nobody.
+            refused += 1
+            if loggedRefusals.insert("station name").inserted {
+                log("collect: refused a record on a topic whose station name is not valid (a station's name "
+                    + "\(FleetSettings.stationRule)) (further ones of this kind are not logged)")
+            }
+            return
+        }
+        switch FleetWorkoutMessage.decode(message.payload, station: station, receivedAt: unixNow()) {
+        case .success(let workout) where workout.athlete.map(roster.isForgotten) ?? false:
+            // A forgotten member's record still on its way (an outbox that was away):
+            // acknowledged, so the station lets it go, and never stored.
+            batch.dropped.append(workout.id)
+        case .success(let workout):
+            batch.records.append(workout)
+        case .failure(let refusal):
+            refused += 1
+            if loggedRefusals.insert(refusal.kind).inserted {
+                log("collect: refused a record from \(station) (\(refusal.kind)): \(refusal.detail) "
+                    + "(further ones of this kind are not logged)")
+            }
+            if let id = refusal.id {
+                batch.refusals[station, default: []].append(.init(id: id, kind: refusal.kind, reason: refusal.detail))
+            }
+        }
     }
 
     /// Tells each station which of its records the database now holds (`stored`, repeats
