@@ -164,6 +164,19 @@ public struct FleetConsole {
         let sentAt = Date().timeIntervalSince1970
         let request = FleetRequest(command(), id: FleetRequest.newID())
         var answers = FleetAnswers(id: request.id ?? "", asked: online, offline: offline)
+        let classes = try publish(request, to: target, on: client, answers: &answers, wait: answerWait)
+        let changed = Self.classChanges(
+            request.command, id: request.id ?? "", at: sentAt, stations: names, acted: answers.done + offline, records: classes)
+        retain(changed, on: client)
+        return Delivery(command: request.command, online: online, offline: offline, answers: answers)
+    }
+
+    /// Publishes `request` on `target`'s topics and takes the stations' answers into `answers`
+    /// for up to `wait` seconds (at least 5, for the broker to take it): the classes' retained
+    /// records seen meanwhile are returned.
+    private func publish(
+        _ request: FleetRequest, to target: FleetTarget, on client: MQTTClient, answers: inout FleetAnswers, wait: Double
+    ) throws(FleetLinkError) -> [String: FleetClassRecord] {
         var waiting: Set<Int32> = []
         for topic in target.topics(prefix: prefix) {
             do {
@@ -174,38 +187,43 @@ public struct FleetConsole {
         }
         var taken = false
         var classes: [String: FleetClassRecord] = [:]
-        let events = client.pump(for: max(5, answerWait)) { events in
+        var answered = answers
+        let prefix = prefix
+        let events = client.pump(for: max(5, wait)) { events in
             for case .message(let message) in events {
                 guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { continue }
                 if message.topic.hasSuffix("/class") {
                     if message.retain, case .success(let record?) = FleetClassRecord.parse(message.payload) { classes[station] = record }
                 } else if !message.retain {
-                    answers.take(event: message.payload, from: station)
+                    answered.take(event: message.payload, from: station)
                 }
             }
             taken = taken || waiting.subtracting(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } }).isEmpty
-            return taken && answers.isComplete
+            return taken && answered.isComplete
         }
+        answers = answered
         let delivered = Set(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } })
         guard waiting.isSubset(of: delivered) else {
             throw .broker(broker: options.broker, detail: "the broker did not take the command within 5 s")
         }
-        let changed = Self.classChanges(
-            request.command, id: request.id ?? "", at: sentAt, stations: names, acted: answers.done + offline, records: classes)
+        return classes
+    }
+
+    /// Retains each station's changed class record (nil: cleared), and waits up to 5 s for the
+    /// broker to take them before the client goes (a retained message it never took is lost).
+    private func retain(_ changed: [String: FleetClassRecord?], on client: MQTTClient) {
         var kept: Set<Int32> = []
         for (station, record) in changed.sorted(by: { $0.key < $1.key }) {
             let message = MQTTMessage(
                 topic: FleetTopics(prefix: prefix, station: station).classRecord, text: record?.json ?? "", qos: 1, retain: true)
             if let mid = try? client.publish(message) { kept.insert(mid) }
         }
-        // Taken by the broker before the client goes (a retained message it never took is lost).
         if !kept.isEmpty {
             _ = client.pump(for: 5) { events in
                 kept.subtract(events.compactMap { if case .delivered(let mid) = $0 { mid } else { nil } })
                 return kept.isEmpty
             }
         }
-        return Delivery(command: request.command, online: online, offline: offline, answers: answers)
     }
 
     /// What a command sent at `at` does to the classes' retained instants (`FleetClassRecord`),
