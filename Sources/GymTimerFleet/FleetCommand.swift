@@ -82,32 +82,10 @@ public enum FleetCommand: Hashable, Sendable {
     static func parse(object: [String: JSONValue]) -> Result<FleetCommand, FleetCommandError> {
         guard let verb = object["do"] else { return .failure(.missing("do")) }
         guard let name = verb.string else { return .failure(.wrongType(field: "do", expected: "a string")) }
-        let fields = Set(object.keys)
-        func only(_ allowed: Set<String>) -> FleetCommandError? {
-            (fields.subtracting(allowed).sorted().first).map { .unexpected(field: $0, command: name) }
-        }
+        let fields = Fields(object: object, command: name)
+        func only(_ allowed: Set<String>) -> FleetCommandError? { fields.only(allowed) }
         switch name {
-        case "start":
-            if let extra = only(["do", "at", "mode", "name", "program"]) { return .failure(extra) }
-            guard let raw = object["at"] else {
-                if let extra = only(["do"]) { return .failure(extra) }
-                return .success(.start(at: nil))
-            }
-            guard let at = raw.number, at.isFinite, at > 0 else {
-                return .failure(.wrongType(field: "at", expected: "a Unix time in seconds"))
-            }
-            if let raw = object["program"] {
-                if let extra = only(["do", "at", "program"]) { return .failure(extra) }
-                guard case .object(let definition) = raw else {
-                    return .failure(.wrongType(field: "program", expected: "a program's definition, a JSON object"))
-                }
-                return Program.parse(definition: definition).map { .classStart(at: at, runs: .defined($0)) }
-            }
-            guard object["mode"] != nil else {
-                if let extra = only(["do", "at"]) { return .failure(extra) }
-                return .success(.start(at: at))
-            }
-            return selection(in: object).map { .classStart(at: at, runs: .named(mode: $0.mode, name: $0.name)) }
+        case "start": return start(fields)
         case "dismiss", "pause", "resume", "reset", "lock", "unlock", "cancel", "ping":
             if let extra = only(["do"]) { return .failure(extra) }
             let simple: [String: FleetCommand] = [
@@ -122,60 +100,9 @@ public enum FleetCommand: Hashable, Sendable {
                 return .failure(.wrongType(field: "percent", expected: "a whole percentage, 0 to 100"))
             }
             return .success(.brightness(percent: Int(value)))  // whole and within 0…100: exact
-        case "sleep":
-            if let extra = only(["do", "from", "until", "off"]) { return .failure(extra) }
-            if let off = object["off"] {
-                guard off == .bool(true) else { return .failure(.wrongType(field: "off", expected: "true")) }
-                if let extra = only(["do", "off"]) { return .failure(extra) }
-                return .success(.sleep(nil))
-            }
-            guard let rawFrom = object["from"] else { return .failure(.missing("from")) }
-            guard let rawUntil = object["until"] else { return .failure(.missing("until")) }
-            guard let from = rawFrom.string, SleepWindow.minutes(from) != nil else {
-                return .failure(.wrongType(field: "from", expected: "a time HH:MM, 00:00 to 23:59"))
-            }
-            guard let until = rawUntil.string, SleepWindow.minutes(until) != nil else {
-                return .failure(.wrongType(field: "until", expected: "a time HH:MM, 00:00 to 23:59"))
-            }
-            switch SleepWindow.parse(from: from, until: until) {
-            case .success(let window): return .success(.sleep(window))
-            case .failure: return .failure(.wrongType(field: "until", expected: "a time other than from"))
-            }
-        case "message":
-            if let extra = only(["do", "text", "seconds"]) { return .failure(extra) }
-            guard let raw = object["text"] else { return .failure(.missing("text")) }
-            guard let text = raw.string, !text.isEmpty, text.count <= 64 else {
-                return .failure(.wrongType(field: "text", expected: "a text of 1 to 64 characters"))
-            }
-            guard let rawSeconds = object["seconds"] else { return .success(.message(text: text, seconds: defaultMessageSeconds)) }
-            guard let seconds = rawSeconds.number, seconds.rounded() == seconds, (1...60).contains(seconds) else {
-                return .failure(.wrongType(field: "seconds", expected: "whole seconds between 1 and 60"))
-            }
-            return .success(.message(text: text, seconds: Int(seconds)))  // whole and within 1…60: exact
-        case "athlete":
-            if let extra = only(["do", "card", "short", "division"]) { return .failure(extra) }
-            guard let raw = object["card"] else { return .failure(.missing("card")) }
-            if raw == .null {
-                if let extra = only(["do", "card"]) { return .failure(extra) }
-                return .success(.athlete(nil))
-            }
-            guard let text = raw.string, let card = CardID(hex: text) else {
-                return .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes), or null"))
-            }
-            var tap = CardTap(card: card)
-            if let rawShort = object["short"] {
-                guard let short = rawShort.string, !short.isEmpty, DisplayContent.canDraw(short) else {
-                    return .failure(.wrongType(field: "short", expected: "a short name of up to 4 characters a digit draws"))
-                }
-                tap.shortName = short
-            }
-            if let rawDivision = object["division"] {
-                guard let division = rawDivision.string.flatMap(Division.init(rawValue:)) else {
-                    return .failure(.wrongType(field: "division", expected: "rx or scaled"))
-                }
-                tap.division = division
-            }
-            return .success(.athlete(tap))
+        case "sleep": return sleep(fields)
+        case "message": return message(fields)
+        case "athlete": return athlete(fields)
         case "forget":
             if let extra = only(["do", "card"]) { return .failure(extra) }
             guard let raw = object["card"] else { return .failure(.missing("card")) }
@@ -196,6 +123,104 @@ public enum FleetCommand: Hashable, Sendable {
         default:
             return .failure(.unknown(name.count > 32 ? String(name.prefix(32)) + "…" : name))
         }
+    }
+
+    /// A command's object, for refusing any field its command does not take.
+    private struct Fields {
+        let object: [String: JSONValue]
+        let command: String
+
+        /// The first field (by name) not in `allowed`, as the refusal.
+        func only(_ allowed: Set<String>) -> FleetCommandError? {
+            (Set(object.keys).subtracting(allowed).sorted().first).map { .unexpected(field: $0, command: command) }
+        }
+    }
+
+    /// `start`: a start: now, at an instant, or a class's at an instant with its mode or program.
+    private static func start(_ fields: Fields) -> Result<FleetCommand, FleetCommandError> {
+        if let extra = fields.only(["do", "at", "mode", "name", "program"]) { return .failure(extra) }
+        guard let raw = fields.object["at"] else {
+            if let extra = fields.only(["do"]) { return .failure(extra) }
+            return .success(.start(at: nil))
+        }
+        guard let at = raw.number, at.isFinite, at > 0 else {
+            return .failure(.wrongType(field: "at", expected: "a Unix time in seconds"))
+        }
+        if let raw = fields.object["program"] {
+            if let extra = fields.only(["do", "at", "program"]) { return .failure(extra) }
+            guard case .object(let definition) = raw else {
+                return .failure(.wrongType(field: "program", expected: "a program's definition, a JSON object"))
+            }
+            return Program.parse(definition: definition).map { .classStart(at: at, runs: .defined($0)) }
+        }
+        guard fields.object["mode"] != nil else {
+            if let extra = fields.only(["do", "at"]) { return .failure(extra) }
+            return .success(.start(at: at))
+        }
+        return selection(in: fields.object).map { .classStart(at: at, runs: .named(mode: $0.mode, name: $0.name)) }
+    }
+
+    /// `sleep`: a sleep window, or `off`.
+    private static func sleep(_ fields: Fields) -> Result<FleetCommand, FleetCommandError> {
+        if let extra = fields.only(["do", "from", "until", "off"]) { return .failure(extra) }
+        if let off = fields.object["off"] {
+            guard off == .bool(true) else { return .failure(.wrongType(field: "off", expected: "true")) }
+            if let extra = fields.only(["do", "off"]) { return .failure(extra) }
+            return .success(.sleep(nil))
+        }
+        guard let rawFrom = fields.object["from"] else { return .failure(.missing("from")) }
+        guard let rawUntil = fields.object["until"] else { return .failure(.missing("until")) }
+        guard let from = rawFrom.string, SleepWindow.minutes(from) != nil else {
+            return .failure(.wrongType(field: "from", expected: "a time HH:MM, 00:00 to 23:59"))
+        }
+        guard let until = rawUntil.string, SleepWindow.minutes(until) != nil else {
+            return .failure(.wrongType(field: "until", expected: "a time HH:MM, 00:00 to 23:59"))
+        }
+        switch SleepWindow.parse(from: from, until: until) {
+        case .success(let window): return .success(.sleep(window))
+        case .failure: return .failure(.wrongType(field: "until", expected: "a time other than from"))
+        }
+    }
+
+    /// `message`: a floor message and how long it shows.
+    private static func message(_ fields: Fields) -> Result<FleetCommand, FleetCommandError> {
+        if let extra = fields.only(["do", "text", "seconds"]) { return .failure(extra) }
+        guard let raw = fields.object["text"] else { return .failure(.missing("text")) }
+        guard let text = raw.string, !text.isEmpty, text.count <= 64 else {
+            return .failure(.wrongType(field: "text", expected: "a text of 1 to 64 characters"))
+        }
+        guard let rawSeconds = fields.object["seconds"] else { return .success(.message(text: text, seconds: defaultMessageSeconds)) }
+        guard let seconds = rawSeconds.number, seconds.rounded() == seconds, (1...60).contains(seconds) else {
+            return .failure(.wrongType(field: "seconds", expected: "whole seconds between 1 and 60"))
+        }
+        return .success(.message(text: text, seconds: Int(seconds)))  // whole and within 1…60: exact
+    }
+
+    /// `athlete`: the class list's athlete on the station (their card, short name, division), or nobody.
+    private static func athlete(_ fields: Fields) -> Result<FleetCommand, FleetCommandError> {
+        if let extra = fields.only(["do", "card", "short", "division"]) { return .failure(extra) }
+        guard let raw = fields.object["card"] else { return .failure(.missing("card")) }
+        if raw == .null {
+            if let extra = fields.only(["do", "card"]) { return .failure(extra) }
+            return .success(.athlete(nil))
+        }
+        guard let text = raw.string, let card = CardID(hex: text) else {
+            return .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes), or null"))
+        }
+        var tap = CardTap(card: card)
+        if let rawShort = fields.object["short"] {
+            guard let short = rawShort.string, !short.isEmpty, DisplayContent.canDraw(short) else {
+                return .failure(.wrongType(field: "short", expected: "a short name of up to 4 characters a digit draws"))
+            }
+            tap.shortName = short
+        }
+        if let rawDivision = fields.object["division"] {
+            guard let division = rawDivision.string.flatMap(Division.init(rawValue:)) else {
+                return .failure(.wrongType(field: "division", expected: "rx or scaled"))
+            }
+            tap.division = division
+        }
+        return .success(.athlete(tap))
     }
 
     /// The `mode` (one of `modes`) and optional `name` (1 to 64 bytes) of a `select` or a class
