@@ -56,9 +56,38 @@ struct FleetBenchmark {
         guard let executable else { throw Problem(description: "no gymtimer binary given") }
         let bench = try BenchStation(executable: executable, purpose: "fleet")
         defer { bench.stop() }
-        let (broker, directory, trace, station) = (bench.broker, bench.directory, bench.trace, bench.process)
         let topics = FleetTopics(prefix: "gymtimer", station: "bench")
-        let commander = try MQTTClient(.init(clientID: "bench-\(getpid())", host: "127.0.0.1", port: broker.port))
+        let commander = try commanderOnline(port: bench.broker.port, watching: topics)
+        // Settled: the retained state is out; from here the idle station only keeps alive.
+        _ = commander.pump(for: 1) { _ in false }
+        let wakeups = countWakeups(of: bench.process.pid, seconds: idleSeconds)
+        let latency = try commandLatency(commander, topics: topics, trace: bench.trace)
+
+        // Two more stations (three in all, a small class), then: commands' round trips (sent
+        // with an id on `all/cmd` → every station's answer back), and `starts` class starts on
+        // `all/cmd`, each reset (`{"do":"reset"}`) before the next.
+        var others: [(name: String, trace: String, process: RunningProcess)] = []
+        defer {
+            for other in others {
+                other.process.send("0 end")
+                if other.process.wait(upTo: 5) == nil { other.process.signal(SIGKILL); other.process.wait() }
+            }
+        }
+        try startOthers(executable, in: bench.directory, port: bench.broker.port, subscribing: commander, into: &others)
+        let roundTrips = try Self.roundTrips(
+            commander, stations: ["bench"] + others.map(\.name), count: roundTripCommands, limit: roundTripLimit)
+        let roundTripNote = (roundTrips.count < roundTripCommands
+            ? "\(roundTripCommands - roundTrips.count) of \(roundTripCommands) not answered by all three within \(roundTripLimit) s. " : "")
+            + "\(roundTripCommands) `set` commands with an id on `all/cmd` (QoS 1) to three headless stations, each timed from just before its publication to the third station's answer (its `command` event under that id) back at the sender, as `gymtimer fleet` and the console wait for them; Mosquitto on loopback"
+        let ats = try classStarts(commander)
+        commander.disconnect()
+        return [latency, wakeups, Self.roundTrip(roundTrips, note: roundTripNote)]
+            + synchronisedStarts(ats, traces: [bench.trace] + others.map(\.trace))
+    }
+
+    /// The coach's client on the bench's broker, once the station says it is online.
+    private func commanderOnline(port: Int, watching topics: FleetTopics) throws -> MQTTClient {
+        let commander = try MQTTClient(.init(clientID: "bench-\(getpid())", host: "127.0.0.1", port: port))
         try commander.connect()
         guard commander.pump(for: 5, until: { $0.contains(.connected) }).contains(.connected) else {
             throw Problem(description: "the benchmark could not connect to its broker")
@@ -70,11 +99,12 @@ struct FleetBenchmark {
         guard online.contains(where: { if case .message(let m) = $0 { m.text == "online" } else { false } }) else {
             throw Problem(description: "the station did not come online within 10 s (see its log)")
         }
-        // Settled: the retained state is out; from here the idle station only keeps alive.
-        _ = commander.pump(for: 1) { _ in false }
-        let wakeups = countWakeups(of: station.pid, seconds: idleSeconds)
+        return commander
+    }
 
-        // Alternate 60 s and 90 s: each `set` changes what idle rest shows, so each is one write.
+    /// `commands` `set` commands, alternately 60 s and 90 s (each changes what idle rest shows,
+    /// so each is one display write), each timed to its display write in the station's trace.
+    private func commandLatency(_ commander: MQTTClient, topics: FleetTopics, trace: String) throws -> BenchmarkFigure {
         var sent: [(at: Double, shows: String)] = []
         for k in 0..<commands {
             let seconds = k % 2 == 0 ? 60 : 90
@@ -87,36 +117,33 @@ struct FleetBenchmark {
         let (latencies, unanswered) = Self.latencies(sent, trace: (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "")
         let note = (unanswered > 0 ? "\(unanswered) of \(commands) commands gave no display write. " : "")
             + "\(commands) `set` commands (QoS 0) through Mosquitto on loopback to a headless station, each timed from just before its publication to the station's display write (the trace's `unix`); one machine, one wall clock"
+        return Self.latency(latencies, note: note)
+    }
 
-        // Two more stations (three in all, a small class), then: commands' round trips (sent
-        // with an id on `all/cmd` → every station's answer back), and `starts` class starts on
-        // `all/cmd`, each reset (`{"do":"reset"}`) before the next.
-        var others: [(name: String, trace: String, process: RunningProcess)] = []
-        defer {
-            for other in others {
-                other.process.send("0 end")
-                if other.process.wait(upTo: 5) == nil { other.process.signal(SIGKILL); other.process.wait() }
-            }
-        }
+    /// Stations bench-2 and bench-3 beside the bench's own, into `others` as each starts (so
+    /// the caller stops those started if a later one fails), once all three are online.
+    private func startOthers(
+        _ executable: String, in directory: String, port: Int, subscribing commander: MQTTClient,
+        into others: inout [(name: String, trace: String, process: RunningProcess)]
+    ) throws {
         for name in ["bench-2", "bench-3"] {
             let otherTrace = directory + "/\(name).jsonl"
             let process = try RunningProcess(
-                executable, ["simulate", "--headless", "--config", try config(name, directory, port: broker.port), "--data-dir", directory + "/" + name],
+                executable, ["simulate", "--headless", "--config", try config(name, directory, port: port), "--data-dir", directory + "/" + name],
                 stdout: otherTrace, stderr: directory + "/\(name).log", pipeInput: true)
             others.append((name, otherTrace, process))
             try commander.subscribe(FleetTopics(prefix: "gymtimer", station: name).status, qos: 1)
         }
-        var online3: Set<String> = []
+        var online: Set<String> = []
         _ = commander.pump(for: 10) { events in
-            for case .message(let m) in events where m.text == "online" { online3.insert(m.topic) }
-            return online3.count >= 3
+            for case .message(let m) in events where m.text == "online" { online.insert(m.topic) }
+            return online.count >= 3
         }
         _ = commander.pump(for: 1) { _ in false }
-        let roundTrips = try Self.roundTrips(
-            commander, stations: ["bench"] + others.map(\.name), count: roundTripCommands, limit: roundTripLimit)
-        let roundTripNote = (roundTrips.count < roundTripCommands
-            ? "\(roundTripCommands - roundTrips.count) of \(roundTripCommands) not answered by all three within \(roundTripLimit) s. " : "")
-            + "\(roundTripCommands) `set` commands with an id on `all/cmd` (QoS 1) to three headless stations, each timed from just before its publication to the third station's answer (its `command` event under that id) back at the sender, as `gymtimer fleet` and the console wait for them; Mosquitto on loopback"
+    }
+
+    /// `starts` class starts 1 s ahead on `all/cmd`, each reset before the next: their `at`s.
+    private func classStarts(_ commander: MQTTClient) throws -> [Double] {
         var ats: [Double] = []
         for _ in 0..<starts {
             let at = Date().timeIntervalSince1970 + 1
@@ -126,8 +153,13 @@ struct FleetBenchmark {
             _ = try commander.publish(MQTTMessage(topic: "gymtimer/all/cmd", text: "{\"do\":\"reset\"}", qos: 1))
             _ = commander.pump(for: 0.3) { _ in false }
         }
-        commander.disconnect()
-        let begins = ([trace] + others.map(\.trace)).map {
+        return ats
+    }
+
+    /// Each start's offset from its `at` on every station, and its skew across them, from the
+    /// traces' rest LED lighting.
+    private func synchronisedStarts(_ ats: [Double], traces: [String]) -> [BenchmarkFigure] {
+        let begins = traces.map {
             Self.countdownBegins(trace: (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "", after: ats.first ?? 0)
         }
         var offsets: [Double] = []
@@ -139,8 +171,7 @@ struct FleetBenchmark {
         }
         let startNote = (skews.count < starts ? "\(starts - skews.count) of \(starts) starts not seen in all three traces. " : "")
             + "\(starts) starts with `at` 1 s ahead on `all/cmd` to three headless stations on one machine (one clock), from the traces' `unix` of the rest LED lighting (the skew: latest − earliest of the three); each reset before the next"
-        return [Self.latency(latencies, note: note), wakeups, Self.roundTrip(roundTrips, note: roundTripNote)]
-            + Self.synchronised(offsets: offsets, skews: skews, note: startNote)
+        return Self.synchronised(offsets: offsets, skews: skews, note: startNote)
     }
 
     /// Each command's round trip in ms: a `set` with a fresh id published on `all/cmd`, until

@@ -22,14 +22,20 @@ public final class HeadlessInputs: SimulatedInputs {
     private var endAt: Duration?
     /// Where `tap` lines put their cards: the reader the kiosk's card source asks.
     private let cardReader: SimulatedCardReader?
+    /// Has the card source ask the reader now; called when a tap's card comes into the field
+    /// and when it leaves, so the source need not ask it many times a second (no idle wake-up).
+    private let askReader: () -> Void
+    /// When the reader must be asked next: a tap's start and end.
+    private var asks: [Duration] = []
 
     /// Reads script lines from `fd` (closed at its end); `now` is the kiosk's timeline; stops
     /// when `stopSignals` has a signal; `sources` (the fleet station) are polled too.
     public init(
         fd: Int32 = 0, stopSignals: StopSignals, sources: [any PollSource], now: @escaping () -> Duration,
-        cardReader: SimulatedCardReader? = nil, log: @escaping (String) -> Void
+        cardReader: SimulatedCardReader? = nil, askReader: @escaping () -> Void = {}, log: @escaping (String) -> Void
     ) {
         self.cardReader = cardReader
+        self.askReader = askReader
         self.now = now
         self.stopSignals = stopSignals
         self.sources = [stopSignals] + sources
@@ -49,10 +55,14 @@ public final class HeadlessInputs: SimulatedInputs {
         let deadline = timeout.map { now() + max($0, .zero) }
         while !stopRequested {
             let t = now()
+            if asks.contains(where: { $0 <= t }) {
+                asks.removeAll { $0 <= t }
+                askReader()
+            }
             let due = queue.deliver(through: t, now: t)
             if !due.isEmpty { return due }
             if let deadline, t >= deadline { return [] }
-            var limit = [deadline, queue.nextEdgeTime, endAt].compactMap { $0 }.min()
+            var limit = [deadline, queue.nextEdgeTime, endAt, asks.min()].compactMap { $0 }.min()
             if let until = limit { limit = max(.zero, until - t) }
             var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)] + sources.pollRequests
             // To the nanosecond: the deadline is kept to the kernel's precision, with no second sleep.
@@ -100,7 +110,9 @@ public final class HeadlessInputs: SimulatedInputs {
             }
             queue.schedule(ScriptedInputs.gestures(for: script).map { $0.delayed(by: readAt) })
             for step in script.steps {
-                if case .tap(let card) = step.action { cardReader?.tap(card, at: readAt + step.time) }
+                guard case .tap(let card) = step.action, let cardReader else { continue }
+                cardReader.tap(card, at: readAt + step.time)
+                asks += [readAt + step.time, readAt + step.time + SimulatedCardReader.tapLength]
             }
         } catch {
             log("headless: stdin line \"\(line)\": \(error.message)")

@@ -63,12 +63,15 @@ public final class HeadlessSimulation {
         }
         let reader = SimulatedCardReader(now: { origin.duration(to: ContinuousClock.now) })
         do {
-            cards = try CardTapSource(name: reader.name, interval: .milliseconds(50)) { reader }
+            // Asked when a tap's card comes and goes (HeadlessInputs), else once a minute: an idle
+            // station's reader thread does not wake many times a second.
+            cards = try CardTapSource(name: reader.name, interval: .seconds(60)) { reader }
         } catch {
             throw .stopSignals("\(error)")
         }
         inputs = HeadlessInputs(
-            stopSignals: stopSignals, sources: [data.clockSteps, cards] + fleet.sources, now: now, cardReader: reader, log: log)
+            stopSignals: stopSignals, sources: [data.clockSteps, cards] + fleet.sources, now: now, cardReader: reader,
+            askReader: { [cards] in cards.askNow() }, log: log)
         let traceStart = TraceStart()
         self.traceStart = traceStart
         trace = TraceRecorder(now: { traceStart.atZero ? .zero : now() - traceStart.offset }) { line in

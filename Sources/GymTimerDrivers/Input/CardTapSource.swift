@@ -69,6 +69,11 @@ public final class CardTapSource: PollSource, Sendable {
     /// The reports since the last call, oldest first.
     public func take() -> [Report] { mailbox.take() }
 
+    /// Asks the reader now rather than at the end of the current interval: a reader that knows
+    /// when its field changes (the headless station's simulated one) need not be asked often,
+    /// so an idle station's thread sleeps instead of asking many times a second.
+    public func askNow() { mailbox.wake() }
+
     /// Ends the reader's thread (it closes the reader); waits for it, but no longer than
     /// `limit`: a reader hung in a read must not keep the kiosk from stopping.
     @discardableResult
@@ -127,6 +132,13 @@ extension CardTapSource {
             defer { condition.unlock() }
             if !closing { _ = condition.wait(until: Date(timeIntervalSinceNow: Double(duration.nanoseconds) / 1e9)) }
             return closing
+        }
+
+        /// Ends the worker's current pause early (it then asks the reader).
+        func wake() {
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
         }
 
         var isClosing: Bool {
