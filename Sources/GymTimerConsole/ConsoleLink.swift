@@ -263,58 +263,70 @@ public final class ConsoleLink: @unchecked Sendable {
                 reconnect(client, retry: &retryAt)
             }
             queueRepeats(now: now())
-            var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
-            let socket = client.socket
-            if socket >= 0 {
-                fds.append(pollfd(fd: socket, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
-            }
-            _ = poll(&fds, nfds_t(fds.count), 200)
-            if fds[0].revents != 0 {
-                var sink = [UInt8](repeating: 0, count: 64)
-                while read(wake[0], &sink, sink.count) > 0 {}
-            }
-            var events = client.takeEvents()
-            if fds.count > 1 {
-                if fds[1].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { events += client.readable() }
-            }
-            flush(client)
-            if client.socket >= 0 { events += client.writable() }
-            events += client.maintain()
-            events += client.takeEvents()
-            var changed = false
-            for event in events {
-                switch event {
-                case .connected:
-                    subscribe(client)
-                    ping()
-                    setConnected(true, problem: nil)
-                    log("console: connected to \(options.broker)")
-                    changed = true
-                case .refused(let reason):
-                    setConnected(false, problem: "refused: \(reason)")
-                    log("console: \(options.broker) refused the connection: \(reason)")
-                    retryAt = now() + 5
-                    changed = true
-                case .disconnected(let reason):
-                    setConnected(false, problem: reason)
-                    log("console: lost \(options.broker): \(reason); trying again every 2 s")
-                    retryAt = now() + 2
-                    changed = true
-                case .message(let message):
-                    lock.lock()
-                    if floor.apply(message) { changed = true }
-                    take(answer: message)
-                    lock.unlock()
-                case .delivered, .subscribed:
-                    break
-                }
-            }
+            let changed = handle(waitForEvents(client), client, retry: &retryAt)
             // The tiles also go out every 10 s, so a page's "online" and clock stay fresh.
             if changed || now() - lastTiles >= 10 {
                 publishTiles()
                 lastTiles = now()
             }
         }
+    }
+
+    /// Waits (at most 200 ms) for the broker's socket or a poke from the HTTP side, sends what
+    /// is queued, and returns what the client has to say.
+    private func waitForEvents(_ client: MQTTClient) -> [MQTTEvent] {
+        var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+        let socket = client.socket
+        if socket >= 0 {
+            fds.append(pollfd(fd: socket, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
+        }
+        _ = poll(&fds, nfds_t(fds.count), 200)
+        if fds[0].revents != 0 {
+            var sink = [UInt8](repeating: 0, count: 64)
+            while read(wake[0], &sink, sink.count) > 0 {}
+        }
+        var events = client.takeEvents()
+        if fds.count > 1 {
+            if fds[1].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { events += client.readable() }
+        }
+        flush(client)
+        if client.socket >= 0 { events += client.writable() }
+        events += client.maintain()
+        events += client.takeEvents()
+        return events
+    }
+
+    /// The floor and the connection's state from `events`; whether the tiles changed.
+    private func handle(_ events: [MQTTEvent], _ client: MQTTClient, retry retryAt: inout Double?) -> Bool {
+        var changed = false
+        for event in events {
+            switch event {
+            case .connected:
+                subscribe(client)
+                ping()
+                setConnected(true, problem: nil)
+                log("console: connected to \(options.broker)")
+                changed = true
+            case .refused(let reason):
+                setConnected(false, problem: "refused: \(reason)")
+                log("console: \(options.broker) refused the connection: \(reason)")
+                retryAt = now() + 5
+                changed = true
+            case .disconnected(let reason):
+                setConnected(false, problem: reason)
+                log("console: lost \(options.broker): \(reason); trying again every 2 s")
+                retryAt = now() + 2
+                changed = true
+            case .message(let message):
+                lock.lock()
+                if floor.apply(message) { changed = true }
+                take(answer: message)
+                lock.unlock()
+            case .delivered, .subscribed:
+                break
+            }
+        }
+        return changed
     }
 
     private func connect(_ client: MQTTClient, retry: inout Double?) {
