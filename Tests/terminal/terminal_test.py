@@ -99,6 +99,42 @@ def test_data_dir():
     shutil.rmtree(directory, ignore_errors=True)
 
 
+def test_sigterm():
+    """SIGTERM to the terminal simulator mid-rest (systemd's stop, `kill`): it leaves through the
+    one clean stop, exit status 0, the terminal given back (its drawing gone with the alternate
+    screen), and the rest saved, so started again it carries on."""
+    directory = tempfile.mkdtemp(prefix="gymtimer-terminal-term-")
+    config = os.path.join(directory, "config.toml")
+    with open(config, "w") as f:
+        f.write("[rest]\ndefault_seconds = 60\n")
+    data = os.path.join(directory, "data")
+    status_file = os.path.join(directory, "status")
+    # Run under a shell that writes the exit status down and keeps the pane, to read it back.
+    command = f"{BIN} simulate --config {config} --data-dir {data}; echo $? > {status_file}; sleep 60"
+    tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "35", command)
+    wait_for("the panel is drawn", lambda l: digits(l) is not None)
+    tmux("send-keys", "-t", SESSION, "s")
+    wait_for("resting", lambda l: digits(l) in ("0059", "0058"))
+    found = subprocess.run(["pgrep", "-x", "gymtimer"], capture_output=True, text=True)
+    pids = [int(p) for p in found.stdout.split()
+            if data in open(f"/proc/{p}/cmdline", "rb").read().decode(errors="replace")]
+    check(f"the simulator's process is found ({pids})", len(pids) == 1)
+    if pids:
+        os.kill(pids[0], signal.SIGTERM)
+    tmux_kiosk.wait_for("the simulator ended", lambda l: os.path.exists(status_file) and open(status_file).read().strip())
+    status = open(status_file).read().strip() if os.path.exists(status_file) else "(still running)"
+    check(f"SIGTERM mid-rest: exit status 0 (was {status})", status == "0")
+    lines = screen()
+    check("the terminal is given back: no panel left on it", digits(lines) is None and "┌" not in "\n".join(lines))
+    stop()
+    start("--config", config, "--data-dir", data)
+    lines = wait_for("the rest carries on after SIGTERM", lambda l: digits(l) in ("0058", "0057", "0056", "0055", "0054"))
+    check(f"stopped by SIGTERM mid-rest and started again: the rest carries on (shows {digits(lines)})",
+          digits(lines) in ("0058", "0057", "0056", "0055", "0054") and "● rest" in "\n".join(lines))
+    stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -342,7 +378,7 @@ def main():
         return 77
     os.environ["TERM"] = "xterm-256color"
     only = os.environ.get("GYMTIMER_TERMINAL_TEST")
-    for test in [test_keys_in_order, test_resize, test_data_dir, test_fleet, test_narrow_terminal_long_texts,
+    for test in [test_keys_in_order, test_resize, test_data_dir, test_sigterm, test_fleet, test_narrow_terminal_long_texts,
                  test_kiosk_script]:
         if only and test.__name__ != only:
             continue
