@@ -38,6 +38,8 @@ public final class FleetCollector {
     /// this collector (and, with its persistent session, one sent while it is away waits for it).
     public var isSubscribed: Bool { connection.isConnected && granted }
     /// The id of the subscription asked for on this connection, until the broker grants it.
+    /// The stop signals' pipe while `run` runs: polled beside the socket, so a signal wakes the wait.
+    private var stopRequest: pollfd?
     private var subscription: Int32?
     private var granted = false
     /// Whether a subscription was ever granted (said once in the log).
@@ -141,11 +143,19 @@ public final class FleetCollector {
     /// The most reads whose records are stored in one transaction.
     static let batchReads = 64
 
-    /// Runs until `shouldStop` says so.
-    public func run(shouldStop: () -> Bool) {
-        while !shouldStop() { step(timeout: .seconds(1)) }
+    /// Runs until `signals` says stop (SIGTERM, SIGINT): their pipe is polled beside the broker's
+    /// socket in the one wait, so a signal wakes the collector at once and an idle collector
+    /// sleeps until the broker, its connection's next deadline (keep-alive, reconnect) or the
+    /// roster's — never on a tick of its own.
+    public func run(until signals: StopSignals) {
+        stopRequest = signals.pollRequest
+        defer { stopRequest = nil }
+        while !signals.stopRequested { step(timeout: Self.idleWait) }
         stop()
     }
+
+    /// The longest `run` sleeps with nothing due (a bound, not a tick: the connection's keep-alive comes sooner).
+    static let idleWait = Duration.seconds(3_600)
 
     /// Says `offline` (retained) and disconnects, for a clean stop.
     public func stop() {
@@ -159,7 +169,8 @@ public final class FleetCollector {
     /// Sleeps in poll(2) on the connection's socket until it is ready or `deadline` comes;
     /// returns what poll said of it (0: nothing, or no socket).
     private func wait(until deadline: Moment) -> Int16 {
-        var fds = connection.pollRequest.map { [$0] } ?? []
+        let socket = connection.pollRequest
+        var fds = [socket, stopRequest].compactMap { $0 }
         do {
             _ = try SystemCall.poll(&fds, timeout: deadline - moment, device: "the broker's connection")
         } catch {
@@ -167,7 +178,7 @@ public final class FleetCollector {
             log("collect: \(error)")
             return 0
         }
-        return fds.first?.revents ?? 0
+        return socket == nil ? 0 : fds[0].revents
     }
 
     /// Stores the records among `events` in one transaction, then acknowledges them; a batch

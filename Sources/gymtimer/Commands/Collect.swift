@@ -24,13 +24,13 @@ struct Collect: ParsableCommand {
         } catch {
             throw CLIError.usage("\(error)")
         }
-        // The collector's loop wakes at least every second and checks for a stop between steps.
+        // SIGTERM/SIGINT wake the collector's one wait (`run(until:)`), which then stops cleanly.
         let stop: StopSignals
         do {
             stop = try StopSignals()
         } catch {
             throw CLIError.failed("\(error)")
         }
-        collector.run { stop.stopRequested }
+        collector.run(until: stop)
     }
 }
