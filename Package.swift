@@ -22,7 +22,7 @@ let systemPackage: Target.Dependency = .product(name: "SystemPackage", package: 
 
 let package = Package(
     name: "GymTimer",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // 15: Synchronization's Mutex (the console's shared state)
     products: [
         .executable(name: "gymtimer", targets: ["gymtimer"]),
         // The coach's web console, a program of its own that `gymtimer console` runs: the kiosk's

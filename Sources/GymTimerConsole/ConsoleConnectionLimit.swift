@@ -1,17 +1,14 @@
-import Foundation
 import NIOCore
+import Synchronization
 
 /// A cap on the console's open connections, shared by all of them: one past `maximum` is
 /// closed as soon as it is accepted. With the idle timeout (`ConsoleServer.idleSeconds`) it
 /// keeps a flood of sockets from another machine of the gym's Wi-Fi from using up the
-/// process's open files (1,024 by default), which took the page down for everyone.
-///
-/// `@unchecked Sendable` is safe: `open`, the one mutable property, is read and written only
-/// while `lock` is held, from any of the server's event loops.
-public final class ConsoleConnectionLimit: @unchecked Sendable {
+/// process's open files (1,024 by default), which took the page down for everyone. The count
+/// is a `Mutex`'s: the server's event loops admit and release at once.
+public final class ConsoleConnectionLimit: Sendable {
     public let maximum: Int
-    private let lock = NSLock()
-    private var open = 0
+    private let open = Mutex(0)
 
     public init(maximum: Int) {
         self.maximum = maximum
@@ -19,17 +16,15 @@ public final class ConsoleConnectionLimit: @unchecked Sendable {
 
     /// Counts a new connection in; false (not counted) when the cap is reached.
     func admit() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard open < maximum else { return false }
-        open += 1
-        return true
+        open.withLock { open in
+            guard open < maximum else { return false }
+            open += 1
+            return true
+        }
     }
 
     func release() {
-        lock.lock()
-        open -= 1
-        lock.unlock()
+        open.withLock { $0 -= 1 }
     }
 
     /// The handler each connection's pipeline gets (`HTTP1Channel`'s additional handlers).

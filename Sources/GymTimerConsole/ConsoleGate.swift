@@ -1,13 +1,10 @@
 import Foundation
+import Synchronization
 
-/// The PIN and the sessions behind one lock, for the HTTP side's concurrent requests.
-///
-/// `@unchecked Sendable` is safe: `sessions`, the one mutable property, is read and written
-/// only while `lock` is held; `pin` and `now` are `let` (and `now` is `@Sendable`).
-public final class ConsoleGate: @unchecked Sendable {
+/// The PIN and the sessions behind one lock (a `Mutex`), for the HTTP side's concurrent requests.
+public final class ConsoleGate: Sendable {
     public let pin: ConsolePIN?
-    private let lock = NSLock()
-    private var sessions = ConsoleSessions()
+    private let sessions = Mutex(ConsoleSessions())
     private let now: @Sendable () -> Double
 
     public init(pin: ConsolePIN?, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -19,20 +16,16 @@ public final class ConsoleGate: @unchecked Sendable {
     /// no PIN (nothing unlocks it).
     public func login(_ guess: String, from address: String) -> ConsoleSessions.Login {
         guard let pin else { return .wrongPIN }
-        lock.lock()
-        defer { lock.unlock() }
-        return sessions.login(guess, pin: pin, now: now(), from: address)
+        let now = now()
+        return sessions.withLock { $0.login(guess, pin: pin, now: now, from: address) }
     }
 
     public func session(_ id: String?) -> ConsoleSessions.Session? {
-        lock.lock()
-        defer { lock.unlock() }
-        return sessions.session(id, now: now())
+        let now = now()
+        return sessions.withLock { $0.session(id, now: now) }
     }
 
     public func logout(_ id: String?) {
-        lock.lock()
-        sessions.logout(id)
-        lock.unlock()
+        sessions.withLock { $0.logout(id) }
     }
 }
