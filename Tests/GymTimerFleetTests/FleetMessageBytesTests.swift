@@ -60,7 +60,7 @@ import GymTimerCore
     @Test func events() {
         var event = FleetEvent.command("select", mode: "rest")
         event.id = "q1"
-        event.t = WireSeconds(1_767_225_600.0005)
+        event.t = WireSeconds(1_767_225_600.0006)
         #expect(event.json == #"{"t":1767225600.001,"event":"command","do":"select","id":"q1","mode":"rest"}"#)
         var moved = FleetEvent.classFollowed(id: "c/1", moved: -0.25, paused: true)
         moved.t = WireSeconds(5)
