@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import GymTimerCore
 @testable import GymTimerFleet
@@ -55,6 +56,30 @@ import GymTimerCore
         #expect(ack.payload
             == #"{"stored":["rack-1/rest@1","rack-1/a\"b"],"refused":[{"id":"rack-1/x","kind":"bad-sets","reason":"sets 0/1"}]}"#)
         #expect(FleetRecordAck().payload == #"{"stored":[],"refused":[]}"#)
+    }
+
+    /// Sorted keys and slashes as they are, as Foundation's JSONEncoder wrote the card.
+    @Test func athleteCard() throws {
+        let card = FleetAthleteCard(short: "AnnA", bests: [ProgramBest(program: "Fran/2 \"é\"", division: .scaled, score: "3:45, 1 round")])
+        let expected = #"{"bests":[{"division":"scaled","program":"Fran/2 \"é\"","score":"3:45, 1 round"}],"short":"AnnA"}"#
+        #expect(String(decoding: card.payload, as: UTF8.self) == expected)
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(card.payload == Array(try foundation.encode(card)))
+        #expect(String(decoding: FleetAthleteCard().payload, as: UTF8.self) == #"{"bests":[]}"#)
+    }
+
+    /// Home Assistant's discovery: the bytes Foundation's JSONSerialization (sorted keys, slashes
+    /// as they are) writes of the same content, as it wrote them before.
+    @Test func homeAssistantDiscovery() throws {
+        let discovery = HomeAssistantDiscovery(
+            topics: FleetTopics(prefix: "gym/one", station: "rack-3"), programs: ["Fran/2", "AMRAP \"12\" é", "Tabata"])
+        let payload = discovery.device.payload
+        let object = try JSONSerialization.jsonObject(with: Data(payload.utf8))
+        let again = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        #expect(payload == String(decoding: again, as: UTF8.self))
+        #expect(payload.contains(#""payload_press":"{\"do\":\"start\"}""#))
+        #expect(payload.contains(#""max":300,"#) && payload.hasSuffix(#""qos":1}"#))
     }
 
     @Test func events() {
