@@ -22,7 +22,8 @@ import Testing
             try fields.encode(zeta, forKey: .zeta)
             try fields.encode(alpha, forKey: .alpha)
             try fields.encodeIfPresent(mid, forKey: .mid)
-            try fields.encode(beta, forKey: .beta)
+            var list = fields.nestedUnkeyedContainer(forKey: .beta)
+            for item in beta { try list.encode(item) }
             try fields.encode(nested, forKey: .nested)
         }
     }

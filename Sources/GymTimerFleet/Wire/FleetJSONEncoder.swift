@@ -1,10 +1,11 @@
 /// The one encoder of every message the fleet writes (commands, states, events, class records,
-/// acknowledgements, the console's library): a `Codable` type in, its JSON text out. Unlike
-/// Foundation's JSONEncoder it keeps an object's keys in the order the type's `encode(to:)`
-/// writes them (its CodingKeys), so the wire's bytes are the type's to say, or sorts them when
-/// asked (`sortedKeys`); and it writes a `WireSeconds` as a number with exactly three decimals.
-/// Strings are escaped as Foundation's JSONEncoder escapes them. It throws nothing of its own
-/// (a number that is not finite is `null`), only what a type's `encode(to:)` throws.
+/// acknowledgements, cards, discovery, the console's library): an `Encodable` type in, its JSON
+/// text out. Unlike Foundation's JSONEncoder it keeps an object's keys in the order the type's
+/// `encode(to:)` writes them (its CodingKeys), so the wire's bytes are the type's to say, or
+/// sorts them when asked (`sortedKeys`); and it writes a `WireSeconds` as a number with exactly
+/// three decimals. Strings are escaped as Foundation's JSONEncoder escapes them. It throws
+/// nothing of its own (a number that is not finite is `null`), only what a type's
+/// `encode(to:)` throws.
 public struct FleetJSONEncoder: Sendable {
     /// Whether an object's keys are sorted (by their UTF-8 bytes) rather than kept in order.
     public var sortedKeys: Bool
