@@ -79,8 +79,9 @@ let package = Package(
         // libnfc, loaded when a card reader is opened (no header needed to build: CNFCShim).
         .target(name: "CNFCShim"),
         // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery, and what the
-        // console and `gymtimer fleet` show of it (FleetCell, FleetAnswers). Pure Swift +
-        // Foundation's JSON; the MQTT client that carries it is GymTimerMQTT.
+        // console and `gymtimer fleet` show of it (FleetCell, FleetAnswers). Every message it writes
+        // is an Encodable type written by its own FleetJSONEncoder (the wire's key order and
+        // three-decimal seconds); pure Swift + Foundation; the MQTT client is GymTimerMQTT.
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
         .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquittoShim", systemPackage]),
         // The fleet's two ends over MQTT: the station a kiosk's loop hosts (with its durable

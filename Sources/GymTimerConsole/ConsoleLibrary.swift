@@ -101,11 +101,27 @@ public final class ConsoleLibrary: Sendable {
     }
 
     /// The programs as a JSON list of definitions (the file, and the page's `programs` event).
-    public static func json(_ programs: [Program]) -> String { "[" + programs.map(\.definitionJSON).joined(separator: ",") + "]" }
+    public static func json(_ programs: [Program]) -> String { FleetJSONEncoder().text(programs.map(ProgramDefinition.init)) }
 
     /// The page's `programs` event: the library, and where it is kept or what is wrong with it.
     public var event: String {
         let note = problem ?? (path == nil ? "kept in memory only: start the console with --db (or --library) to keep it" : nil)
-        return #"{"library":"# + Self.json(all) + #","note":"# + (note.map { JSONValue.quoted($0) } ?? "null") + "}"
+        return FleetJSONEncoder().text(Event(library: all.map(ProgramDefinition.init), note: note))
+    }
+
+    /// The `programs` event's payload: `{"library":[…],"note":…}` (`null` when there is no note).
+    private struct Event: Encodable {
+        let library: [ProgramDefinition]
+        let note: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case library, note
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var fields = encoder.container(keyedBy: CodingKeys.self)
+            try fields.encode(library, forKey: .library)
+            try fields.encode(note, forKey: .note)
+        }
     }
 }

@@ -28,11 +28,7 @@ public struct FleetAthleteCard: Hashable, Sendable, Codable {
 
     /// The payload: JSON with sorted keys, so the same card is the same bytes (a retained
     /// message is republished only when it changed).
-    public var payload: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map(Array.init) ?? []
-    }
+    public var payload: [UInt8] { Array(FleetJSONEncoder(sortedKeys: true, escapingSlashes: false).text(self).utf8) }
 
     /// The card in `payload`, or nil when it is not one (too large, not this JSON, too many
     /// bests, a program name over 64 bytes); empty: nil too (a cleared card).

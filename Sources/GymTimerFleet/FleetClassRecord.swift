@@ -1,5 +1,4 @@
 import GymTimerCore
-import Foundation
 
 /// A class's instants as the coach's console keeps them for one station, retained on the
 /// station's `class` topic: `{"id":"…","at":UNIX,"pauses":[[FROM,UNTIL],[FROM,null]]}`, Unix
@@ -8,15 +7,21 @@ import Foundation
 /// when it (re)subscribes and moves its run to them (`ClassTimeline`); one that obeyed every
 /// pause is moved by the milliseconds between the coach's instant and its own receipt. An
 /// empty retained message clears it: no class.
-public struct FleetClassRecord: Hashable, Sendable {
-    /// One pause of the class: from `from` until `until` (nil: still paused).
-    public struct Pause: Hashable, Sendable {
+public struct FleetClassRecord: Hashable, Sendable, Encodable {
+    /// One pause of the class: from `from` until `until` (nil: still paused), `[FROM,UNTIL]`.
+    public struct Pause: Hashable, Sendable, Encodable {
         public var from: Double
         public var until: Double?
 
         public init(from: Double, until: Double?) {
             self.from = from
             self.until = until
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var pair = encoder.unkeyedContainer()
+            try pair.encode(WireSeconds(from))
+            if let until { try pair.encode(WireSeconds(until)) } else { try pair.encodeNil() }
         }
     }
 
@@ -91,12 +96,20 @@ public struct FleetClassRecord: Hashable, Sendable {
         return .success(FleetClassRecord(id: id, workBegins: at, pauses: pauses))
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case id
+        case workBegins = "at"
+        case pauses
+    }
+
     /// The payload.
-    public var json: String {
-        func number(_ value: Double) -> String { String(format: "%.3f", value) }
-        let pairs = pauses.map { "[\(number($0.from)),\($0.until.map(number) ?? "null")]" }
-        let quotedID = String(decoding: (try? JSONEncoder().encode(id)) ?? Data("\"\"".utf8), as: UTF8.self)
-        return "{\"id\":\(quotedID),\"at\":\(number(workBegins)),\"pauses\":[\(pairs.joined(separator: ","))]}"
+    public var json: String { FleetJSONEncoder().text(self) }
+
+    public func encode(to encoder: Encoder) throws {
+        var fields = encoder.container(keyedBy: CodingKeys.self)
+        try fields.encode(id, forKey: .id)
+        try fields.encode(WireSeconds(workBegins), forKey: .workBegins)
+        try fields.encode(pauses, forKey: .pauses)
     }
 
     /// The record on the kiosk's timeline: `moment` maps a Unix time to it. Nil when an instant

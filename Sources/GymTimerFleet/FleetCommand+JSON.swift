@@ -1,42 +1,72 @@
-import Foundation
+/// The payload that says a command (what `parse` reads back as it): what the coach's tools
+/// publish, so the command's shape is written in one place, beside its parser. Its keys in the
+/// order written here (`do` first), encoded by `FleetJSONEncoder`.
+extension FleetCommand: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case verb = "do"
+        case at, mode, name, program, percent, off, from, until, text, seconds, card, short, division
+        case restSeconds = "rest_seconds"
+    }
 
-extension FleetCommand {
-    /// The payload that says this command (what `parse` reads back as it): what the coach's
-    /// tools publish, so the command's shape is written in one place, beside its parser.
-    public var json: String {
+    /// The payload as JSON text.
+    public var json: String { FleetJSONEncoder().text(self) }
+
+    public func encode(to encoder: Encoder) throws {
+        var fields = encoder.container(keyedBy: CodingKeys.self)
+        try fields.encode(verb, forKey: .verb)
         switch self {
-        case .start(nil): return #"{"do":"start"}"#
-        case .start(let at?): return #"{"do":"start","at":"# + String(format: "%.3f", at) + "}"
-        case .classStart(let at, .named(let mode, nil)):
-            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + JSONValue.quoted(mode) + "}"
-        case .classStart(let at, .named(let mode, let name?)):
-            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","mode":"# + JSONValue.quoted(mode)
-                + #","name":"# + JSONValue.quoted(name) + "}"
-        case .classStart(let at, .defined(let program)):
-            return #"{"do":"start","at":"# + String(format: "%.3f", at) + #","program":"# + program.definitionJSON + "}"
-        case .cancel: return #"{"do":"cancel"}"#
-        case .ping: return #"{"do":"ping"}"#
-        case .dismiss: return #"{"do":"dismiss"}"#
-        case .pause: return #"{"do":"pause"}"#
-        case .resume: return #"{"do":"resume"}"#
-        case .reset: return #"{"do":"reset"}"#
-        case .lock: return #"{"do":"lock"}"#
-        case .brightness(let percent): return #"{"do":"brightness","percent":"# + String(percent) + "}"
-        case .unlock: return #"{"do":"unlock"}"#
-        case .sleep(nil): return #"{"do":"sleep","off":true}"#
+        case .start(let at):
+            try fields.encodeIfPresent(at.map(WireSeconds.init), forKey: .at)
+        case .classStart(let at, let runs):
+            try fields.encode(WireSeconds(at), forKey: .at)
+            switch runs {
+            case .named(let mode, let name):
+                try fields.encode(mode, forKey: .mode)
+                try fields.encodeIfPresent(name, forKey: .name)
+            case .defined(let program):
+                try fields.encode(ProgramDefinition(program), forKey: .program)
+            }
+        case .cancel, .ping, .dismiss, .pause, .resume, .reset, .lock, .unlock: break
+        case .brightness(let percent): try fields.encode(percent, forKey: .percent)
+        case .sleep(nil): try fields.encode(true, forKey: .off)
         case .sleep(let window?):
-            return #"{"do":"sleep","from":""# + window.fromText + #"","until":""# + window.untilText + #""}"#
+            try fields.encode(window.fromText, forKey: .from)
+            try fields.encode(window.untilText, forKey: .until)
         case .message(let text, let seconds):
-            return #"{"do":"message","text":"# + JSONValue.quoted(text) + #","seconds":"# + String(seconds) + "}"
-        case .setRest(let seconds): return #"{"do":"set","rest_seconds":"# + String(seconds) + "}"
-        case .athlete(nil): return #"{"do":"athlete","card":null}"#
+            try fields.encode(text, forKey: .text)
+            try fields.encode(seconds, forKey: .seconds)
+        case .setRest(let seconds): try fields.encode(seconds, forKey: .restSeconds)
+        case .athlete(nil): try fields.encodeNil(forKey: .card)
         case .athlete(let tap?):
-            return #"{"do":"athlete","card":""# + tap.card.hex + "\"" + (tap.shortName.map { #","short":"# + JSONValue.quoted($0) } ?? "")
-                + (tap.division.map { #","division":""# + $0.rawValue + "\"" } ?? "") + "}"
-        case .forget(let card): return #"{"do":"forget","card":""# + card.hex + #""}"#
-        case .select(let mode, nil): return #"{"do":"select","mode":"# + JSONValue.quoted(mode) + "}"
-        case .select(let mode, let name?):
-            return #"{"do":"select","mode":"# + JSONValue.quoted(mode) + #","name":"# + JSONValue.quoted(name) + "}"
+            try fields.encode(tap.card.hex, forKey: .card)
+            try fields.encodeIfPresent(tap.shortName, forKey: .short)
+            try fields.encodeIfPresent(tap.division?.rawValue, forKey: .division)
+        case .forget(let card): try fields.encode(card.hex, forKey: .card)
+        case .select(let mode, let name):
+            try fields.encode(mode, forKey: .mode)
+            try fields.encodeIfPresent(name, forKey: .name)
+        }
+    }
+
+    /// The command's `do`.
+    var verb: String {
+        switch self {
+        case .start, .classStart: "start"
+        case .cancel: "cancel"
+        case .ping: "ping"
+        case .dismiss: "dismiss"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .reset: "reset"
+        case .lock: "lock"
+        case .unlock: "unlock"
+        case .brightness: "brightness"
+        case .sleep: "sleep"
+        case .message: "message"
+        case .setRest: "set"
+        case .athlete: "athlete"
+        case .forget: "forget"
+        case .select: "select"
         }
     }
 }

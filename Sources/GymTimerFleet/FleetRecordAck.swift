@@ -1,15 +1,13 @@
-import Foundation
-
 /// The collector's answer to a station (fleet.md, on `P/ack`): the ids of its records the
 /// gym's database now holds (`stored`, a repeat included) and those it will never store
 /// (`refused`, each with why: implausible, the station's own history keeps it). Either way
 /// the station stops sending them. `{"stored":["rack-1/rest@…",…],"refused":[{"id":"…","reason":"…"}]}`.
-public struct FleetRecordAck: Hashable, Sendable {
+public struct FleetRecordAck: Hashable, Sendable, Encodable {
     public var stored: [String]
     public var refused: [Refusal]
 
     /// One record the collector will not store, and why.
-    public struct Refusal: Hashable, Sendable {
+    public struct Refusal: Hashable, Sendable, Encodable {
         public var id: String
         /// A short name of the kind of problem (`bad-sets`, `bad-time`, …), for logging once per kind.
         public var kind: String
@@ -38,15 +36,8 @@ public struct FleetRecordAck: Hashable, Sendable {
     /// Every id named, stored or refused.
     public var ids: [String] { stored + refused.map(\.id) }
 
-    /// The JSON payload.
-    public var payload: String {
-        // Slashes as they are: ids hold one.
-        func quoted(_ text: String) -> String { JSONValue.quoted(text, escapingSlashes: false) }
-        let refusals = refused.map {
-            "{\"id\":\(quoted($0.id)),\"kind\":\(quoted($0.kind)),\"reason\":\(quoted($0.reason))}"
-        }
-        return "{\"stored\":[\(stored.map(quoted).joined(separator: ","))],\"refused\":[\(refusals.joined(separator: ","))]}"
-    }
+    /// The JSON payload, slashes as they are (ids hold one).
+    public var payload: String { FleetJSONEncoder(escapingSlashes: false).text(self) }
 
     /// The acknowledgement in `bytes`, or nil when they are not one (too large, not JSON, a
     /// field of the wrong type); ids that are not short strings are left out.

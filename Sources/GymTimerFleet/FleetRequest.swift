@@ -1,7 +1,7 @@
 /// A command as the coach's tools send it: the command and the id its answers carry (fleet.md,
 /// "Commands are answered"). A station reads the id before the command, so that a command it
 /// refuses for its fields or verb is still answered under the id the sender waits on.
-public struct FleetRequest: Hashable, Sendable {
+public struct FleetRequest: Hashable, Sendable, Encodable {
     /// Names the answers: the sender waits for this id from every station it asked.
     public var id: String?
     public var command: FleetCommand
@@ -32,10 +32,17 @@ public struct FleetRequest: Hashable, Sendable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case id
+    }
+
     /// The payload: the command's JSON (`FleetCommand.json`) with `"id"` last.
-    public var json: String {
-        guard let id else { return command.json }
-        return String(command.json.dropLast()) + #","id":"# + JSONValue.quoted(id) + "}"
+    public var json: String { FleetJSONEncoder().text(self) }
+
+    public func encode(to encoder: Encoder) throws {
+        try command.encode(to: encoder)
+        var fields = encoder.container(keyedBy: CodingKeys.self)
+        try fields.encodeIfPresent(id, forKey: .id)
     }
 
     /// What a payload asks: the id, when it holds a valid one (else nil: such a command is

@@ -1,4 +1,3 @@
-import Foundation
 import GymTimerCore
 
 /// Home Assistant MQTT discovery (fleet.md), in Home Assistant's current format: one retained
@@ -68,90 +67,93 @@ public struct HomeAssistantDiscovery: Sendable {
     public var options: [String] { modes + programs.map { "program: \($0)" } }
 
     /// The device-based discovery config (JSON object).
-    public func config() -> [String: Any] {
+    public func config() -> JSONValue {
         let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [event()])
         return [
             "dev": [
-                "ids": [node], "name": "GymTimer \(topics.station)", "mf": "GymTimer", "mdl": "wall timer",
-                "sw": Self.origin.version,
-            ] as [String: Any],
-            "o": ["name": Self.origin.name, "sw": Self.origin.version, "url": Self.origin.url],
-            "availability_topic": topics.status, "payload_available": "online", "payload_not_available": "offline",
+                "ids": [.string(node)], "name": "GymTimer \(topics.station)", "mf": "GymTimer", "mdl": "wall timer",
+                "sw": .string(Self.origin.version),
+            ],
+            "o": ["name": .string(Self.origin.name), "sw": .string(Self.origin.version), "url": .string(Self.origin.url)],
+            "availability_topic": .string(topics.status), "payload_available": "online", "payload_not_available": "offline",
             "qos": 1,
-            "cmps": components,
+            "cmps": .object(components),
         ]
     }
 
     /// One component of the device: its id, and `fields` with its platform, name and ids.
-    private func component(_ id: String, _ platform: String, _ name: String, _ fields: [String: Any]) -> (String, [String: Any]) {
+    private func component(_ id: String, _ platform: String, _ name: String, _ fields: [String: JSONValue]) -> (String, JSONValue) {
         var entry = fields
-        entry["p"] = platform
-        entry["name"] = name
+        entry["p"] = .string(platform)
+        entry["name"] = .string(name)
         entry["unique_id"] = "\(node)_\(id)"
         entry["default_entity_id"] = "\(platform).\(entityStem)_\(id)"
-        return (id, entry)
+        return (id, .object(entry))
     }
 
     /// What the station shows: its state, its display, when the countdown ends, what is left
     /// while paused.
-    private func sensors() -> [(String, [String: Any])] {
+    private func sensors() -> [(String, JSONValue)] {
         [
             component("state", "sensor", "State", [
-                "state_topic": topics.state, "value_template": "{{ value_json.mode }} {{ value_json.phase }}",
+                "state_topic": .string(topics.state), "value_template": "{{ value_json.mode }} {{ value_json.phase }}",
                 // Every field of the state (deadline, remaining, round, sets, program) as attributes.
-                "json_attributes_topic": topics.state,
+                "json_attributes_topic": .string(topics.state),
             ]),
-            component("display", "sensor", "Display", ["state_topic": topics.state, "value_template": "{{ value_json.display }}"]),
+            component("display", "sensor", "Display", ["state_topic": .string(topics.state), "value_template": "{{ value_json.display }}"]),
             component("ends", "sensor", "Countdown ends", [
-                "state_topic": topics.state, "device_class": "timestamp",
+                "state_topic": .string(topics.state), "device_class": "timestamp",
                 "value_template": "{{ as_datetime(value_json.deadline) if value_json.deadline is number else None }}",
             ]),
             component("remaining", "sensor", "Left while paused", [
-                "state_topic": topics.state, "device_class": "duration", "unit_of_measurement": "s",
+                "state_topic": .string(topics.state), "device_class": "duration", "unit_of_measurement": "s",
                 "value_template": "{{ value_json.remaining if value_json.remaining is number else None }}",
             ]),
         ]
     }
 
     /// What Home Assistant can do to the station: its buttons, the rest length, the mode.
-    private func controls() -> [(String, [String: Any])] {
-        var controls = [("start", "Start"), ("dismiss", "Dismiss"), ("pause", "Pause"), ("reset", "Reset")].map { id, name in
-            component(id, "button", name, ["command_topic": topics.command, "payload_press": "{\"do\":\"\(id)\"}"])
+    private func controls() -> [(String, JSONValue)] {
+        let buttons: [(String, String, FleetCommand)] = [
+            ("start", "Start", .start(at: nil)), ("dismiss", "Dismiss", .dismiss), ("pause", "Pause", .pause), ("reset", "Reset", .reset),
+        ]
+        var controls = buttons.map { id, name, command in
+            component(id, "button", name, ["command_topic": .string(topics.command), "payload_press": .string(command.json)])
         }
         controls.append(component("rest_seconds", "number", "Rest seconds", [
-            "command_topic": topics.command, "command_template": "{\"do\":\"set\",\"rest_seconds\":{{ value | int }}}",
-            "state_topic": topics.state, "value_template": "{{ value_json.rest_seconds }}",
-            "min": restRange.lowerBound, "max": restRange.upperBound, "step": restStep,
+            "command_topic": .string(topics.command), "command_template": "{\"do\":\"set\",\"rest_seconds\":{{ value | int }}}",
+            "state_topic": .string(topics.state), "value_template": "{{ value_json.rest_seconds }}",
+            "min": .number(Double(restRange.lowerBound)), "max": .number(Double(restRange.upperBound)), "step": .number(Double(restStep)),
             "unit_of_measurement": "s", "mode": "box",
         ]))
-        let list = Self.json(options)
+        let list = JSONValue.array(options.map(JSONValue.string))
+        let command = "{% if value.startswith('program: ') %}{\"do\":\"select\",\"mode\":\"program\",\"name\":{{ value[9:] | to_json }} }"
+            + "{% else %}{\"do\":\"select\",\"mode\":{{ value | to_json }} }{% endif %}"
+        // The mode, or the program by name; anything not offered (the menu) is no option.
+        let value = "{% set options = \(Self.json(list)) %}{% set program = 'program: ' ~ value_json.program %}"
+            + "{% if value_json.mode == 'program' and program in options %}{{ program }}"
+            + "{% elif value_json.mode in options %}{{ value_json.mode }}{% else %}None{% endif %}"
         controls.append(component("mode", "select", "Mode", [
-            "command_topic": topics.command, "options": options, "state_topic": topics.state,
-            "command_template": "{% if value.startswith('program: ') %}{\"do\":\"select\",\"mode\":\"program\",\"name\":{{ value[9:] | to_json }} }"
-                + "{% else %}{\"do\":\"select\",\"mode\":{{ value | to_json }} }{% endif %}",
-            // The mode, or the program by name; anything not offered (the menu) is no option.
-            "value_template": "{% set options = \(list) %}{% set program = 'program: ' ~ value_json.program %}"
-                + "{% if value_json.mode == 'program' and program in options %}{{ program }}"
-                + "{% elif value_json.mode in options %}{{ value_json.mode }}{% else %}None{% endif %}",
+            "command_topic": .string(topics.command), "options": list, "state_topic": .string(topics.state),
+            "command_template": .string(command), "value_template": .string(value),
         ]))
         return controls
     }
 
     /// The station's phase changes and finished workouts as Home Assistant events.
-    private func event() -> (String, [String: Any]) {
-        component("event", "event", "Event", [
-            "state_topic": topics.event, "event_types": ["phase", "completed"],
-            // Only phase changes and finished workouts; every other event renders empty (ignored).
-            "value_template": "{% if value_json.event == 'phase' %}"
-                + "{\"event_type\":\"phase\",\"mode\":{{ value_json.mode | to_json }},\"phase\":{{ value_json.phase | to_json }} }"
-                + "{% elif value_json.event == 'completed' %}"
-                + "{\"event_type\":\"completed\",\"kind\":{{ value_json.kind | to_json }},\"sets\":{{ value_json.sets | to_json }} }"
-                + "{% endif %}",
+    private func event() -> (String, JSONValue) {
+        // Only phase changes and finished workouts; every other event renders empty (ignored).
+        let template = "{% if value_json.event == 'phase' %}"
+            + "{\"event_type\":\"phase\",\"mode\":{{ value_json.mode | to_json }},\"phase\":{{ value_json.phase | to_json }} }"
+            + "{% elif value_json.event == 'completed' %}"
+            + "{\"event_type\":\"completed\",\"kind\":{{ value_json.kind | to_json }},\"sets\":{{ value_json.sets | to_json }} }"
+            + "{% endif %}"
+        return component("event", "event", "Event", [
+            "state_topic": .string(topics.event), "event_types": ["phase", "completed"], "value_template": .string(template),
         ])
     }
 
-    private static func json(_ object: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// Sorted keys, slashes as they are (topics and templates hold them), as Foundation's
+    /// JSONSerialization wrote it before.
+    private static func json(_ value: JSONValue) -> String { FleetJSONEncoder(sortedKeys: true, escapingSlashes: false).text(value) }
 }

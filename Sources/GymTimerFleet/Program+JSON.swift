@@ -45,12 +45,4 @@ extension Program {
         let leadIn = numbers["lead_in_seconds"] ?? numberLimits["lead_in_seconds"]!.default
         return .success(Program(name: name, label: label, leadInSeconds: leadIn, format: format(kind, numbers)))
     }
-
-    /// The definition as JSON, keys in a fixed order (what `parse(definition:)` reads back).
-    public var definitionJSON: String {
-        var fields = [#""name":"# + JSONValue.quoted(name), #""label":"# + JSONValue.quoted(label),
-                      #""kind":"# + JSONValue.quoted(kind.rawValue)]
-        fields += numbers.map { #"""# + $0.key + #"":"# + String($0.value) }
-        return "{" + fields.joined(separator: ",") + "}"
-    }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import GymTimerCore
 import GymTimerFleet
 
@@ -114,21 +113,12 @@ public struct FleetStateReport: Hashable, Sendable {
     /// `startsAt`: the Unix instant of a class start the station has scheduled (`"starts_at"`,
     /// so the coach's tiles count down to it), nil when none.
     public func json(display: String, at t: Double, unix: (Moment) -> Double, startsAt: Double? = nil) -> String {
-        func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "null" }
-        func text(_ value: String?) -> String { value.map { JSONValue.quoted($0) } ?? "null" }
-        return "{\"mode\":\(text(mode)),\"phase\":\(text(phase)),\"program\":\(text(program)),"
-            + "\"display\":\(text(display)),\"deadline\":\(number(deadline.map(unix))),"
-            + "\"remaining\":\(number(remaining.map { Double($0.nanoseconds) / 1e9 })),"
-            + "\"round\":\(round.map(String.init) ?? "null"),\(result.map { "\"result\":" + JSONValue.quoted($0) + "," } ?? "")\"sets\":\(sets),\"rest_seconds\":\(restSeconds.map(String.init) ?? "null"),"
-            + (startsAt.map { "\"starts_at\":" + number($0) + "," } ?? "")
-            + "\"programs\":[\(programs.map { JSONValue.quoted($0) }.joined(separator: ","))],\"locked\":\(locked),\"brightness\":\(brightness.map(String.init) ?? "null"),\(sleepFields)"
-            + (athlete.map { "\"athlete\":\"\($0.hex)\"," } ?? "") + "\"division\":\"\(division.rawValue)\",\"t\":\(number(t))}"
-    }
-
-    /// `"sleep":{"from":"22:00","until":"06:00"},"asleep":false,` while a window is set, else
-    /// nothing (a cleared window wakes the display).
-    private var sleepFields: String {
-        guard let window = sleepWindow else { return "" }
-        return "\"sleep\":{\"from\":\"\(window.fromText)\",\"until\":\"\(window.untilText)\"},\"asleep\":\(asleep),"
+        FleetStateMessage(
+            mode: mode, phase: phase, program: program, display: display, deadline: deadline.map { WireSeconds(unix($0)) },
+            remaining: remaining.map { WireSeconds(Double($0.nanoseconds) / 1e9) }, round: round, result: result, sets: sets,
+            restSeconds: restSeconds, startsAt: startsAt.map(WireSeconds.init), programs: programs, locked: locked,
+            brightness: brightness, sleep: sleepWindow, asleep: asleep, athlete: athlete?.hex, division: division.rawValue,
+            t: WireSeconds(t)
+        ).json
     }
 }

@@ -23,9 +23,9 @@ public final class FleetStation: TimedDriver {
     /// Hands the kiosk an event (a command), as of a moment on its timeline, and returns the
     /// effects (a `.refused` among them says the kiosk did not obey).
     public var deliver: (ControlEvent, Moment) -> [Effect] = { _, _ in [] }
-    /// Told of each event the station publishes (its name and fields, as JSON values), and of
-    /// `online` once connected, whether or not it could publish them (the terminal lists them).
-    public var onEvent: (String, [String: String]) -> Void = { _, _ in }
+    /// Told of each event the station publishes (before its `t` is set), and of `online` once
+    /// connected, whether or not it could publish them (the terminal lists them).
+    public var onEvent: (FleetEvent) -> Void = { _ in }
     /// Deletes what the kiosk holds of a forgotten card beyond the outbox (its history's rows,
     /// the journal's earlier saves: `KioskFleet` sets it); nil when done, else why it could not.
     public var forgetHeld: (CardID) -> String? = { _ in nil }
@@ -211,7 +211,7 @@ public final class FleetStation: TimedDriver {
             if let refusal = Self.refusal(in: effects) {
                 refuse(.notAllowed(command: refusal.command, reason: refusal.reason), answering: id)
             } else {
-                event("started", ["at": String(format: "%.3f", unix(start))], answering: id)
+                event(.started(at: unix(start)), answering: id)
             }
         }
         guard let connection else { return }
@@ -242,7 +242,7 @@ public final class FleetStation: TimedDriver {
         publishState()
         // A change of phase (a rest started, the alarm, back to idle) is also an event.
         if let before, before.mode != report.mode || before.phase != report.phase {
-            event("phase", ["mode": JSONValue.quoted(report.mode), "phase": JSONValue.quoted(report.phase)])
+            event(.phase(mode: report.mode, phase: report.phase))
         }
     }
 
@@ -251,7 +251,7 @@ public final class FleetStation: TimedDriver {
         let (id, payload) = FleetWorkoutMessage.encode(workout, station: settings.station)
         records.add(id: id, payload: payload, at: now())
         remember(workout)
-        event("completed", ["kind": JSONValue.quoted(workout.kind.rawValue), "sets": String(workout.sets)])
+        event(.completed(kind: workout.kind.rawValue, sets: workout.sets))
     }
 
     /// Says goodbye (retained `offline`, then DISCONNECT), for a clean stop.
@@ -318,7 +318,7 @@ public final class FleetStation: TimedDriver {
         publishState()
         // Every record not acknowledged goes again: what the last connection sent may be lost.
         records.connected(at: now())
-        onEvent("online", [:])
+        onEvent(.online)
     }
 
     private func publishRetained(_ message: HomeAssistantDiscovery.Message) throws(MQTTError) {
@@ -362,8 +362,8 @@ public final class FleetStation: TimedDriver {
 
     /// Obeys a command, answering under `id` (when it carried one): done or refused.
     private func obey(_ command: FleetCommand, answering id: String?) {
-        func send(_ command: KioskCommand, _ name: String, _ fields: [String: String] = [:]) {
-            self.send(command, name, fields, answering: id)
+        func send(_ command: KioskCommand, _ name: String, mode: String? = nil) {
+            self.send(command, name, mode: mode, answering: id)
         }
         switch command {
         case .start(nil): send(.press(.start), "start")
@@ -375,7 +375,7 @@ public final class FleetStation: TimedDriver {
             callOffScheduledStart()
             send(.reset, "reset")
         case .ping:
-            event("command", ["do": JSONValue.quoted("ping")], answering: id)
+            event(.command("ping"), answering: id)
         case .cancel:
             if scheduledStart == nil, let instant = classInstant, now() < instant {
                 // The class's run is in its lead-in: called off before its instant, it ends unrecorded.
@@ -386,7 +386,7 @@ public final class FleetStation: TimedDriver {
                 return refuse(.notAllowed(command: "cancel", reason: "no start is scheduled"), answering: id)
             }
             callOffScheduledStart()
-            event("command", ["do": JSONValue.quoted("cancel")], answering: id)
+            event(.command("cancel"), answering: id)
         case .setRest(let seconds): send(.setRest(seconds: seconds), "set")
         case .lock: send(.lockButtons(true), "lock")
         case .unlock: send(.lockButtons(false), "unlock")
@@ -404,7 +404,7 @@ public final class FleetStation: TimedDriver {
             guard let startMode = StartMode(rawValue: mode) else { return refuse(.unknown(mode), answering: id) }
             switch kiosk.menuEntry(for: startMode, named: name) {
             case .failure(let refusal): refuse(.notAllowed(command: refusal.command, reason: refusal.reason), answering: id)
-            case .success(let entry): send(.select(entry), "select", ["mode": JSONValue.quoted(mode)])
+            case .success(let entry): send(.select(entry), "select", mode: mode)
             }
         case .start(let unixTime?):
             schedule(at: unixTime, selecting: nil, answering: id)
@@ -434,7 +434,7 @@ public final class FleetStation: TimedDriver {
         guard problems.isEmpty else {
             return refuse(.notAllowed(command: "forget", reason: problems.joined(separator: "; ")), answering: id)
         }
-        event("command", ["do": JSONValue.quoted("forget")], answering: id)
+        event(.command("forget"), answering: id)
     }
 
     /// The class's instants, retained by the coach's console (`FleetClassRecord`): a run that
@@ -470,8 +470,7 @@ public final class FleetStation: TimedDriver {
         let moved = Double((left - was.remainingTotal(at: at)).nanoseconds) / 1e9
         // A catch-up worth telling (a missed pause, a restart), not a receipt's milliseconds.
         if abs(moved) >= 0.1 { log("fleet: class \(record.id): moved \(String(format: "%+.3f", moved)) s to the class's time") }
-        event("class", ["id": JSONValue.quoted(record.id), "moved": String(format: "%.3f", moved),
-                        "paused": record.isPaused ? "true" : "false"])
+        event(.classFollowed(id: record.id, moved: moved, paused: record.isPaused))
     }
 
     /// Logs `line` the first time a problem of `kind` is met (a retained record is delivered
@@ -533,7 +532,7 @@ public final class FleetStation: TimedDriver {
         scheduledAt = now()
         remember(start: FleetOutbox.ScheduledStart(at: unixTime, leadIn: Double(leadIn.nanoseconds) / 1e9, id: id))
         publishState()
-        event("scheduled", ["at": String(format: "%.3f", unixTime)], answering: id)
+        event(.scheduled(at: unixTime), answering: id)
     }
 
     /// Forgets the scheduled start, if any (in memory and in the outbox's file).
@@ -550,11 +549,11 @@ public final class FleetStation: TimedDriver {
 
     /// Hands the kiosk `command` now; its refusal becomes an `error` event, else a `command`
     /// event (either answering `id`).
-    private func send(_ command: KioskCommand, _ name: String, _ fields: [String: String], answering id: String?) {
+    private func send(_ command: KioskCommand, _ name: String, mode: String?, answering id: String?) {
         if let refusal = Self.refusal(in: deliver(.command(command), now())) {
             return refuse(.notAllowed(command: refusal.command, reason: refusal.reason), answering: id)
         }
-        event("command", fields.merging(["do": JSONValue.quoted(name)]) { $1 }, answering: id)
+        event(.command(name, mode: mode), answering: id)
     }
 
     private static func refusal(in effects: [Effect]) -> KioskRefusal? {
@@ -566,19 +565,18 @@ public final class FleetStation: TimedDriver {
         if loggedKinds.insert(error.kind).inserted {
             log("fleet: refused a command (\(error.kind)): \(error) (further ones of this kind are not logged)")
         }
-        event("error", ["kind": JSONValue.quoted(error.kind), "reason": JSONValue.quoted(error.description)], answering: id)
+        event(.error(kind: error.kind, reason: error.description), answering: id)
     }
 
-    /// Publishes `{"t": …, "event": name, …fields}` (fields are JSON values already). An event
-    /// that answers a command carries its `id` and goes at QoS 1: the sender waits for it.
-    private func event(_ name: String, _ fields: [String: String] = [:], answering id: String? = nil) {
-        var fields = fields
-        if let id { fields["id"] = JSONValue.quoted(id) }
-        onEvent(name, fields)
+    /// Publishes `event` (`FleetEvent`), stamped with the time. An event that answers a command
+    /// carries its `id` and goes at QoS 1: the sender waits for it.
+    private func event(_ event: FleetEvent, answering id: String? = nil) {
+        var event = event
+        if let id { event.id = id }
+        onEvent(event)
         guard connected, let client else { return }
-        var text = "{\"t\":\(String(format: "%.3f", unixNow())),\"event\":\(JSONValue.quoted(name))"
-        for key in fields.keys.sorted() { text += ",\(JSONValue.quoted(key)):\(fields[key]!)" }
-        _ = try? client.publish(MQTTMessage(topic: topics.event, text: text + "}", qos: id == nil ? 0 : 1))
+        event.t = WireSeconds(unixNow())
+        _ = try? client.publish(MQTTMessage(topic: topics.event, text: event.json, qos: id == nil ? 0 : 1))
     }
 
     /// Unix time of a moment on the kiosk's timeline.

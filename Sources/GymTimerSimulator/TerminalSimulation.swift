@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
+import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerHAL
 import GymTimerHistory
@@ -96,8 +97,8 @@ public final class TerminalSimulation {
             configuration, historyPath: storage.map { $0.path + "/history.sqlite" },
             now: { Moment(kioskOrigin.duration(to: clock.now)) },
             log: { [unowned self] in self.events.note($0, at: self.now) })
-        fleet.station?.onEvent = { [unowned self] name, fields in
-            if let text = Self.fleetText(name, fields) { self.events.note(text, at: self.now) }
+        fleet.station?.onEvent = { [unowned self] event in
+            if let text = Self.fleetText(event) { self.events.note(text, at: self.now) }
         }
         let runtime: KioskRuntime<ContinuousClock>
         if let storage {
@@ -139,30 +140,29 @@ public final class TerminalSimulation {
     private var stationName: String?
 
     /// A fleet happening in the panel's words, or nil for what the panel already shows (a
-    /// phase change, a record). `fields` hold JSON values, as the station publishes them.
-    static func fleetText(_ event: String, _ fields: [String: String]) -> String? {
-        func plain(_ key: String) -> String {
-            var value = fields[key] ?? ""
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-            return value.replacingOccurrences(of: "\\\"", with: "\"")
-        }
-        switch event {
+    /// phase change, a record).
+    static func fleetText(_ event: FleetEvent) -> String? {
+        switch event.event {
         case "online": return "fleet: connected, online"
         case "scheduled":
-            guard let at = Double(plain("at")) else { return "fleet: start scheduled" }
+            guard let at = event.at?.text.flatMap(Double.init) else { return "fleet: start scheduled" }
             let formatter = DateFormatter()
             formatter.dateFormat = "HH:mm:ss.SSS"
             return "fleet: start scheduled for \(formatter.string(from: Date(timeIntervalSince1970: at)))"
         case "started": return "fleet: started by the coach"
         case "command":
-            switch plain("do") {
+            switch event.verb ?? "" {
             case "start": return "fleet: started by the coach"
             case "dismiss": return "fleet: dismissed by the coach"
             case "set": return "fleet: rest time set by the coach"
-            case "select": return "fleet: \(plain("mode")) chosen by the coach"
+            case "select": return "fleet: \(event.mode ?? "") chosen by the coach"
             case let other: return "fleet: \(other) by the coach"
             }
-        case "error": return "fleet: refused a command: \(plain("reason"))"
+        case "error":
+            // As the payload escapes it (but its quotes): a control character in a hostile
+            // command's name stays a visible escape on the terminal.
+            let escaped = FleetJSONEncoder().quoted(event.reason ?? "").dropFirst().dropLast()
+            return "fleet: refused a command: \(escaped.replacingOccurrences(of: "\\\"", with: "\""))"
         default: return nil
         }
     }
