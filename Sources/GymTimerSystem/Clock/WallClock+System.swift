@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import GymTimerCore
 
+/// What of `WallClock` needs the operating system and Foundation: the machine's clock and a
+/// reading as a `Date`.
 extension WallClock {
     /// The machine's wall clock: CLOCK_REALTIME, to the nanosecond. A kiosk anchors its
     /// timeline to it (`wallClockOrigin`), so a stored deadline names the same instant after a
