@@ -103,9 +103,9 @@ public struct FleetClassRecord: Hashable, Sendable {
     /// is more than a day from now on `wall` (a record that old, or that far ahead, is no class
     /// of today's); the order of the pauses is the core's to check (`ClassTimeline.problem`).
     public func timeline(wall: WallClock, moment: (Double) -> Moment) -> ClassTimeline? {
-        let unixNow = wall.now
+        let now = wall.now
         let instants = [workBegins] + pauses.flatMap { [$0.from] + ($0.until.map { [$0] } ?? []) }
-        guard instants.allSatisfy({ abs($0 - unixNow) <= FleetCommand.startHorizon }) else { return nil }
+        guard instants.allSatisfy({ abs($0 - now) <= FleetCommand.startHorizon }) else { return nil }
         return ClassTimeline(
             workBegins: moment(workBegins),
             pauses: pauses.map { ClassTimeline.Pause(from: moment($0.from), until: $0.until.map(moment)) })

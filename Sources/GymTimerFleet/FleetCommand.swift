@@ -54,9 +54,9 @@ public enum FleetCommand: Hashable, Sendable {
     /// How long from now on `wall` until `at`, if `at` lies in the window [now − `startSlack`,
     /// now + `startHorizon`]; checked before any conversion, so no value can trap.
     public static func startDelay(at: Double, wall: WallClock) -> Result<Duration, FleetCommandError> {
-        let unixNow = wall.now
-        guard at.isFinite, unixNow.isFinite else { return .failure(.wrongType(field: "at", expected: "a Unix time in seconds")) }
-        let ahead = at - unixNow
+        let now = wall.now
+        guard at.isFinite, now.isFinite else { return .failure(.wrongType(field: "at", expected: "a Unix time in seconds")) }
+        let ahead = at - now
         guard ahead >= -startSlack else { return .failure(.startInThePast(by: -ahead)) }
         guard ahead <= startHorizon else { return .failure(.startTooFarAhead(by: ahead)) }
         return .success(.nanoseconds(Int64((ahead * 1e9).rounded())))
