@@ -16,6 +16,8 @@ import PackageDescription
 /// beside Runtime: Runtime links none of them. History and the fleet use System, not Drivers.
 /// System sits over HAL (not under it): StopSignals is a HAL `PollSource` and a child process
 /// waits through HAL's `SystemCall.poll`, while HAL needs nothing of System.
+/// The wall clock is one type, Core's `WallClock` (an epoch and the time since it, injected);
+/// the machine's (`WallClock.system`, CLOCK_REALTIME) and its `Date` are System's.
 
 /// swift-system's `Errno`: the one errno type, thrown or turned into text (HAL's `Errno+Text`).
 let systemPackage: Target.Dependency = .product(name: "SystemPackage", package: "swift-system")
@@ -59,8 +61,9 @@ let package = Package(
         // ppoll(2), which Swift's Glibc module does not import: HAL's SystemCall.poll is its one user.
         .target(name: "CSystemShim"),
         .target(name: "GymTimerHAL", dependencies: ["CSystemShim", systemPackage]),
-        // The system layer: processes, safe files, stop signals, the fault log, the journal's storage.
-        .target(name: "GymTimerSystem", dependencies: ["GymTimerHAL", systemPackage]),
+        // The system layer: processes, safe files, stop signals, the fault log, the journal's storage,
+        // the machine's wall clock (WallClock.system).
+        .target(name: "GymTimerSystem", dependencies: ["GymTimerCore", "GymTimerHAL", systemPackage]),
         .target(name: "GymTimerDrivers", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerSystem", systemPackage]),
         .target(
             name: "GymTimerConfig",

@@ -13,7 +13,7 @@ enum FuzzCommand {
             case .start(let at):
                 precondition(at.map { $0.isFinite && $0 > 0 } ?? true, "accepted a bad at")
                 // The window check must take any accepted `at` without trapping, and keep to it.
-                if let at, case .success(let delay) = FleetCommand.startDelay(at: at, unixNow: 1_767_225_600) {
+                if let at, case .success(let delay) = FleetCommand.startDelay(at: at, wall: .fixed(1_767_225_600)) {
                     precondition(delay >= .seconds(-3) && delay <= .seconds(86_401), "accepted an at outside the window")
                 }
             case .classStart(let at, .named(let mode, let name)):
@@ -65,7 +65,7 @@ enum FuzzCommand {
             precondition(record.pauses.count <= ClassTimeline.maximumPauses && !record.id.isEmpty, "accepted a record out of limits")
             precondition((try? FleetClassRecord.parse(Array(record.json.utf8)).get()) != nil, "a record does not read back")
             let now = 1_767_225_600.0
-            if let timeline = record.timeline(unixNow: now, moment: { Moment(nanoseconds: Int64((($0 - now) * 1e9).rounded())) }) {
+            if let timeline = record.timeline(wall: .fixed(now), moment: { Moment(nanoseconds: Int64((($0 - now) * 1e9).rounded())) }) {
                 let leadIn = Duration.seconds(10)
                 if timeline.problem(leadIn: leadIn) == nil { _ = timeline.timing(total: .seconds(3600), leadIn: leadIn) }
             }

@@ -12,8 +12,8 @@ public enum FleetPump {
     /// collector, until `done` holds or `seconds` have passed; says whether `done` held.
     @discardableResult
     public static func drive(_ stations: [FleetStation], _ collector: FleetCollector?, seconds: Double, until done: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
+        let end = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < end {
             if done() { return true }
             var fds = stations.map { $0.pollRequest ?? pollfd(fd: -1, events: 0, revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 5)

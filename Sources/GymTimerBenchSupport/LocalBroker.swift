@@ -174,8 +174,8 @@ public final class LocalBroker {
     /// Connects until the broker accepts (it starts in milliseconds; a loaded machine may take
     /// seconds), up to 20 s, and fails at once with its log if it has ended.
     private func waitUntilListening() throws {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
             if process?.wait(upTo: 0) != nil { break }
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var address = sockaddr_in()

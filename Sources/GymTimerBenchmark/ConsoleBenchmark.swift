@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GymTimerBenchSupport
+import GymTimerCore
 import GymTimerDrivers
 import GymTimerFleet
 import GymTimerFleetLink
@@ -74,7 +75,7 @@ struct ConsoleBenchmark {
         for _ in 0..<clicks {
             station.send("0 click start")
             Thread.sleep(forTimeInterval: 1.2)
-            let at = Date().timeIntervalSince1970
+            let at = WallClock.system.now
             guard act("reset", #"{"stations":["bench"]}"#) == 200 else { continue }
             clicked.append(at)
             Thread.sleep(forTimeInterval: 0.6)
@@ -94,8 +95,8 @@ struct ConsoleBenchmark {
 
     /// `body` until it is non-nil, for up to `seconds`.
     private func retry<T>(_ seconds: Double, _ body: () -> T?) -> T? {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
+        let end = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < end {
             if let value = body() { return value }
             Thread.sleep(forTimeInterval: 0.2)
         }

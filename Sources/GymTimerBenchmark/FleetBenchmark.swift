@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GymTimerCore
 import GymTimerDrivers
 import GymTimerFleet
 import GymTimerFleetLink
@@ -108,7 +109,7 @@ struct FleetBenchmark {
         var sent: [(at: Double, shows: String)] = []
         for k in 0..<commands {
             let seconds = k % 2 == 0 ? 60 : 90
-            let at = Date().timeIntervalSince1970
+            let at = WallClock.system.now
             _ = try commander.publish(MQTTMessage(topic: topics.command, text: "{\"do\":\"set\",\"rest_seconds\":\(seconds)}", qos: 0))
             sent.append((at, seconds == 60 ? "0100" : "0130"))
             _ = commander.pump(for: commandGap) { _ in false }
@@ -146,7 +147,7 @@ struct FleetBenchmark {
     private func classStarts(_ commander: MQTTClient) throws -> [Double] {
         var ats: [Double] = []
         for _ in 0..<starts {
-            let at = Date().timeIntervalSince1970 + 1
+            let at = WallClock.system.now + 1
             _ = try commander.publish(MQTTMessage(topic: "gymtimer/all/cmd", text: "{\"do\":\"start\",\"at\":\(at)}", qos: 1))
             ats.append(at)
             _ = commander.pump(for: 1.5) { _ in false }
@@ -184,18 +185,18 @@ struct FleetBenchmark {
         for k in 0..<count {
             let request = FleetRequest(.setRest(seconds: k % 2 == 0 ? 60 : 90), id: FleetRequest.newID())
             var answers = FleetAnswers(id: request.id ?? "", asked: stations, offline: [])
-            let sent = Date().timeIntervalSince1970
+            let sent = ContinuousClock.now
             _ = try commander.publish(MQTTMessage(topic: "gymtimer/all/cmd", text: request.json, qos: 1))
-            var done: Double?
+            var done: ContinuousClock.Instant?
             _ = commander.pump(for: limit) { events in
                 for case .message(let m) in events {
                     guard let station = FleetTopics.validStation(in: m.topic, prefix: "gymtimer") else { continue }
                     answers.take(event: m.payload, from: station)
                 }
-                if answers.isComplete, done == nil { done = Date().timeIntervalSince1970 }
+                if answers.isComplete, done == nil { done = .now }
                 return answers.isComplete
             }
-            if let done { samples.append((done - sent) * 1000) }
+            if let done { samples.append((done - sent) / .milliseconds(1)) }
         }
         return samples
     }

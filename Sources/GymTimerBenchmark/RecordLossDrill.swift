@@ -5,6 +5,7 @@ import GymTimerConfig
 import GymTimerCore
 import GymTimerFleetLink
 import GymTimerHistory
+import GymTimerSystem
 
 /// The fleet's record figure for `gymtimer bench` (fleet.md: no record lost between a station
 /// and the gym's database): a real Mosquitto with Debian's persistence (saved every 30 min), a
@@ -58,7 +59,7 @@ struct RecordLossDrill {
         let station = FleetStation(
             settings: FleetSettings(broker: .init(host: "127.0.0.1", port: broker.port, tls: false), station: "bench", homeAssistant: false),
             password: nil, outbox: outbox, now: { Moment(origin.duration(to: .now)) }, log: { _ in })
-        let day = Date()
+        let day = WallClock.system.date
         for n in 0..<records {
             station.record(StoredWorkout(
                 id: "rest@\(n)", kind: .rest, sets: 3, durationMilliseconds: 180_000, calories: 0, exercises: [], preset: nil,
@@ -68,10 +69,10 @@ struct RecordLossDrill {
         _ = drive([station], nil, seconds: 2, until: { false })
         broker.kill()
         try broker.start()
-        let back = Date()
+        let back = ContinuousClock.now
         let second = try collector()
         _ = drive([station], second, seconds: 30, until: { second.stored == records && (try? outbox.count()) == 0 })
-        return (records - second.stored, Date().timeIntervalSince(back))
+        return (records - second.stored, (ContinuousClock.now - back) / .seconds(1))
     }
 
     /// Runs the stations' and the collector's loops until `done`, or `seconds`.

@@ -11,17 +11,17 @@ import GymTimerSystem
 public struct ConsoleGymDatabase: Sendable {
     public let path: String
     public let timeZone: TimeZone
-    public let now: @Sendable () -> Date
+    public let wall: WallClock
 
     /// How far back records are looked through for cards the roster does not know.
     public static let newCardDays = 30.0
     /// The most new cards listed (a flood of taps from unknown cards cannot grow the page).
     public static let maximumNewCards = 50
 
-    public init(path: String, timeZone: TimeZone = .current, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(path: String, timeZone: TimeZone = .current, wall: WallClock = .system) {
         self.path = path
         self.timeZone = timeZone
-        self.now = now
+        self.wall = wall
     }
 
     /// What the coach's page shows of the roster: every athlete, and the cards not yet named.
@@ -50,8 +50,8 @@ public struct ConsoleGymDatabase: Sendable {
         do {
             let athletes = try readAthletes()
             let names = ConsoleAthleteNames(athletes)
-            let workouts = try HistoryStore.reading(path: path, timeZone: timeZone, now: now)
-                .workouts(since: now().addingTimeInterval(-Self.newCardDays * 86_400))
+            let workouts = try HistoryStore.reading(path: path, timeZone: timeZone, wall: wall)
+                .workouts(since: wall.date.addingTimeInterval(-Self.newCardDays * 86_400))
             return .success(Self.roster(athletes, names: names, workouts: workouts, onStations: onStations))
         } catch {
             return .failure(.init(description: "the gym's database cannot be read: \(error)"))
@@ -87,7 +87,7 @@ public struct ConsoleGymDatabase: Sendable {
     /// `name` (and `short`, else derived from the name) for `card`, added to the roster.
     public func name(card: CardID, name: String, short: String?) -> Result<String, ConsolePIN.Problem> {
         do {
-            let added = try AthleteRoster.open(path: path, now: now).add(name: name, card: card, shortName: short)
+            let added = try AthleteRoster.open(path: path, wall: wall).add(name: name, card: card, shortName: short)
             return .success("Card \(card.hex) is \(added.name) (\(added.shortName) on the wall)")
         } catch {
             return .failure(.init(description: "Not named: \(error)"))
@@ -100,7 +100,7 @@ public struct ConsoleGymDatabase: Sendable {
             guard let athlete = try readAthletes().first(where: { $0.id == id }) else {
                 return .failure(.init(description: "Not renamed: no such athlete in the roster (reload the page)"))
             }
-            let renamed = try AthleteRoster.open(path: path, now: now).rename(athlete.name, to: name, shortName: short)
+            let renamed = try AthleteRoster.open(path: path, wall: wall).rename(athlete.name, to: name, shortName: short)
             return .success("\(athlete.name) is now \(renamed.name) (\(renamed.shortName) on the wall)")
         } catch {
             return .failure(.init(description: "Not renamed: \(error)"))
@@ -116,11 +116,11 @@ public struct ConsoleGymDatabase: Sendable {
             return .failure(.init(description: "Not changed: no gym database at \(path)"))
         }
         do {
-            let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }), timeZone: timeZone, busyTimeout: .seconds(5), now: now)
+            let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }), timeZone: timeZone, busyTimeout: .seconds(5), wall: wall)
             guard try store.setDivision(recordID: record, to: division) else {
                 return .failure(.init(description: "Not changed: no such program result (reload the page)"))
             }
-            let workout = try store.workouts(since: now().addingTimeInterval(-8 * 86_400)).first { $0.id == record }
+            let workout = try store.workouts(since: wall.date.addingTimeInterval(-8 * 86_400)).first { $0.id == record }
             let what = workout.map { w in
                 "\(ConsoleAthleteNames(((try? readAthletes()) ?? [])).name(w.athlete))'s \(w.preset ?? "result") (\(w.score ?? "-"))"
             } ?? "The result"
@@ -134,9 +134,9 @@ public struct ConsoleGymDatabase: Sendable {
     public func summary(id: Int64) -> Result<ConsoleAthleteSummary?, ConsolePIN.Problem> {
         do {
             guard let athlete = try readAthletes().first(where: { $0.id == id }) else { return .success(nil) }
-            let store = try HistoryStore.reading(path: path, timeZone: timeZone, now: now)
-            let today = LocalDay(now(), in: timeZone)
-            let workouts = try store.workouts(since: now().addingTimeInterval(-8 * 86_400), scope: athlete.scope)
+            let store = try HistoryStore.reading(path: path, timeZone: timeZone, wall: wall)
+            let today = LocalDay(wall.date, in: timeZone)
+            let workouts = try store.workouts(since: wall.date.addingTimeInterval(-8 * 86_400), scope: athlete.scope)
             let stats = try store.stats(athlete.scope)
             return .success(ConsoleAthleteSummary.make(athlete: athlete, workouts: workouts, stats: stats, today: today))
         } catch {

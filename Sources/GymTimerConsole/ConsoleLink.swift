@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
+import GymTimerCore
 import GymTimerFleet
 import GymTimerMQTT
+import GymTimerSystem
 
 /// The console's connection to the broker, on a thread of its own: the existing poll-driven
 /// MQTT client (`MQTTClient`), never run on the HTTP server's event loop. It keeps the floor
@@ -18,7 +20,7 @@ public final class ConsoleLink: @unchecked Sendable {
     public let options: MQTTClient.Options
     public let prefix: String
     private let broadcast: ConsoleBroadcast
-    private let now: @Sendable () -> Double
+    private let wall: WallClock
     private let log: @Sendable (String) -> Void
 
     private let lock = NSLock()
@@ -55,7 +57,7 @@ public final class ConsoleLink: @unchecked Sendable {
 
     public init(
         options: MQTTClient.Options, prefix: String, broadcast: ConsoleBroadcast,
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        wall: WallClock = .system,
         log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
         var options = options
@@ -64,7 +66,7 @@ public final class ConsoleLink: @unchecked Sendable {
         self.options = options
         self.prefix = prefix
         self.broadcast = broadcast
-        self.now = now
+        self.wall = wall
         self.log = log
         self.floor = ConsoleFloor(prefix: prefix)
     }
@@ -95,7 +97,7 @@ public final class ConsoleLink: @unchecked Sendable {
     public func snapshot() -> (tiles: [ConsoleTile], connected: Bool, problem: String?) {
         lock.lock()
         defer { lock.unlock() }
-        return (floor.tiles(now: now()), connected, brokerProblem)
+        return (floor.tiles(now: wall.now), connected, brokerProblem)
     }
 
     /// Why a command was not queued.
@@ -167,10 +169,10 @@ public final class ConsoleLink: @unchecked Sendable {
     /// The answers to `ids` once every station asked has answered each, or as they are after
     /// `seconds` (what did not answer by then is reported as silent).
     public func awaitAnswers(_ ids: [String], within seconds: Double = ConsoleLink.answerWait) async -> [FleetAnswers] {
-        let end = now() + seconds
+        let end = wall.now + seconds
         while true {
             let got = answers(ids).compactMap { $0 }
-            if got.allSatisfy(\.isComplete) || now() >= end { return got }
+            if got.allSatisfy(\.isComplete) || wall.now >= end { return got }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -258,16 +260,16 @@ public final class ConsoleLink: @unchecked Sendable {
             let stop = stopping
             lock.unlock()
             if stop { return }
-            if let due = retryAt, now() >= due {
+            if let due = retryAt, wall.now >= due {
                 retryAt = nil
                 reconnect(client, retry: &retryAt)
             }
-            queueRepeats(now: now())
+            queueRepeats(now: wall.now)
             let changed = handle(waitForEvents(client), client, retry: &retryAt)
             // The tiles also go out every 10 s, so a page's "online" and clock stay fresh.
-            if changed || now() - lastTiles >= 10 {
+            if changed || wall.now - lastTiles >= 10 {
                 publishTiles()
-                lastTiles = now()
+                lastTiles = wall.now
             }
         }
     }
@@ -310,12 +312,12 @@ public final class ConsoleLink: @unchecked Sendable {
             case .refused(let reason):
                 setConnected(false, problem: "refused: \(reason)")
                 log("console: \(options.broker) refused the connection: \(reason)")
-                retryAt = now() + 5
+                retryAt = wall.now + 5
                 changed = true
             case .disconnected(let reason):
                 setConnected(false, problem: reason)
                 log("console: lost \(options.broker): \(reason); trying again every 2 s")
-                retryAt = now() + 2
+                retryAt = wall.now + 2
                 changed = true
             case .message(let message):
                 lock.lock()
@@ -335,7 +337,7 @@ public final class ConsoleLink: @unchecked Sendable {
         } catch {
             setConnected(false, problem: "\(error)")
             log("console: cannot connect to \(options.broker): \(error); trying again every 2 s")
-            retry = now() + 2
+            retry = wall.now + 2
         }
     }
 
@@ -344,7 +346,7 @@ public final class ConsoleLink: @unchecked Sendable {
             try client.reconnect()
         } catch {
             setConnected(false, problem: "\(error)")
-            retry = now() + 2
+            retry = wall.now + 2
         }
     }
 
@@ -403,7 +405,7 @@ public final class ConsoleLink: @unchecked Sendable {
 
     private func publishTiles() {
         let (tiles, connected, problem) = snapshot()
-        let floor = ConsoleFloorEvent(now: now(), connected: connected, broker: options.broker, problem: problem, tiles: tiles)
+        let floor = ConsoleFloorEvent(now: wall.now, connected: connected, broker: options.broker, problem: problem, tiles: tiles)
         broadcast.publish(event: "floor", data: floor.json)
     }
 }

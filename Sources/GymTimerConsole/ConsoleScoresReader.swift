@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerCore
 import GymTimerHistory
+import GymTimerSystem
 
 /// Reads today's scores from the collector's database every few seconds, on a thread of its
 /// own (SQLite blocks), and publishes them to the pages when they change. Read-only: the file
@@ -37,7 +38,7 @@ public final class ConsoleScoresReader: @unchecked Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            let store = try HistoryStore.reading(path: path, timeZone: timeZone, now: { now })
+            let store = try HistoryStore.reading(path: path, timeZone: timeZone, wall: .fixed(now))
             let workouts = try store.workouts(since: now.addingTimeInterval(-8 * 86_400))
             // The roster's names, read-only too (a file before v6 has none: every card is new).
             let athletes = (try? AthleteRoster.reading(path: path).athletes()) ?? []

@@ -113,11 +113,12 @@ public struct FleetClassRecord: Hashable, Sendable, Encodable {
     }
 
     /// The record on the kiosk's timeline: `moment` maps a Unix time to it. Nil when an instant
-    /// is more than a day from `unixNow` (a record that old, or that far ahead, is no class
+    /// is more than a day from now on `wall` (a record that old, or that far ahead, is no class
     /// of today's); the order of the pauses is the core's to check (`ClassTimeline.problem`).
-    public func timeline(unixNow: Double, moment: (Double) -> Moment) -> ClassTimeline? {
+    public func timeline(wall: WallClock, moment: (Double) -> Moment) -> ClassTimeline? {
+        let now = wall.now
         let instants = [workBegins] + pauses.flatMap { [$0.from] + ($0.until.map { [$0] } ?? []) }
-        guard instants.allSatisfy({ abs($0 - unixNow) <= FleetCommand.startHorizon }) else { return nil }
+        guard instants.allSatisfy({ abs($0 - now) <= FleetCommand.startHorizon }) else { return nil }
         return ClassTimeline(
             workBegins: moment(workBegins),
             pauses: pauses.map { ClassTimeline.Pause(from: moment($0.from), until: $0.until.map(moment)) })

@@ -51,11 +51,12 @@ public enum FleetCommand: Hashable, Sendable {
     /// How far ahead a start's `at` may be (fleet.md).
     public static let startHorizon = 86_400.0
 
-    /// How long from `unixNow` until `at`, if `at` lies in the window [now − `startSlack`,
+    /// How long from now on `wall` until `at`, if `at` lies in the window [now − `startSlack`,
     /// now + `startHorizon`]; checked before any conversion, so no value can trap.
-    public static func startDelay(at: Double, unixNow: Double) -> Result<Duration, FleetCommandError> {
-        guard at.isFinite, unixNow.isFinite else { return .failure(.wrongType(field: "at", expected: "a Unix time in seconds")) }
-        let ahead = at - unixNow
+    public static func startDelay(at: Double, wall: WallClock) -> Result<Duration, FleetCommandError> {
+        let now = wall.now
+        guard at.isFinite, now.isFinite else { return .failure(.wrongType(field: "at", expected: "a Unix time in seconds")) }
+        let ahead = at - now
         guard ahead >= -startSlack else { return .failure(.startInThePast(by: -ahead)) }
         guard ahead <= startHorizon else { return .failure(.startTooFarAhead(by: ahead)) }
         return .success(.nanoseconds(Int64((ahead * 1e9).rounded())))

@@ -45,7 +45,7 @@ public final class FleetCollector {
     /// Whether a subscription was ever granted (said once in the log).
     private var everGranted = false
     private let clientID: String
-    private let unixNow: () -> Date
+    private let wall: WallClock
     /// Kinds of refused records already logged (once per kind, not per record).
     private var loggedRefusals: Set<String> = []
     /// Records refused since the start.
@@ -65,15 +65,15 @@ public final class FleetCollector {
     /// `options` (give it a fixed client id and `cleanSession: false`, so records sent while the
     /// collector is down wait at the broker; its writes are deferred here whatever `options` say).
     /// `transport` makes the client (the real one, or an in-memory broker's), `now` is the
-    /// timeline its deadlines are on (nil: the monotonic clock's, for `run`), `unixNow` the wall
+    /// timeline its deadlines are on (nil: the monotonic clock's, for `run`), `wall` the wall
     /// clock records are checked against.
     public init(
         options: MQTTClient.Options, prefix: String, database: String, transport: MQTTTransportFactory = MQTTClient.factory,
-        now: (() -> Moment)? = nil, unixNow: @escaping () -> Date = Date.init, log: @escaping (String) -> Void
+        now: (() -> Moment)? = nil, wall: WallClock = .system, log: @escaping (String) -> Void
     ) throws {
         // Another collector writing the same database waits for its turn rather than failing.
         store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current, busyTimeout: .seconds(1))
-        roster = FleetRosterPublisher(store: store, prefix: prefix, unixNow: unixNow, log: log)
+        roster = FleetRosterPublisher(store: store, prefix: prefix, wall: wall, log: log)
         var options = options
         options.deferWrites = true
         options.will = MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "offline", qos: 1, retain: true)
@@ -90,7 +90,7 @@ public final class FleetCollector {
         self.prefix = prefix
         self.log = log
         self.clientID = options.clientID
-        self.unixNow = unixNow
+        self.wall = wall
         said = { [weak self] line in
             guard let self else { return log(line) }
             if !self.takenOver { self.log(line) }
@@ -267,7 +267,7 @@ public final class FleetCollector {
             }
             return
         }
-        switch FleetWorkoutMessage.decode(message.payload, station: station, receivedAt: unixNow()) {
+        switch FleetWorkoutMessage.decode(message.payload, station: station, receivedAt: wall.date) {
         case .success(let workout) where workout.athlete.map(roster.isForgotten) ?? false:
             // A forgotten member's record still on its way (an outbox that was away):
             // acknowledged, so the station lets it go, and never stored.

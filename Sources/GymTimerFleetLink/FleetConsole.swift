@@ -3,6 +3,7 @@ import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
 import GymTimerMQTT
+import GymTimerSystem
 
 /// The coach's side of the broker (`gymtimer fleet status`, `fleet start` and the other
 /// commands): a short session that reads the stations' retained topics or sends one command, then
@@ -32,17 +33,20 @@ public struct FleetConsole {
 
     public let options: MQTTClient.Options
     public let prefix: String
+    /// The wall clock commands are sent and countdowns read by.
+    public let wall: WallClock
 
-    public init(options: MQTTClient.Options, prefix: String) {
+    public init(options: MQTTClient.Options, prefix: String, wall: WallClock = .system) {
         self.options = options
         self.prefix = prefix
+        self.wall = wall
     }
 
-    /// Every station seen on the broker within `wait` seconds, by name. `now` is the Unix time
-    /// the countdowns' `left` is worked out for. Whatever the retained topics hold is shown
+    /// Every station seen on the broker within `wait` seconds, by name, the countdowns'
+    /// `left` worked out for now on `wall`. Whatever the retained topics hold is shown
     /// sanitised and bounded (`FleetCell`); a topic whose station level is not a station name
     /// (no config could give it) is skipped.
-    public func stations(wait: Double, now: () -> Double = { Date().timeIntervalSince1970 }) throws(FleetLinkError) -> [Station] {
+    public func stations(wait: Double) throws(FleetLinkError) -> [Station] {
         let client = try connected()
         defer { client.disconnect() }
         let every = FleetTopics.everyStation(prefix: prefix)
@@ -61,7 +65,7 @@ public struct FleetConsole {
             if message.topic.hasSuffix("/state") { state[station] = JSONValue.parse(message.payload) }
         }
         return Set(status.keys).union(state.keys).sorted().map { name in
-            Self.station(name, status: status[name], state: state[name], now: now())
+            Self.station(name, status: status[name], state: state[name], now: wall.now)
         }
     }
 
@@ -161,7 +165,7 @@ public struct FleetConsole {
         } catch {
             throw .broker(broker: options.broker, detail: Self.reason(error))
         }
-        let sentAt = Date().timeIntervalSince1970
+        let sentAt = wall.now
         let request = FleetRequest(command(), id: FleetRequest.newID())
         var answers = FleetAnswers(id: request.id ?? "", asked: online, offline: offline)
         let classes = try publish(request, to: target, on: client, answers: &answers, wait: answerWait)

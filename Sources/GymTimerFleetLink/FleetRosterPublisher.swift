@@ -3,6 +3,7 @@ import GymTimerCore
 import GymTimerFleet
 import GymTimerHistory
 import GymTimerMQTT
+import GymTimerSystem
 
 /// The collector's word to the stations about the gym's athletes (fleet.md, "Athletes"):
 ///
@@ -31,7 +32,7 @@ final class FleetRosterPublisher {
     private let store: HistoryStore
     private let prefix: String
     private let log: (String) -> Void
-    private let unixNow: () -> Date
+    private let wall: WallClock
     /// Publishes while connected (false when it could not now).
     var publish: (MQTTMessage) -> Bool = { _ in false }
 
@@ -63,10 +64,10 @@ final class FleetRosterPublisher {
     /// Refusals already logged (request and station), once each.
     private var loggedRefusals: Set<String> = []
 
-    init(store: HistoryStore, prefix: String, unixNow: @escaping () -> Date, log: @escaping (String) -> Void) {
+    init(store: HistoryStore, prefix: String, wall: WallClock, log: @escaping (String) -> Void) {
         self.store = store
         self.prefix = prefix
-        self.unixNow = unixNow
+        self.wall = wall
         self.log = log
         requests = (try? store.forgetRequests()) ?? []
     }
@@ -237,7 +238,7 @@ final class FleetRosterPublisher {
     /// Deletes the requests every known station has answered, or that waited `ForgetRequest.patience`.
     private func completeRequests() {
         guard settled else { return }
-        let now = unixNow()
+        let now = wall.date
         for request in requests {
             let owing = Set(stations.keys).subtracting(request.answered)
             let expired = now.timeIntervalSince(request.requestedAt) > ForgetRequest.patience

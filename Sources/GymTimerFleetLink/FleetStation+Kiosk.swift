@@ -2,6 +2,7 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerMQTT
+import GymTimerSystem
 
 extension FleetStation {
     /// The station of a kiosk with `configuration`'s `[fleet]` (nil without one): its outbox
@@ -12,7 +13,7 @@ extension FleetStation {
     /// alone rather than not at all (`check-config` names the same file beforehand).
     public static func forKiosk(
         _ configuration: GymTimerConfiguration, historyPath: String?,
-        now: @escaping () -> Moment, unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        now: @escaping () -> Moment, wall: WallClock = .system,
         transport: MQTTTransportFactory = MQTTClient.factory, startLead: Duration = FleetStation.startLead,
         log: @escaping (String) -> Void
     ) -> FleetStation? {
@@ -39,6 +40,6 @@ extension FleetStation {
             settings: fleet, password: password, outbox: outbox,
             restRange: rest.minSeconds...max(rest.minSeconds, rest.maxSeconds), restStep: rest.stepSeconds,
             programs: Kiosk.freshProgram(configuration.kiosk).programs.map(\.name),
-            now: now, unixNow: unixNow, transport: transport, startLead: startLead, log: log)
+            now: now, wall: wall, transport: transport, startLead: startLead, log: log)
     }
 }

@@ -7,6 +7,7 @@ import GymTimerCore
 import GymTimerFleet
 import GymTimerHistory
 import GymTimerMQTT
+import GymTimerSystem
 
 /// The station's end of the fleet (fleet.md), hosted by the kiosk's one event loop: no thread
 /// of its own. The loop polls `pollRequest` beside its input lines and calls `serve(revents:)`
@@ -38,7 +39,7 @@ public final class FleetStation: TimedDriver {
     private var connected: Bool { connection?.isConnected == true }
     private let outbox: FleetOutbox?
     private let now: () -> Moment
-    private let unixNow: () -> Double
+    private let wall: WallClock
     private let log: (String) -> Void
     /// Home Assistant's discovery (nil with `home_assistant = false`).
     private let discovery: HomeAssistantDiscovery?
@@ -90,13 +91,13 @@ public final class FleetStation: TimedDriver {
     /// time, where the clock stands still while the station waits).
     private let lead: Duration
 
-    /// `now` is the kiosk's timeline, `unixNow` the wall clock; `outbox` keeps records across
+    /// `now` is the kiosk's timeline, `wall` the wall clock; `outbox` keeps records across
     /// restarts (nil: in memory only); `log` takes one line per problem. `transport` makes the
     /// MQTT client (the real one, or an in-memory twin's in virtual time, with `startLead` zero).
     public init(
         settings: FleetSettings, password: String?, outbox: FleetOutbox?, restRange: ClosedRange<Int> = 1...3600,
         restStep: Int = 1, programs: [String] = [], now: @escaping () -> Moment,
-        unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        wall: WallClock = .system,
         transport: MQTTTransportFactory = MQTTClient.factory, startLead: Duration = FleetStation.startLead,
         log: @escaping (String) -> Void
     ) {
@@ -107,7 +108,7 @@ public final class FleetStation: TimedDriver {
         self.outbox = outbox
         records = FleetRecordSender(outbox: outbox, topics: topics, log: log)
         self.now = now
-        self.unixNow = unixNow
+        self.wall = wall
         self.log = log
         discovery = settings.homeAssistant
             ? HomeAssistantDiscovery(
@@ -140,7 +141,7 @@ public final class FleetStation: TimedDriver {
     private func resumeScheduledStart() {
         guard let outbox, let stored = try? outbox.scheduledStart() else { return }
         // The stored instant is checked as a command's is: a damaged file cannot trap.
-        switch FleetCommand.startDelay(at: stored.at, unixNow: unixNow()) {
+        switch FleetCommand.startDelay(at: stored.at, wall: wall) {
         case .success:
             scheduledStart = moment(ofUnix: stored.at)
             // A lead-in out of a program's limits (a damaged file) is none: a plain start.
@@ -341,7 +342,7 @@ public final class FleetStation: TimedDriver {
 
     private func publishState() {
         guard connected, let client, let report = lastReport else { return }
-        let payload = report.json(display: lastDisplay ?? "    ", at: unixNow(), unix: unix, startsAt: scheduledStart.map(unix))
+        let payload = report.json(display: lastDisplay ?? "    ", at: wall.now, unix: unix, startsAt: scheduledStart.map(unix))
         _ = try? client.publish(MQTTMessage(topic: topics.state, text: payload, qos: 1, retain: true))
     }
 
@@ -448,7 +449,7 @@ public final class FleetStation: TimedDriver {
         case .success(nil): return
         case .success(let parsed?): record = parsed
         }
-        guard let timeline = record.timeline(unixNow: unixNow(), moment: moment(ofUnix:)) else {
+        guard let timeline = record.timeline(wall: wall, moment: moment(ofUnix:)) else {
             return logOnce("class-far", "fleet: the class record \(record.id) is ignored: its instants are more than a day away")
         }
         let at = now()
@@ -485,7 +486,7 @@ public final class FleetStation: TimedDriver {
     /// has not; else what `selecting` names (or defines) is picked now, and at the instant the
     /// kiosk starts if it is still idle in it. Answered `scheduled` (or the refusal) under `id`.
     private func schedule(at unixTime: Double, selecting: FleetClassProgram?, answering id: String?) {
-        if case .failure(let error) = FleetCommand.startDelay(at: unixTime, unixNow: unixNow()) {
+        if case .failure(let error) = FleetCommand.startDelay(at: unixTime, wall: wall) {
             return refuse(error, answering: id)
         }
         guard let kiosk = lastKiosk, kiosk.isIdle || kiosk.showsResult else {
@@ -575,7 +576,7 @@ public final class FleetStation: TimedDriver {
         if let id { event.id = id }
         onEvent(event)
         guard connected, let client else { return }
-        event.t = WireSeconds(unixNow())
+        event.t = WireSeconds(wall.now)
         _ = try? client.publish(MQTTMessage(topic: topics.event, text: event.json, qos: id == nil ? 0 : 1))
     }
 
@@ -600,12 +601,12 @@ public final class FleetStation: TimedDriver {
         var best: (gap: Duration, moment: Moment, unix: Double)?
         for _ in 0..<8 {
             let before = now()
-            let unix = unixNow()
+            let unix = wall.now
             let gap = now() - before
             if best.map({ gap < $0.gap }) ?? true { best = (gap, before + gap / 2, unix) }
             if gap <= Self.clockPairTolerance { break }
         }
-        return best.map { ($0.moment, $0.unix) } ?? (now(), unixNow())
+        return best.map { ($0.moment, $0.unix) } ?? (now(), wall.now)
     }
 
     /// How far apart the reads of one clock pair may be (see `clockPair`).

@@ -5,6 +5,7 @@ import GymTimerHAL
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerRuntime
+import GymTimerSystem
 
 /// A kiosk's fleet station (fleet.md) hooked into its one loop, the same way for every kiosk
 /// that has one — the real one (`run`), the terminal simulator and the headless station: its
@@ -16,22 +17,22 @@ import GymTimerRuntime
 public final class KioskFleet {
     public let station: FleetStation?
     /// The wall clock records are dated by (virtual in virtual time).
-    private let unixNow: () -> Double
+    private let wall: WallClock
 
     /// The station of `configuration`'s `[fleet]`, if any (see `FleetStation.forKiosk`): its
     /// outbox beside the history at `historyPath` (nil: in memory only, lost when the program ends); `now` is the
-    /// runtime's timeline, `unixNow` the wall clock; `log` takes one line per problem.
+    /// runtime's timeline, `wall` the wall clock; `log` takes one line per problem.
     /// `transport` makes the MQTT client: the real one, or in virtual time an in-memory
     /// broker's (GymTimerSimulation's `InMemoryBroker`), with `startLead` zero.
     public init(
         _ configuration: GymTimerConfiguration, historyPath: String?, now: @escaping () -> Moment,
-        unixNow: @escaping () -> Double = { Date().timeIntervalSince1970 },
+        wall: WallClock = .system,
         transport: MQTTTransportFactory = MQTTClient.factory, startLead: Duration = FleetStation.startLead,
         log: @escaping (String) -> Void
     ) {
-        self.unixNow = unixNow
+        self.wall = wall
         station = FleetStation.forKiosk(
-            configuration, historyPath: historyPath, now: now, unixNow: unixNow,
+            configuration, historyPath: historyPath, now: now, wall: wall,
             transport: transport, startLead: startLead, log: log)
     }
 
@@ -44,13 +45,12 @@ public final class KioskFleet {
     public func history(_ history: any WorkoutHistory) -> any WorkoutHistory {
         guard let station else { return history }
         localHistories = Self.stores(in: history)
-        let unixNow = unixNow
         // The record's date is marked as the kiosk's history marks it (`StoredWorkout.clockSynchronised`);
         // unknown beside another history (the virtual stations' timeline is no wall clock).
         let synchronised = (history as? HistoryStore)?.clockSynchronised ?? { nil }
         return HistoryFanOut([
             history,
-            FleetHistory(station: station, now: { Date(timeIntervalSince1970: unixNow()) }, clockSynchronised: synchronised),
+            FleetHistory(station: station, wall: wall, clockSynchronised: synchronised),
         ])
     }
 

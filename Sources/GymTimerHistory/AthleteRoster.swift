@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymTimerCore
+import GymTimerSystem
 
 /// The gym's roster, kept in the gym's database (the one `gymtimer collect` fills, schema v6):
 /// who each card is. Records are keyed by card (`workouts.athlete`), so an athlete's records
@@ -14,25 +15,25 @@ public final class AthleteRoster {
     private let database: DatabaseQueue
     /// Whether the file has the roster's tables (a read-only look at a file not yet migrated to v6).
     private let hasRoster: Bool
-    private let now: () -> Date
+    private let wall: WallClock
 
-    private init(path: String, database: DatabaseQueue, hasRoster: Bool, now: @escaping () -> Date) {
+    private init(path: String, database: DatabaseQueue, hasRoster: Bool, wall: WallClock) {
         self.path = path
         self.database = database
         self.hasRoster = hasRoster
-        self.now = now
+        self.wall = wall
     }
 
     /// Opens the gym's database at `path` for roster changes, bringing its schema up to v6. It
     /// must exist: a typo'd path is an error, not a new empty gym.
-    public static func open(path: String, now: @escaping () -> Date = Date.init) throws(RosterError) -> AthleteRoster {
+    public static func open(path: String, wall: WallClock = .system) throws(RosterError) -> AthleteRoster {
         guard FileManager.default.fileExists(atPath: path) else { throw .missingDatabase(path: path) }
         do {
             // The history's own opening: migrated to the newest schema, a newer GymTimer's file refused.
             let database = try HistoryStore.openForWriting(path: path, busyTimeout: .seconds(5))
             // A renamed or merged entry's old name is zeroed where it lay, not left in a free page.
             try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA secure_delete = ON") }
-            return AthleteRoster(path: path, database: database, hasRoster: true, now: now)
+            return AthleteRoster(path: path, database: database, hasRoster: true, wall: wall)
         } catch let error as HistoryError {
             throw .database(error)
         } catch {
@@ -50,7 +51,7 @@ public final class AthleteRoster {
         do {
             let database = try DatabaseQueue(path: path, configuration: configuration)
             let hasRoster = try database.read { try $0.tableExists("athletes") && $0.tableExists("cards") }
-            return AthleteRoster(path: path, database: database, hasRoster: hasRoster, now: Date.init)
+            return AthleteRoster(path: path, database: database, hasRoster: hasRoster, wall: .system)
         } catch {
             throw .database(.cannotOpen(path: path, reason: HistoryError.reason(error)))
         }
@@ -114,7 +115,7 @@ public final class AthleteRoster {
         } else {
             short = RosterNames.shortName(derivedFrom: name, card: card)
         }
-        let createdAt = now()
+        let createdAt = wall.date
         return try writing { db in
             if try Self.athlete(db, named: name) != nil { throw RosterError.nameTaken(name: name) }
             if let owner = try Self.athlete(db, card: card) { throw RosterError.cardTaken(card: card, owner: owner.name) }
@@ -196,7 +197,7 @@ public final class AthleteRoster {
     /// elsewhere (backups) is "The roster" (docs/history.md).
     @discardableResult
     public func forget(_ name: String) throws(RosterError) -> Forgotten {
-        let requestedAt = now()
+        let requestedAt = wall.date
         do {
             return try database.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA secure_delete = ON")

@@ -35,14 +35,15 @@ public final class HistoryStore: WorkoutHistory {
     let durable: Bool
     private let faults: FaultLog
     private let timeZone: TimeZone
-    private let now: () -> Date
+    /// The wall clock records are stamped with and today is read on.
+    private let wall: WallClock
 
     /// Opens (creating it and its directory if needed) and migrates the history at `path`.
     ///
     /// Throws a one-line `HistoryError` when the path is unusable.
     public convenience init(
         path: String, faults: FaultLog, timeZone: TimeZone = .current,
-        busyTimeout: Duration = .milliseconds(100), now: @escaping () -> Date = Date.init
+        busyTimeout: Duration = .milliseconds(100), wall: WallClock = .system
     ) throws(HistoryError) {
         let database: DatabaseQueue
         do {
@@ -52,7 +53,7 @@ public final class HistoryStore: WorkoutHistory {
         } catch {
             throw .cannotOpen(path: path, reason: HistoryError.reason(error))
         }
-        self.init(path: path, database: database, faults: faults, timeZone: timeZone, now: now, busyTimeout: busyTimeout)
+        self.init(path: path, database: database, faults: faults, timeZone: timeZone, wall: wall, busyTimeout: busyTimeout)
     }
 
     /// The kiosk's history, which never stops the kiosk from starting: a corrupt file is moved
@@ -63,10 +64,10 @@ public final class HistoryStore: WorkoutHistory {
     /// record cost more than the rest of a simulated day.
     public static func opening(
         path: String, faults: FaultLog, timeZone: TimeZone = .current,
-        busyTimeout: Duration = .milliseconds(100), now: @escaping () -> Date = Date.init, durable: Bool = true
+        busyTimeout: Duration = .milliseconds(100), wall: WallClock = .system, durable: Bool = true
     ) -> HistoryStore {
         let store = HistoryStore(
-            path: path, database: nil, faults: faults, timeZone: timeZone, now: now, busyTimeout: busyTimeout, durable: durable)
+            path: path, database: nil, faults: faults, timeZone: timeZone, wall: wall, busyTimeout: busyTimeout, durable: durable)
         _ = store.connect()
         return store
     }
@@ -141,7 +142,7 @@ public final class HistoryStore: WorkoutHistory {
     /// migrates or writes the file; a `record` on it stays pending.
     public static func reading(
         path: String, faults: FaultLog = FaultLog(sink: { _ in }), timeZone: TimeZone = .current,
-        now: @escaping () -> Date = Date.init
+        wall: WallClock = .system
     ) throws(HistoryError) -> HistoryStore {
         if access(path, R_OK) != 0 {
             // On a kiosk the history belongs to the service's user, in a directory others cannot enter.
@@ -170,11 +171,11 @@ public final class HistoryStore: WorkoutHistory {
             throw .notAHistory(path: path, reason: HistoryError.reason(error))
         }
         guard complete else { throw .notAHistory(path: path, reason: "unknown schema version") }
-        return HistoryStore(path: path, database: database, faults: faults, timeZone: timeZone, now: now)
+        return HistoryStore(path: path, database: database, faults: faults, timeZone: timeZone, wall: wall)
     }
 
     private init(
-        path: String, database: DatabaseQueue?, faults: FaultLog, timeZone: TimeZone, now: @escaping () -> Date,
+        path: String, database: DatabaseQueue?, faults: FaultLog, timeZone: TimeZone, wall: WallClock,
         busyTimeout: Duration = .seconds(1), durable: Bool = true
     ) {
         self.path = path
@@ -183,7 +184,7 @@ public final class HistoryStore: WorkoutHistory {
         self.durable = durable
         self.faults = faults
         self.timeZone = timeZone
-        self.now = now
+        self.wall = wall
     }
 
     // MARK: Writing
@@ -195,7 +196,7 @@ public final class HistoryStore: WorkoutHistory {
     /// Stamps `workout` with the wall-clock time and stores it after any pending ones; on
     /// failure keeps it in memory. Never throws.
     public func record(_ workout: WorkoutRecord) {
-        pending.append(StoredWorkout(workout, completedAt: now(), timeZone: timeZone, clockSynchronised: clockSynchronised()))
+        pending.append(StoredWorkout(workout, completedAt: wall.date, timeZone: timeZone, clockSynchronised: clockSynchronised()))
         flush()
     }
 
@@ -366,7 +367,7 @@ public final class HistoryStore: WorkoutHistory {
     /// `scope`: with a station or an athlete, everything of theirs only, their achievements
     /// worked out from their own workouts (the file's `achievements` table is the whole file's).
     public func stats(_ scope: HistoryScope = .all) throws(HistoryError) -> StationStats {
-        let today = LocalDay(now(), in: timeZone)
+        let today = LocalDay(wall.date, in: timeZone)
         do {
             return try database.read { db in
                 let (filter, arguments) = try scope.condition(db)

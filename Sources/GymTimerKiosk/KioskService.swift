@@ -35,7 +35,7 @@ public enum KioskService {
         hardware.applyBrightness(faults)
 
         let clock = ContinuousClock()
-        // Moments are wall time (see wallTimeSinceEpoch): stored deadlines survive a restart.
+        // Moments are wall time (see wallClockOrigin): stored deadlines survive a restart.
         let origin = wallClockOrigin(of: clock)
         let timing = InputTiming(
             settle: .milliseconds(configuration.hardware.debounceMs), hold: .milliseconds(configuration.hardware.holdMs))

@@ -1,5 +1,6 @@
 import Foundation
 import GymTimerCore
+import GymTimerSystem
 
 /// The wall clock and time zone a station's sleep window (`SleepWindow`) is read in, injected
 /// into the loop so tests and the simulator choose the instant, the zone and whether the clock
@@ -8,33 +9,33 @@ import GymTimerCore
 /// than one lit at night. The loop reads it once per wake-up (`read`) and decides from that
 /// one `Reading`.
 public struct SleepClock {
-    /// Seconds since the Unix epoch, now.
-    public var unixNow: () -> Double
+    /// The wall clock.
+    public var wall: WallClock
     /// The local zone now: its offset from UTC (seconds east) at a Unix instant.
     public var zone: () -> (Int64) -> Int
     /// Whether the wall clock is known to be right (synchronised).
     public var trusted: () -> Bool
 
     public init(
-        unixNow: @escaping () -> Double, zone: @escaping () -> (Int64) -> Int, trusted: @escaping () -> Bool
+        wall: WallClock, zone: @escaping () -> (Int64) -> Int, trusted: @escaping () -> Bool
     ) {
-        self.unixNow = unixNow
+        self.wall = wall
         self.zone = zone
         self.trusted = trusted
     }
 
     /// A clock in a fixed zone given by `utcOffset`.
     public init(
-        unixNow: @escaping () -> Double, utcOffset: @escaping (Int64) -> Int,
+        wall: WallClock, utcOffset: @escaping (Int64) -> Int,
         trusted: @escaping () -> Bool
     ) {
-        self.init(unixNow: unixNow, zone: { utcOffset }, trusted: trusted)
+        self.init(wall: wall, zone: { utcOffset }, trusted: trusted)
     }
 
     /// The machine's: CLOCK_REALTIME, the system's time zone, adjtimex's synchronisation.
     public static func system() -> SleepClock {
         SleepClock(
-            unixNow: { Double(wallTimeSinceEpoch().nanoseconds) / 1e9 },
+            wall: .system,
             zone: {
                 let zone = TimeZone.current
                 return { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))) }
@@ -48,7 +49,7 @@ public struct SleepClock {
 
     /// Reads the clock, its zone and its trust once, `at` being now on the loop's timeline.
     public func read(at: Moment) -> Reading {
-        Reading(at: at, trusted: trusted(), unix: unixNow(), utcOffset: zone())
+        Reading(at: at, trusted: trusted(), unix: wall.now, utcOffset: zone())
     }
 
     /// One reading of the wall clock, taken at `at` on the loop's timeline. Until the next, the

@@ -51,10 +51,11 @@ public final class HeadlessSimulation {
         let origin = wallClockOrigin(of: clock)
         self.origin = origin
         let now = { origin.duration(to: clock.now) }
-        let unixNow = { Double(now().nanoseconds) / 1e9 }
+        // The wall clock, read on the kiosk's timeline (whose origin is the Unix epoch).
+        let wall = WallClock { origin.duration(to: clock.now) }
         fleet = KioskFleet(
             configuration, historyPath: dataDirectory + "/history.sqlite",
-            now: { Moment(now()) }, unixNow: unixNow, log: log)
+            now: { Moment(now()) }, wall: wall, log: log)
         let stopSignals: StopSignals
         do {
             stopSignals = try StopSignals()
@@ -76,7 +77,7 @@ public final class HeadlessSimulation {
         self.traceStart = traceStart
         trace = TraceRecorder(now: { traceStart.atZero ? .zero : now() - traceStart.offset }) { line in
             // One more field, `unix`, the time of the change on the wall clock.
-            write(String(line.dropLast()) + ",\"unix\":" + String(format: "%.6f", unixNow()) + "}")
+            write(String(line.dropLast()) + ",\"unix\":" + String(format: "%.6f", wall.now) + "}")
         }
         devices.report(to: trace)
     }

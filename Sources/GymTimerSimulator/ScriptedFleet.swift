@@ -21,7 +21,7 @@ final class ScriptedFleet {
     private let coach: any MQTTTransport
     private let historyPath: String
     private let now: () -> Moment
-    private let unixNow: () -> Double
+    private let wall: WallClock
     private let trace: TraceRecorder
     private let log: (String) -> Void
     /// How many of the broker's messages the trace has been told about.
@@ -30,10 +30,10 @@ final class ScriptedFleet {
     private(set) var current: KioskFleet?
 
     /// The fleet of `configuration` (nil without a `[fleet]`): the station's outbox beside the
-    /// history at `historyPath`, its timeline `now`, its wall clock `unixNow`.
+    /// history at `historyPath`, its timeline `now`, its wall clock `wall`.
     init?(
         configuration: GymTimerConfiguration, historyPath: String, clock: VirtualClock,
-        now: @escaping () -> Moment, unixNow: @escaping () -> Double, trace: TraceRecorder, log: @escaping (String) -> Void
+        now: @escaping () -> Moment, wall: WallClock, trace: TraceRecorder, log: @escaping (String) -> Void
     ) {
         guard let settings = configuration.fleet else { return nil }
         self.configuration = configuration
@@ -41,7 +41,7 @@ final class ScriptedFleet {
         broker = InMemoryBroker(now: { clock.now.offset })
         self.historyPath = historyPath
         self.now = now
-        self.unixNow = unixNow
+        self.wall = wall
         self.trace = trace
         self.log = log
         // The coach's client: it never subscribes and never times out (keep-alive 0).
@@ -57,7 +57,7 @@ final class ScriptedFleet {
     func station() -> KioskFleet {
         if let old = current?.station { broker.sever(FleetStation.clientID(of: old.settings.station)) }
         let fleet = KioskFleet(
-            configuration, historyPath: historyPath, now: now, unixNow: unixNow,
+            configuration, historyPath: historyPath, now: now, wall: wall,
             transport: broker.factory, startLead: .zero, log: log)
         current = fleet
         return fleet

@@ -8,6 +8,7 @@ import GymTimerRuntime
 import GymTimerSetup
 import GymTimerSimulation
 import GymTimerSystem
+import Synchronization
 
 /// `gymtimer simulate --script`: the whole kiosk — event loop, core, debouncers, decoder and
 /// drivers — run against simulated devices in virtual time, writing the JSON Lines trace.
@@ -86,10 +87,11 @@ public final class ScriptedSimulation {
         let clock = self.clock
         let timeline = Timeline()
         self.timeline = timeline
+        // The virtual wall clock: the virtual epoch plus the kiosk's timeline.
+        let wall = WallClock(epoch: Self.virtualEpoch.timeIntervalSince1970) { timeline.moment(at: clock.now).sinceOrigin }
         store = HistoryStore.opening(
             path: self.dataDirectory + "/history.sqlite", faults: faults, timeZone: TimeZone(identifier: "UTC")!,
-            now: { Self.virtualEpoch.addingTimeInterval(Double(timeline.moment(at: clock.now).nanoseconds) / 1e9) },
-            durable: !ownsDataDirectory)
+            wall: wall, durable: !ownsDataDirectory)
         // A run on a data directory an earlier run was killed in carries on from where that
         // state was saved, as the world carries on after a crash: virtual time resumes there,
         // the script's edges up to it are in the past (a finger put down then is still down).
@@ -117,16 +119,14 @@ public final class ScriptedSimulation {
         let trace = TraceRecorder(now: { clock.now.offset }, write: write)
         self.trace = trace
         devices.report(to: trace)
-        let epoch = Self.virtualEpoch.timeIntervalSince1970
         // The sleep window is read on the virtual wall clock, in UTC (as the history is), trusted.
-        sleepClock = SleepClock(
-            unixNow: { epoch + Double(timeline.moment(at: clock.now).nanoseconds) / 1e9 }, utcOffset: { _ in 0 }, trusted: { true })
+        sleepClock = SleepClock(wall: wall, utcOffset: { _ in 0 }, trusted: { true })
         let historyPath = self.dataDirectory + "/history.sqlite"
         self.fleet = fleet.flatMap {
             ScriptedFleet(
                 configuration: $0, historyPath: historyPath, clock: clock,
                 now: { timeline.moment(at: clock.now) },
-                unixNow: { epoch + Double(timeline.moment(at: clock.now).nanoseconds) / 1e9 }, trace: trace, log: log)
+                wall: wall, trace: trace, log: log)
         }
     }
 
@@ -221,8 +221,14 @@ public final class ScriptedSimulation {
 }
 
 /// Where this run's virtual time 0 lies on the kiosk's timeline, which goes on across runs.
-private final class Timeline {
-    var runOrigin = Moment.origin
+/// Sendable (behind a lock) because the virtual wall clock reads it.
+private final class Timeline: Sendable {
+    private let origin = Mutex(Moment.origin)
+
+    var runOrigin: Moment {
+        get { origin.withLock { $0 } }
+        set { origin.withLock { $0 = newValue } }
+    }
 
     func moment(at instant: VirtualClock.Instant) -> Moment { runOrigin + instant.offset }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GymTimerConfig
+import GymTimerCore
 import GymTimerDrivers
 import GymTimerRuntime
 import GymTimerSystem
@@ -61,7 +62,7 @@ public enum TerminalKiosk {
         do {
             simulation = try TerminalSimulation(
                 configuration: configuration, resizeFD: mode.resizeDescriptor, size: { mode.size },
-                bell: bell, dataDirectory: dataDirectory, wallTime: wallTimeSinceEpoch(), stopSignals: stopSignals,
+                bell: bell, dataDirectory: dataDirectory, wallTime: WallClock.system.sinceEpoch, stopSignals: stopSignals,
                 write: { mode.write($0) })
         } catch {
             throw .setup(error)

@@ -26,6 +26,8 @@ public final class VirtualStation {
     public let history = InMemoryHistory()
     /// The Unix time virtual time 0 stands for.
     public let epoch: Double
+    /// The wall clock: `epoch` plus virtual time.
+    public let wall: WallClock
 
     /// A kiosk with `configuration` (which must have a `[fleet]`: its broker address is not
     /// used) on `clock` from its instant 0, its station a client of `broker`. `log` takes each
@@ -40,14 +42,16 @@ public final class VirtualStation {
         self.epoch = epoch
         inputs = ScriptedInputs(clock: clock, buttons: SimulatedDevices.buttonNames)
         let now = { Moment(clock.now.offset) }
+        let wall = WallClock(epoch: epoch) { clock.now.offset }
+        self.wall = wall
         fleet = KioskFleet(
-            configuration, historyPath: nil, now: now, unixNow: { epoch + Double(clock.now.offset.nanoseconds) / 1e9 },
+            configuration, historyPath: nil, now: now, wall: wall,
             transport: broker.factory, startLead: .zero, log: log)
         runtime = KioskRuntime(
             kiosk: Kiosk(settings: configuration.kiosk), clock: clock, origin: .init(offset: .zero),
             devices: devices.kioskDevices(inputs: inputs), history: fleet.history(history), faults: FaultLog(sink: log),
             extraDrivers: fleet.drivers + extraDrivers,
-            sleepClock: SleepClock(unixNow: { epoch + Double(clock.now.offset.nanoseconds) / 1e9 }, utcOffset: { _ in 0 }, trusted: { true }))
+            sleepClock: SleepClock(wall: wall, utcOffset: { _ in 0 }, trusted: { true }))
         fleet.attach(runtime)
         runtime.start()
         fleet.observe(runtime)
@@ -55,9 +59,6 @@ public final class VirtualStation {
 
     /// The station (always there: the configuration has a `[fleet]`).
     public var station: FleetStation? { fleet.station }
-
-    /// The Unix time now.
-    public var unixNow: Double { epoch + Double(clock.now.offset.nanoseconds) / 1e9 }
 
     /// Runs the loop until virtual time `end` (from instant 0), the station told of the kiosk
     /// after every wake-up, as `run` and the headless station do.

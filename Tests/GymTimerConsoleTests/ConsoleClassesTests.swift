@@ -63,8 +63,8 @@ import Testing
         }
         // Instants more than a day from now are no class of today's.
         let far = FleetClassRecord(id: "c", workBegins: 1_767_600_010 + 2 * 86_400)
-        #expect(far.timeline(unixNow: 1_767_600_000, moment: { Moment(nanoseconds: Int64($0)) }) == nil)
-        #expect(record.timeline(unixNow: 1_767_600_000, moment: { Moment(nanoseconds: Int64(($0 - 1_767_600_000) * 1e9)) })
+        #expect(far.timeline(wall: .fixed(1_767_600_000), moment: { Moment(nanoseconds: Int64($0)) }) == nil)
+        #expect(record.timeline(wall: .fixed(1_767_600_000), moment: { Moment(nanoseconds: Int64(($0 - 1_767_600_000) * 1e9)) })
                 == ClassTimeline(workBegins: Moment(nanoseconds: 10_500_000_000), pauses: [
                     .init(from: Moment(nanoseconds: 20_000_000_000), until: Moment(nanoseconds: 23_250_000_000)),
                     .init(from: Moment(nanoseconds: 30_000_000_000), until: nil)]))

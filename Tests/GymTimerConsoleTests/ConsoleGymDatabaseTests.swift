@@ -15,7 +15,7 @@ import GymTimerSystem
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("console-gym-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/gym.sqlite"
-        let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }), timeZone: utc, busyTimeout: .zero, now: { [now] in now })
+        let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }), timeZone: utc, busyTimeout: .zero, wall: .fixed(now))
         let rows: [(String, String, String?, Double)] = [
             ("rack-1", "8 rounds", "04A1B2C3", -86_400), ("rack-1", "9 rounds", "04A1B2C3", -60), ("rack-2", "5 rounds", "0DDC0FFE", -30),
         ]
@@ -33,7 +33,7 @@ import GymTimerSystem
     @Test func aNewCardIsOfferedThenNamedAndRenamed() throws {
         let (path, cleanup) = try gym()
         defer { cleanup() }
-        let database = ConsoleGymDatabase(path: path, timeZone: utc, now: { [now] in now })
+        let database = ConsoleGymDatabase(path: path, timeZone: utc, wall: .fixed(now))
         let before = try database.roster(onStations: ["rack-3": CardID(hex: "04A1B2C3")!]).get()
         #expect(before.athletes.map(\.name) == ["Anna Berg"])
         #expect(before.newCards == [.init(card: "0DDC0FFE", station: "rack-2")], "Anna's card on rack-3 is known: not offered")
@@ -58,9 +58,9 @@ import GymTimerSystem
     @Test func theCoachSetsAResultsDivision() throws {
         let (path, cleanup) = try gym()
         defer { cleanup() }
-        let database = ConsoleGymDatabase(path: path, timeZone: utc, now: { [now] in now })
+        let database = ConsoleGymDatabase(path: path, timeZone: utc, wall: .fixed(now))
         #expect(try database.setDivision(record: "rack-1/program@1", division: .scaled).get() == "Anna Berg's AMRAP 12 (9 rounds) is Scaled now")
-        let stored = try HistoryStore.reading(path: path, timeZone: utc, now: { [now] in now }).workouts().first { $0.id == "rack-1/program@1" }
+        let stored = try HistoryStore.reading(path: path, timeZone: utc, wall: .fixed(now)).workouts().first { $0.id == "rack-1/program@1" }
         #expect(stored?.division == .scaled)
         guard case .failure(let problem) = database.setDivision(record: "rack-9/program@9", division: .rx) else {
             Issue.record("a result that does not exist was amended")
@@ -75,7 +75,7 @@ import GymTimerSystem
     @Test func anAthletesSummaryFollowsTheStationsRules() throws {
         let (path, cleanup) = try gym()
         defer { cleanup() }
-        let database = ConsoleGymDatabase(path: path, timeZone: utc, now: { [now] in now })
+        let database = ConsoleGymDatabase(path: path, timeZone: utc, wall: .fixed(now))
         let anna = try #require(try database.athletes().get().first)
         let summary = try #require(try database.summary(id: anna.id).get())
         #expect(summary.name == "Anna Berg" && summary.workouts == 2 && summary.points == 100)

@@ -73,7 +73,7 @@ import GymTimerSystem
         let utc = TimeZone(identifier: "UTC")!
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         let day = LocalDay(now, in: utc)
-        let store = HistoryStore.opening(path: path, faults: FaultLog(sink: { _ in }), timeZone: utc, now: { now })
+        let store = HistoryStore.opening(path: path, faults: FaultLog(sink: { _ in }), timeZone: utc, wall: .fixed(now))
         var anna = program("b", "AMRAP 12", "8 rounds", station: "rack-2", day: day, at: now.timeIntervalSince1970)
         anna.athlete = CardID(hex: "04A1B2C3")
         _ = try store.store([program("a", "AMRAP 12", "7 rounds", station: "rack-1", day: day, at: now.timeIntervalSince1970), anna])

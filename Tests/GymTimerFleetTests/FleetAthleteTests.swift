@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import GRDB
+import Glibc
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
@@ -8,6 +8,7 @@ import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSimulation
+import GymTimerSystem
 import Testing
 
 /// An athlete's card travels with their record: the station's outbox (across a restart), the
@@ -48,7 +49,7 @@ import Testing
         return try FleetCollector(
             options: .init(clientID: "collector-athlete", host: "gym.local", port: 1883, cleanSession: false),
             prefix: "gymtimer", database: directory + "/gym.sqlite", transport: broker.factory, now: { loop.now },
-            unixNow: { Self.now }, log: log)
+            wall: .fixed(Self.now), log: log)
     }
 
     /// The `athlete` column of the gym's database, row by row, read as a file (not through the store).

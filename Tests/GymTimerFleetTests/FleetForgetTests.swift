@@ -7,6 +7,7 @@ import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSimulation
+import GymTimerSystem
 import Testing
 
 /// The collector tells the stations who the gym's athletes are (retained `FleetAthleteCard`s,
@@ -35,7 +36,7 @@ import Testing
         return try FleetCollector(
             options: .init(clientID: "collector-forget", host: "gym.local", port: 1883, cleanSession: false),
             prefix: "gymtimer", database: database, transport: broker.factory, now: { loop.now },
-            unixNow: { Self.now }, log: log)
+            wall: .fixed(Self.now), log: log)
     }
 
     func station(_ name: String, outbox: FleetOutbox?) -> FleetStation {
@@ -229,7 +230,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lines = LogLines()
         let roster = try AthleteRoster.open(path: try { _ = try collector(); return database }(),
-                                            now: { Self.now.addingTimeInterval(-ForgetRequest.patience - 60) })
+                                            wall: .fixed(Self.now.addingTimeInterval(-ForgetRequest.patience - 60)))
         try roster.add(name: "Anna Berg", card: Self.anna)
         _ = try roster.forget("Anna Berg")
         // rack-9 is known (its retained status) and hears every command, but never answers.

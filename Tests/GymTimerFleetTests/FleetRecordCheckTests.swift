@@ -6,6 +6,7 @@ import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSimulation
+import GymTimerSystem
 import Testing
 
 /// Records from the network are checked before the gym's database takes them, as the kiosk
@@ -73,7 +74,7 @@ import Testing
         let gym = try FleetCollector(
             options: .init(clientID: "collector-check", host: "gym.local", port: 1883, cleanSession: false),
             prefix: "gymtimer", database: directory + "/gym.sqlite", transport: broker.factory, now: { loop.now },
-            unixNow: { Self.now }, log: lines.add)
+            wall: .fixed(Self.now), log: lines.add)
         loop.drivers = [gym]
         #expect(loop.run(upTo: .seconds(60)) { gym.isSubscribed })
         return (loop, broker, gym, lines, directory)

@@ -816,9 +816,11 @@ extension HeadlessStationTests {
             .first { resting($0, since: restartedAt) }
         let resumed = try #require(after.map { object($0.text) }, "the restarted station is resting")
         #expect(resumed["deadline"]?.number.map { abs($0 - deadline) < 0.002 } == true, "the same deadline: \(resumed), \(deadline)")
-        let console = FleetConsole(options: .init(clientID: "console", host: "127.0.0.1", port: broker.port), prefix: "gymtimer")
         // Read as of 42.3 s before the deadline, what is left is 0:43 (rounded up, as the display counts).
-        let seen = try console.stations(wait: 1, now: { deadline - 42.3 }).first { $0.name == "rack-3" }
+        let console = FleetConsole(
+            options: .init(clientID: "console", host: "127.0.0.1", port: broker.port), prefix: "gymtimer",
+            wall: .fixed(deadline - 42.3))
+        let seen = try console.stations(wait: 1).first { $0.name == "rack-3" }
         #expect(seen?.phase == "resting" && seen?.status == "online", "fleet status reads it: \(String(describing: seen))")
         #expect(seen?.left == "0:43", "what is left, from the retained deadline: \(String(describing: seen))")
         rack3.send("0 end")
@@ -875,7 +877,7 @@ extension HeadlessStationTests {
         let recorder = Recorder()
         let simulation = try TerminalSimulation(
             configuration: configuration, fd: keys[0], colour: false, dataDirectory: directory + "/data",
-            wallTime: wallTimeSinceEpoch(), write: { recorder.screen($0) })
+            wallTime: WallClock.system.sinceEpoch, write: { recorder.screen($0) })
         // The screen's own observers stay; these record beside them.
         let showFrame = simulation.devices.display.onFrame
         simulation.devices.display.onFrame = { frame in

@@ -68,7 +68,7 @@ extension StationCommandTests {
 
     @Test func aClassStartIsAnsweredWhenScheduledAndAgainAtItsInstant() throws {
         try run { !states.isEmpty }
-        let at = station.unixNow + 3
+        let at = station.wall.now + 3
         let scheduled = try answer(#"{"do":"start","at":"# + String(format: "%.3f", at) + #","id":"c-1"}"#, id: "c-1")
         #expect(scheduled.answer == .done, "scheduled: \(scheduled)")
         let count = broker.published.count

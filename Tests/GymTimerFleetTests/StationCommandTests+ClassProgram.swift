@@ -11,7 +11,7 @@ extension StationCommandTests {
     @Test func aClassRunsAProgramTheStationsConfigNeverHad() throws {
         try run { !states.isEmpty }
         let program = Program(name: "Row 3 x 4", label: "ro 3", leadInSeconds: 2, format: .intervals(rounds: 3, workSeconds: 4, restSeconds: 2))
-        let at = station.unixNow + 3
+        let at = station.wall.now + 3
         let scheduled = try answer(FleetRequest(.classStart(at: at, runs: .defined(program)), id: "p-1").json, id: "p-1")
         #expect(scheduled.answer == .done, "scheduled: \(scheduled)")
         #expect(states.last?["mode"]?.string == "program", "picked at once: \(states.last ?? [:])")
@@ -31,7 +31,7 @@ extension StationCommandTests {
     @Test func aHostileDefinitionIsAnErrorAnswerAndChangesNothing() throws {
         try run { !states.isEmpty }
         let before = states.last ?? [:]
-        let at = String(format: "%.3f", station.unixNow + 3)
+        let at = String(format: "%.3f", station.wall.now + 3)
         let hostile = #"{"do":"start","at":"# + at + #","program":{"name":"X","label":"A","kind":"emom","rounds":1e300},"id":"h-1"}"#
         let got = try answer(hostile, id: "h-1")
         guard case .refused(let reason)? = got.answer else { Issue.record("\(got)"); return }

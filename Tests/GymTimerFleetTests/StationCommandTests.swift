@@ -63,7 +63,7 @@ import Testing
 
     @Test func hostileValuesAreErrorsAndPauseResumeResetAndSetAreObeyed() throws {
         #expect(try run { !states.isEmpty }, "online, with its first state")
-        let now = station.unixNow
+        let now = station.wall.now
         for at in ["1e300", "1e10", "9.2e18", String(now + 25 * 3600)] {
             #expect(try command("{\"do\":\"start\",\"at\":\(at)}")["kind"]?.string == "too-early", "at \(at)")
         }
@@ -104,7 +104,7 @@ import Testing
             shown?(on)
         }
         #expect(try run { !states.isEmpty })
-        let at = station.unixNow + 2
+        let at = station.wall.now + 2
         try coach.publish(MQTTMessage(topic: "gymtimer/\(name)/cmd", text: "{\"do\":\"start\",\"at\":\(at)}", qos: 1))
         #expect(try run { published().contains { $0.object["event"]?.string == "scheduled" } })
         // The athlete, before the class start.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymTimerCore
+import GymTimerSystem
 import Testing
 @testable import GymTimerHistory
 
@@ -26,7 +27,7 @@ import Testing
     func theAthleteIsStoredAndReadBack() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("h.sqlite")
-        let clock = WallClock(Fixture.date(2026, 3, 2, 9, 0))
+        let clock = HandClock(Fixture.date(2026, 3, 2, 9, 0))
         let store = try Fixture.store(path, clock: clock)
         var session = Fixture.session(start: 100)
         session.athlete = Self.a
@@ -64,7 +65,7 @@ import Testing
                 """)
         }
         try old.close()
-        let reader = try HistoryStore.reading(path: path, timeZone: Fixture.berlin, now: { Fixture.date(2026, 1, 5, 20, 0) })
+        let reader = try HistoryStore.reading(path: path, timeZone: Fixture.berlin, wall: .fixed(Fixture.date(2026, 1, 5, 20, 0)))
         #expect(try reader.workouts().map(\.athlete) == [nil])
         #expect(try reader.workouts(athlete: Self.a).isEmpty)
         #expect(try reader.stats().workouts == 1)
@@ -102,7 +103,7 @@ import Testing
     @Test("a week at the gym: each athlete's stats are those of a history holding only their records")
     func aWeekAtTheGym() throws {
         let dir = try TemporaryDirectory()
-        let clock = WallClock(Fixture.date(2026, 3, 7, 21, 0))
+        let clock = HandClock(Fixture.date(2026, 3, 7, 21, 0))
         let gym = try Fixture.store(dir.file("gym.sqlite"), clock: clock)
         let week = Self.week()
         let workouts = week.enumerated().map { index, entry in

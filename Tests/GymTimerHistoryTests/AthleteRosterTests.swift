@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GymTimerCore
+import GymTimerSystem
 import Testing
 @testable import GymTimerHistory
 
@@ -25,7 +26,7 @@ import Testing
     /// A gym's database with records of Anna's two cards, Ben's, a card nobody named and a guest.
     func gym(_ dir: TemporaryDirectory) throws -> (path: String, store: HistoryStore) {
         let path = dir.file("gym.sqlite")
-        let store = try Fixture.store(path, clock: WallClock(Fixture.date(2026, 3, 9, 9, 0)))
+        let store = try Fixture.store(path, clock: HandClock(Fixture.date(2026, 3, 9, 9, 0)))
         let cards: [CardID?] = [Self.anna, Self.ben, Self.annaFob, nil, Self.guestCard, Self.anna, Self.ben]
         try store.store(cards.enumerated().map { record($0.offset, "rack-\($0.offset % 2 + 1)", $0.element) })
         return (path, store)
@@ -51,7 +52,7 @@ import Testing
     func addAthletes() throws {
         let dir = try TemporaryDirectory()
         let (path, _) = try gym(dir)
-        let roster = try AthleteRoster.open(path: path, now: { Fixture.date(2026, 3, 1, 8, 0) })
+        let roster = try AthleteRoster.open(path: path, wall: .fixed(Fixture.date(2026, 3, 1, 8, 0)))
         let anna = try roster.add(name: "Anna Berg", card: Self.anna)
         #expect(anna.name == "Anna Berg" && anna.shortName == "AnnA" && anna.cards == [Self.anna])
         #expect(anna.createdAt == Fixture.date(2026, 3, 1, 8, 0))
@@ -157,7 +158,7 @@ import Testing
     func export() throws {
         let dir = try TemporaryDirectory()
         let (path, _) = try gym(dir)
-        let roster = try AthleteRoster.open(path: path, now: { Date(timeIntervalSince1970: 1_772_000_000) })
+        let roster = try AthleteRoster.open(path: path, wall: .fixed(1_772_000_000))
         try roster.add(name: "Anna, \"the\" Berg", card: Self.anna)
         try roster.addCard(Self.annaFob, to: "Anna, \"the\" Berg")
         let export = try AthleteRoster.reading(path: path).export("anna, \"the\" berg")

@@ -20,7 +20,7 @@ import Testing
 
     @Test func recordsAreKeptPerDivisionAndAnUnsaidOneIsRx() throws {
         let dir = try TemporaryDirectory()
-        let store = try Fixture.store(dir.file("gym.sqlite"), clock: WallClock(Fixture.date(2026, 3, 20, 9, 0)))
+        let store = try Fixture.store(dir.file("gym.sqlite"), clock: HandClock(Fixture.date(2026, 3, 20, 9, 0)))
         _ = try store.store([
             program("rack-1/p@1", ProgramScore(rounds: 3, time: .seconds(400)), nil, day: 2),
             program("rack-1/p@2", ProgramScore(rounds: 3, time: .seconds(300)), .scaled, day: 3),
@@ -44,7 +44,7 @@ import Testing
 
     @Test func theCoachAmendsAResultsDivision() throws {
         let dir = try TemporaryDirectory()
-        let store = try Fixture.store(dir.file("gym.sqlite"), clock: WallClock(Fixture.date(2026, 3, 20, 9, 0)))
+        let store = try Fixture.store(dir.file("gym.sqlite"), clock: HandClock(Fixture.date(2026, 3, 20, 9, 0)))
         var rest = program("rack-1/rest@9", ProgramScore(rounds: 1), nil, day: 5)
         rest.kind = .rest
         rest.score = nil
@@ -72,7 +72,7 @@ import Testing
                 """)
         }
         try old.close()
-        let store = try Fixture.store(path, clock: WallClock(Fixture.date(2026, 3, 20, 9, 0)))
+        let store = try Fixture.store(path, clock: HandClock(Fixture.date(2026, 3, 20, 9, 0)))
         let rows = try store.workouts()
         #expect(rows.map(\.id) == ["program@1"] && rows.map(\.division) == [nil] && rows.map(\.athlete) == [Self.anna])
         #expect(try store.stats().records.map(\.division) == [.rx], "an unsaid division counts as Rx")

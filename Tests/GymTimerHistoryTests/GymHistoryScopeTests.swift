@@ -16,7 +16,7 @@ import Testing
     @Test("stats --station shows that station's achievements, dated by its own workouts, not the gym's")
     func stationStatsAreScoped() throws {
         let dir = try TemporaryDirectory()
-        let clock = WallClock(Fixture.date(2026, 3, 10, 12, 0))
+        let clock = HandClock(Fixture.date(2026, 3, 10, 12, 0))
         let store = try Fixture.store(dir.file("gym.sqlite"), clock: clock)
         // rack-1: ten workouts on one day; rack-2: one workout on each of 7 days.
         var records = (0..<10).map { record("r1-\($0)", "rack-1", Fixture.date(2026, 3, 2, 8, $0)) }

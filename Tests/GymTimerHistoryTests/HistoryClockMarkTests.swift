@@ -36,7 +36,7 @@ struct HistoryClockMarkTests {
         // Before the kiosk migrates it, `history` reads the old file as it is.
         #expect(try HistoryStore.reading(path: path, timeZone: Fixture.berlin).workouts().map(\.clockSynchronised) == [nil])
 
-        let store = try Fixture.store(path, clock: WallClock(Fixture.date(2026, 1, 6, 9, 0)))
+        let store = try Fixture.store(path, clock: HandClock(Fixture.date(2026, 1, 6, 9, 0)))
         store.clockSynchronised = { false }
         store.record(Fixture.session(start: 1000))
         store.clockSynchronised = { true }
@@ -73,7 +73,7 @@ struct HistoryClockMarkTests {
     @Test("a history with every date synchronised looks as before: no mark, no extra column")
     func synchronisedDatesAreUnmarked() throws {
         let dir = try TemporaryDirectory()
-        let store = try Fixture.store(dir.file("h.sqlite"), clock: WallClock(Fixture.date(2026, 1, 6, 9, 0)))
+        let store = try Fixture.store(dir.file("h.sqlite"), clock: HandClock(Fixture.date(2026, 1, 6, 9, 0)))
         store.clockSynchronised = { true }
         store.record(Fixture.session(start: 1000))
         let rows = try store.workouts()

@@ -12,7 +12,7 @@ struct HistoryFaultTests {
     func readOnlyDatabase() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("h.sqlite")
-        _ = try Fixture.store(path, clock: WallClock(Date(timeIntervalSince1970: 0)))
+        _ = try Fixture.store(path, clock: HandClock(Date(timeIntervalSince1970: 0)))
         let log = LogLines()
         let store = try HistoryStore.reading(path: path, faults: log.faults, timeZone: Fixture.berlin)
         let history: any WorkoutHistory = store
@@ -30,7 +30,7 @@ struct HistoryFaultTests {
         let dir = try TemporaryDirectory()
         let path = dir.file("h.sqlite")
         let log = LogLines()
-        let clock = WallClock(Fixture.date(2026, 4, 1, 9, 0))
+        let clock = HandClock(Fixture.date(2026, 4, 1, 9, 0))
         let store = try Fixture.store(path, clock: clock, log: log)
 
         var configuration = Configuration()
@@ -65,7 +65,7 @@ struct HistoryFaultTests {
     func fullDisk() throws {
         let dir = try TemporaryDirectory()
         let log = LogLines()
-        let store = try Fixture.store(dir.file("h.sqlite"), clock: WallClock(Fixture.date(2026, 4, 1, 9, 0)), log: log)
+        let store = try Fixture.store(dir.file("h.sqlite"), clock: HandClock(Fixture.date(2026, 4, 1, 9, 0)), log: log)
         try store.database.writeWithoutTransaction { db in
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1
             try db.execute(sql: "PRAGMA max_page_count = \(pages)")
@@ -128,7 +128,7 @@ struct HistoryFaultTests {
     func newerSchemaIsRefused() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("h.sqlite")
-        _ = try Fixture.store(path, clock: WallClock(Date(timeIntervalSince1970: 0)))
+        _ = try Fixture.store(path, clock: HandClock(Date(timeIntervalSince1970: 0)))
         let raw = try DatabaseQueue(path: path)
         try raw.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')") }
         try raw.close()

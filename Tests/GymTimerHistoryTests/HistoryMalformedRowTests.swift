@@ -21,7 +21,7 @@ import Testing
     func aMalformedRowIsLeftOutNotACrash(edit: String) throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("h.sqlite")
-        let store = try Fixture.store(path, clock: WallClock(Fixture.date(2026, 4, 1, 9, 0)))
+        let store = try Fixture.store(path, clock: HandClock(Fixture.date(2026, 4, 1, 9, 0)))
         store.record(Fixture.session(start: 0))
         store.record(Fixture.session(start: 1000))
         // Hand edits: SQLite's columns take any type; local_day NULL needs the NOT NULL lifted.

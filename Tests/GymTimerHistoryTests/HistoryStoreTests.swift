@@ -10,7 +10,7 @@ struct HistoryStoreTests {
     @Test("a new file gets the v1 schema, v2's score column, v3's station column, v4's clock_synchronised, v5's athlete, v6's roster, v7's division and v8's forget requests")
     func migrationsCreateTheSchema() throws {
         let dir = try TemporaryDirectory()
-        let store = try Fixture.store(dir.file("h.sqlite"), clock: WallClock(Date(timeIntervalSince1970: 0)))
+        let store = try Fixture.store(dir.file("h.sqlite"), clock: HandClock(Date(timeIntervalSince1970: 0)))
         try store.database.read { db in
             #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
             let workouts = try db.columns(in: "workouts").map(\.name)
@@ -54,7 +54,7 @@ struct HistoryStoreTests {
         #expect(rows.first?.localDay == LocalDay(year: 2026, month: 1, day: 5))
         #expect(rows.first?.completedAt == Fixture.date(2026, 1, 5, 18, 0))
 
-        let clock = WallClock(Fixture.date(2026, 1, 6, 9, 0))
+        let clock = HandClock(Fixture.date(2026, 1, 6, 9, 0))
         let store = try Fixture.store(path, clock: clock)
         store.record(Fixture.session(start: 1000))
         let stats = try store.stats()
@@ -67,7 +67,7 @@ struct HistoryStoreTests {
     @Test("a program's record keeps its score and counts in points like any workout")
     func programScoreIsStored() throws {
         let dir = try TemporaryDirectory()
-        let store = try Fixture.store(dir.file("h.sqlite"), clock: WallClock(Fixture.date(2026, 5, 4, 10, 0)))
+        let store = try Fixture.store(dir.file("h.sqlite"), clock: HandClock(Fixture.date(2026, 5, 4, 10, 0)))
         store.record(WorkoutRecord(
             kind: .program, sets: 3, duration: .seconds(754), preset: "For Time",
             score: ProgramScore(rounds: 3, time: .seconds(754)), endedAt: Moment(.seconds(800))))
@@ -83,7 +83,7 @@ struct HistoryStoreTests {
     @Test("a record replayed after a crash is stored once")
     func insertIsIdempotent() throws {
         let dir = try TemporaryDirectory()
-        let clock = WallClock(Fixture.date(2026, 5, 4, 10, 0))
+        let clock = HandClock(Fixture.date(2026, 5, 4, 10, 0))
         let store = try Fixture.store(dir.file("h.sqlite"), clock: clock)
         let workout = Fixture.session(start: 60)
         store.record(workout)
@@ -105,7 +105,7 @@ struct HistoryStoreTests {
     @Test("totals and points: 50 for every workout, whatever its kind")
     func totalsAndPoints() throws {
         let dir = try TemporaryDirectory()
-        let clock = WallClock(Fixture.date(2026, 5, 4, 10, 0))
+        let clock = HandClock(Fixture.date(2026, 5, 4, 10, 0))
         let store = try Fixture.store(dir.file("h.sqlite"), clock: clock)
         #expect(try store.stats() == StationStats(
             workouts: 0, totalDurationMilliseconds: 0, calories: 0, currentStreak: 0, longestStreak: 0, achievements: []))
@@ -122,7 +122,7 @@ struct HistoryStoreTests {
     @Test("workouts(since:) keeps those completed at or after the date, oldest first")
     func workoutsSince() throws {
         let dir = try TemporaryDirectory()
-        let clock = WallClock(Fixture.date(2026, 5, 4, 10, 0))
+        let clock = HandClock(Fixture.date(2026, 5, 4, 10, 0))
         let store = try Fixture.store(dir.file("h.sqlite"), clock: clock)
         for (index, day) in [4, 5, 6].enumerated() {
             clock.now = Fixture.date(2026, 5, day, 0, 30)
@@ -136,9 +136,9 @@ struct HistoryStoreTests {
     /// Records one session at each local time, then reads the streaks at `now`.
     private func streaks(_ times: [Date], now: Date, in timeZone: TimeZone = Fixture.berlin) throws -> (stats: StationStats, days: [String]) {
         let dir = try TemporaryDirectory()
-        let clock = WallClock(times[0])
+        let clock = HandClock(times[0])
         let store = try HistoryStore(
-            path: dir.file("h.sqlite"), faults: LogLines().faults, timeZone: timeZone, now: { clock.now })
+            path: dir.file("h.sqlite"), faults: LogLines().faults, timeZone: timeZone, wall: clock.wall)
         for (index, time) in times.enumerated() {
             clock.now = time
             store.record(Fixture.session(start: index * 1000))
@@ -197,7 +197,7 @@ struct HistoryStoreTests {
     @Test("achievements unlock once, stamped with the workout that earned them")
     func achievementsUnlockOnce() throws {
         let dir = try TemporaryDirectory()
-        let clock = WallClock(Fixture.date(2026, 2, 1, 8, 0))
+        let clock = HandClock(Fixture.date(2026, 2, 1, 8, 0))
         let store = try Fixture.store(dir.file("h.sqlite"), clock: clock)
         func unlocked() throws -> [Achievement: Date] {
             Dictionary(uniqueKeysWithValues: try store.stats().achievements.map { ($0.achievement, $0.unlockedAt) })

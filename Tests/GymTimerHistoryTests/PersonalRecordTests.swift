@@ -32,7 +32,7 @@ import Testing
 
     @Test func anAthletesRecordsAreTheirBestOnAnyStationFirstReached() throws {
         let dir = try TemporaryDirectory()
-        let store = try Fixture.store(dir.file("gym.sqlite"), clock: WallClock(Fixture.date(2026, 3, 20, 9, 0)))
+        let store = try Fixture.store(dir.file("gym.sqlite"), clock: HandClock(Fixture.date(2026, 3, 20, 9, 0)))
         _ = try store.store([
             program("rack-1/p@1", "AMRAP 12", ProgramScore(rounds: 6), Self.anna, "rack-1", day: 2),
             program("rack-2/p@2", "AMRAP 12", ProgramScore(rounds: 8), Self.anna, "rack-2", day: 4),

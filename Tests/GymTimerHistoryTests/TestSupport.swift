@@ -2,6 +2,7 @@ import Foundation
 import GymTimerCore
 @testable import GymTimerHistory
 import GymTimerSystem
+import Synchronization
 
 /// A fresh directory under the system's temporary one, removed when the test lets go of it.
 final class TemporaryDirectory {
@@ -18,10 +19,16 @@ final class TemporaryDirectory {
     func file(_ name: String) -> String { path + "/" + name }
 }
 
-/// The wall clock a test sets by hand.
-final class WallClock {
-    var now: Date
-    init(_ now: Date) { self.now = now }
+/// A wall clock a test sets by hand.
+final class HandClock: Sendable {
+    private let date: Mutex<Date>
+    init(_ now: Date) { date = Mutex(now) }
+    var now: Date {
+        get { date.withLock { $0 } }
+        set { date.withLock { $0 = newValue } }
+    }
+    /// The clock as the stores read it.
+    var wall: WallClock { WallClock(unix: { [self] in now.timeIntervalSince1970 }) }
 }
 
 /// Lines a FaultLog wrote.
@@ -50,7 +57,7 @@ enum Fixture {
     }
 
     /// A store at `path` in Berlin whose wall clock is `clock`.
-    static func store(_ path: String, clock: WallClock, log: LogLines = LogLines(), busyTimeout: Duration = .zero) throws -> HistoryStore {
-        try HistoryStore(path: path, faults: log.faults, timeZone: berlin, busyTimeout: busyTimeout, now: { clock.now })
+    static func store(_ path: String, clock: HandClock, log: LogLines = LogLines(), busyTimeout: Duration = .zero) throws -> HistoryStore {
+        try HistoryStore(path: path, faults: log.faults, timeZone: berlin, busyTimeout: busyTimeout, wall: clock.wall)
     }
 }

@@ -83,7 +83,8 @@ import GymTimerSystem
             let faults = FaultLog { lines.append($0) }
             let store = KioskStore(directory: files.path, history: database, faults: faults)
             store.clock = clocks.reading
-            store.wallTime = { clocks.trueNow.sinceOrigin }
+            let (trueStart, start, virtual) = (clocks.trueStart, clocks.start, clocks.virtual)
+            store.wallClock = WallClock { (trueStart + start.duration(to: virtual.now)).sinceOrigin }
             // The loop's timeline is the wall clock as it read at start-up, `wallError` off.
             let origin = clocks.virtual.now.advanced(by: .zero - (clocks.trueStart + wallError).sinceOrigin)
             let devices = SimulatedDevices()

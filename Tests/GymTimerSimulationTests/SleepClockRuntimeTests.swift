@@ -1,6 +1,7 @@
 import GymTimerCore
 import GymTimerHAL
 import GymTimerSimulation
+import Synchronization
 import Testing
 @testable import GymTimerRuntime
 @testable import GymTimerSimulator
@@ -17,7 +18,21 @@ import GymTimerSystem
     static let window = try! SleepWindow.parse(from: "23:00", until: "06:00").get()
 
     /// How often the injected wall clock was read: its instant, its zone, its trust.
-    final class Readings { var unix = 0, zone = 0, trusted = 0 }
+    final class Readings: Sendable {
+        private let counts = Mutex((unix: 0, zone: 0, trusted: 0))
+        var unix: Int {
+            get { counts.withLock { $0.unix } }
+            set { counts.withLock { $0.unix = newValue } }
+        }
+        var zone: Int {
+            get { counts.withLock { $0.zone } }
+            set { counts.withLock { $0.zone = newValue } }
+        }
+        var trusted: Int {
+            get { counts.withLock { $0.trusted } }
+            set { counts.withLock { $0.trusted = newValue } }
+        }
+    }
 
     /// The loop's blocking point on the virtual clock, with something that happens inside the
     /// wait (as a fleet command served by the poll is handed to the kiosk there).
@@ -46,9 +61,9 @@ import GymTimerSystem
         var kiosk = Kiosk(settings: KioskSettings())
         if let window { _ = kiosk.handle(.command(.setSleepWindow(window)), at: .origin) }
         let sleepClock = SleepClock(
-            unixNow: {
+            wall: WallClock(epoch: Self.wallStart) {
                 readings.unix += 1
-                return Self.wallStart + Double(start.duration(to: clock.now).nanoseconds) / 1e9
+                return start.duration(to: clock.now)
             },
             zone: {
                 readings.zone += 1

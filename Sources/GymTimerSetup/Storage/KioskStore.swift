@@ -145,8 +145,8 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
     /// How the last restore trusted the clock (nil: no clock, or nothing restored).
     public private(set) var restoredTrust: ClockTrust?
 
-    /// The wall-clock time since the Unix epoch, read when a held run may resume (injected in tests).
-    public var wallTime: () -> Duration = wallTimeSinceEpoch
+    /// The wall clock, read when a held run may resume (injected in tests).
+    public var wallClock: WallClock = .system
 
     /// What a restore on a clock it could not trust held, kept until the clock synchronises
     /// (and saved with the journal, for a restart before then), and the settings it ran under.
@@ -177,7 +177,7 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
             faults.note("state: clock: the held run moved on (a press, a beep, its end) before the clock synchronised; left as it is")
             return nil
         }
-        let wallNow = Moment(wallTime())
+        let wallNow = Moment(wallClock.sinceEpoch)
         let trust = ClockTrust.decide(saved: held.clock, savedAt: held.savedAt, current: clock(), now: wallNow)
         guard case .wallClock = trust else { return nil }
         heldForClock = nil

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerCore
 import GymTimerHAL
 import SystemPackage
 
@@ -55,7 +56,7 @@ public enum SafeFiles {
     }
 
     /// Where a corrupt `path` is moved: `PATH.corrupt-YYYYMMDD-HHMMSS` (UTC), unique.
-    public static func asideName(for path: String, at date: Date = Date()) -> String {
+    public static func asideName(for path: String, at date: Date = WallClock.system.date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

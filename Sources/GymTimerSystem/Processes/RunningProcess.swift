@@ -94,8 +94,9 @@ public final class RunningProcess {
 
     /// Waits up to `seconds` for the child to end; nil if it still runs.
     public func wait(upTo seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        // Elapsed time: the monotonic clock, which a step of the wall clock does not move.
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
             if let exited { return exited }
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)

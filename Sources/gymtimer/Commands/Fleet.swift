@@ -3,6 +3,7 @@ import Foundation
 import GymTimerCore
 import GymTimerFleet
 import GymTimerFleetLink
+import GymTimerSystem
 
 /// `gymtimer fleet`: the gym's view of its stations and the coach's commands (fleet.md).
 struct Fleet: ParsableCommand {
@@ -105,7 +106,7 @@ struct FleetStart: CoachCommand {
 
     // `at` is worked out once the stations are checked, so the check does not eat into --in.
     func command() -> FleetCommand {
-        let at = Date().timeIntervalSince1970 + delay
+        let at = WallClock.system.now + delay
         if let defined = try? definition() { return .classStart(at: at, runs: .defined(defined)) }
         guard let mode else { return .start(at: at) }
         return .classStart(at: at, runs: .named(mode: mode, name: name))
