@@ -8,9 +8,12 @@ extension MQTTClient {
     /// its own loop instead.
     public func pump(for seconds: Double, until done: ([MQTTEvent]) -> Bool) -> [MQTTEvent] {
         var events: [MQTTEvent] = []
-        let end = Date().addingTimeInterval(seconds)
-        while !done(events), Date() < end {
-            let wait = Int32(max(1, min(100, end.timeIntervalSinceNow * 1000)))
+        // Elapsed time, on the monotonic clock (a step of the wall clock does not move it),
+        // compared as seconds so that any `seconds` (an unbounded --wait) is safe.
+        let start = ContinuousClock.now
+        func left() -> Double { seconds - (ContinuousClock.now - start) / .seconds(1) }
+        while !done(events), left() > 0 {
+            let wait = Int32(max(1, min(100, left() * 1000)))
             var fds = [pollfd(fd: socket, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0)]
             _ = poll(&fds, 1, wait)
             events += takeEvents()
