@@ -34,6 +34,9 @@ final class FleetRosterPublisher {
     private let unixNow: () -> Date
     /// Publishes while connected (false when it could not now).
     var publish: (MQTTMessage) -> Bool = { _ in false }
+    /// Called when another process changed the database (and once settled), before any card
+    /// or forget goes out: the collector's desk publishes today's scores again.
+    var changed: () -> Void = {}
 
     /// How often the database is asked whether another process changed it.
     static let rosterCheck: Duration = .seconds(2)
@@ -108,6 +111,7 @@ final class FleetRosterPublisher {
             dataVersion = try? store.dataVersion()
             nextResend = now + Self.forgetResend
             nextCheck = now + Self.rosterCheck
+            changed()
             return synchronise(sendingForgets: true)
         }
         if let check = nextCheck, now >= check {
@@ -115,6 +119,7 @@ final class FleetRosterPublisher {
             let version = try? store.dataVersion()
             if version != dataVersion {
                 dataVersion = version
+                changed()
                 synchronise(sendingForgets: true)
             }
         }
