@@ -81,14 +81,17 @@ let package = Package(
         .target(name: "CMosquittoShim", dependencies: ["CMosquitto"]),
         // libnfc, loaded when a card reader is opened (no header needed to build: CNFCShim).
         .target(name: "CNFCShim"),
-        // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery, and what the
-        // console and `gymtimer fleet` show of it (FleetCell, FleetAnswers). Every message it writes
-        // is an Encodable type written by its own FleetJSONEncoder (the wire's key order and
-        // three-decimal seconds); pure Swift + Foundation; the MQTT client is GymTimerMQTT.
+        // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery, what the
+        // console and `gymtimer fleet` show of it (FleetCell, FleetAnswers), and the console's
+        // asks to the collector with their answers (GymDeskAsk, GymDeskAnswer, GymRoster, GymScores,
+        // GymAthleteSummary). Every message the fleet writes is an Encodable type written by its own
+        // FleetJSONEncoder (the wire's key order and three-decimal seconds); pure Swift +
+        // Foundation; the MQTT client that carries it is GymTimerMQTT.
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
         .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquittoShim", systemPackage]),
         // The fleet's two ends over MQTT: the station a kiosk's loop hosts (with its durable
-        // outbox), the collector and the coach's console.
+        // outbox), the collector (and its desk, which alone opens the gym's database for the
+        // coach's console: CollectorDesk) and `gymtimer fleet`.
         .target(
             name: "GymTimerFleetLink",
             dependencies: [
@@ -97,13 +100,15 @@ let package = Package(
             ]
         ),
         // The coach's web console (`gymtimer console`): an HTTP server (Hummingbird) on one side,
-        // the fleet's MQTT client on a thread of its own on the other; the page, the PIN lock,
-        // today's scores read from the collector's database.
+        // the fleet's MQTT client on a thread of its own on the other; the page, the PIN lock.
+        // It opens no database: the gym's roster, athletes' pages and today's scores come from
+        // the collector over the broker (GymDeskAsk), so it links neither History nor GRDB
+        // (Tests/ci/console-links-test.sh).
         .target(
             name: "GymTimerConsole",
             dependencies: [
-                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerSystem",
-                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "GRDB", package: "GRDB.swift"),
+                "GymTimerFleet", "GymTimerMQTT", "GymTimerConfig", "GymTimerCore", "GymTimerSystem",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -231,7 +236,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GymTimerConsoleTests",
-            dependencies: ["GymTimerConsole", "GymTimerFleet", "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", "GymTimerMQTT"]
+            dependencies: [
+                "GymTimerConsole", "GymTimerFleet", "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", "GymTimerMQTT",
+                "GymTimerBenchSupport",
+            ]
         ),
         .testTarget(
             name: "FuzzTests",

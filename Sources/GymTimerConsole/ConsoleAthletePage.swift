@@ -1,10 +1,12 @@
+import GymTimerFleet
+
 /// An athlete's page (`/athlete/{id}`): their week, their records (one per program and
 /// division: a Scaled best never hides an Rx one), their streak and points,
-/// made on the server from `ConsoleAthleteSummary` with every value escaped (a name is
+/// made on the server from the collector's `GymAthleteSummary` with every value escaped (a name is
 /// anyone's input: `<script>` in it shows as text), styled by the console's stylesheet, with
 /// no script at all.
 public enum ConsoleAthletePage {
-    public static func html(title: String, summary: ConsoleAthleteSummary) -> String {
+    public static func html(title: String, summary: GymAthleteSummary) -> String {
         let e = ConsoleHTML.escape
         // Interpolation, one piece a statement: long `+` chains take Swift 6.2's type checker
         // past its time limit (the arm64 cross build).

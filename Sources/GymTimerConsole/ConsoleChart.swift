@@ -1,3 +1,5 @@
+import GymTimerFleet
+
 /// The week's workouts per station as a small SVG bar chart (one group of bars per day, one
 /// bar per station), made on the server so the page only inserts it; every text escaped.
 public enum ConsoleChart {
@@ -5,7 +7,7 @@ public enum ConsoleChart {
     static let colours = ["#4fc3f7", "#ffb74d", "#81c784", "#e57373", "#ba68c8", "#fff176", "#90a4ae", "#f06292"]
     static let axis = "#888888", label = "#aaaaaa", legend = "#dddddd"
 
-    public static func svg(_ week: ConsoleScores.Week) -> String {
+    public static func svg(_ week: GymScores.Week) -> String {
         let width = 560.0, height = 200.0, top = 16.0, bottom = 36.0, left = 28.0
         let plot = height - top - bottom
         let highest = max(1, week.counts.flatMap { $0 }.max() ?? 0)

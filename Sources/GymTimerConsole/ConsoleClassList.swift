@@ -2,7 +2,6 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
-import GymTimerHistory
 
 /// The coach's class list (`POST /api/class-list`, `{"stations":{"rack-1":3,"rack-2":null},
 /// "divisions":{"rack-1":"scaled"}}`): which athlete of the roster (by id) trains on which
@@ -15,15 +14,15 @@ public struct ConsoleClassList: Hashable, Sendable {
     public struct Line: Hashable, Sendable {
         public var station: String
         /// Who, nil: nobody (the station's next workouts are a guest's).
-        public var athlete: RosterAthlete?
+        public var athlete: GymRoster.Athlete?
         /// Rx or Scaled for their next results; nil: not said (a fresh athlete starts Rx, one
         /// already on the station keeps theirs).
         public var division: Division? = nil
 
         /// The command the station gets.
         public var command: FleetCommand {
-            guard let athlete, let card = athlete.cards.first else { return .athlete(nil) }
-            return .athlete(CardTap(card: card, shortName: athlete.shortName, division: division))
+            guard let athlete, let card = athlete.cards.first.flatMap(CardID.init(hex:)) else { return .athlete(nil) }
+            return .athlete(CardTap(card: card, shortName: athlete.short, division: division))
         }
 
         /// `Anna on rack-1`, `Ben on rack-2 (Scaled)`, `nobody on rack-3`.
@@ -40,8 +39,8 @@ public struct ConsoleClassList: Hashable, Sendable {
         var divisions: [String: Division]?
     }
 
-    /// `body` checked against the roster's `athletes`; the refusal says what to change.
-    public static func parse(_ body: [UInt8], athletes: [RosterAthlete]) -> Result<ConsoleClassList, ConsolePIN.Problem> {
+    /// `body` checked against the roster's `athletes` (the collector's answer); the refusal says what to change.
+    public static func parse(_ body: [UInt8], athletes: [GymRoster.Athlete]) -> Result<ConsoleClassList, ConsolePIN.Problem> {
         guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(body)) else {
             return .failure(.init(description: "the request is not the JSON the page sends"))
         }

@@ -105,7 +105,7 @@ public final class ConsoleLibrary: Sendable {
 
     /// The page's `programs` event: the library, and where it is kept or what is wrong with it.
     public var event: String {
-        let note = problem ?? (path == nil ? "kept in memory only: start the console with --db (or --library) to keep it" : nil)
+        let note = problem ?? (path == nil ? "kept in memory only: start the console with --library FILE to keep it" : nil)
         return FleetJSONEncoder().text(Event(library: all.map(ProgramDefinition.init), note: note))
     }
 

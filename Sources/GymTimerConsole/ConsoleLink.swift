@@ -10,10 +10,13 @@ import GymTimerSystem
 /// (`ConsoleFloor`) from the stations' retained topics, publishes each change of the tiles to
 /// the pages (`ConsoleBroadcast`), and publishes the commands the HTTP side queues (`send`),
 /// woken at once through a pipe, each with an id whose answers it gathers (`answers(_:)`:
-/// fleet.md, "Commands are answered"). A lost broker is tried again every 2 s.
+/// fleet.md, "Commands are answered"). It asks the gym's collector what its database holds and
+/// to change it (`askDesk`: the console opens no database) and passes the collector's retained
+/// scores to the pages (`ConsoleScoresEvent`). A lost broker is tried again every 2 s.
 ///
 /// `@unchecked Sendable` is safe: the floor, the outbox, the schedules, the classes, the
-/// answers, the connection's state and `stopping` are read and written only while `lock` is
+/// answers, the desk's answers and scores, the connection's state and `stopping` are read and
+/// written only while `lock` is
 /// held; `thread` and `wake` are written once by `start`, before the thread runs, and only read
 /// after; the MQTT client is the thread's alone (`OwnedClient`); the rest is `let`.
 public final class ConsoleLink: @unchecked Sendable {
@@ -33,6 +36,11 @@ public final class ConsoleLink: @unchecked Sendable {
     /// The answers to the commands sent lately, by id (the oldest dropped beyond `maximumAwaited`).
     private var awaited: [String: FleetAnswers] = [:]
     private var awaitedOrder: [String] = []
+    /// The collector's answers to the asks sent lately, by id (nil: not answered yet).
+    private var deskAnswers: [String: GymDeskAnswer?] = [:]
+    private var deskOrder: [String] = []
+    /// The collector's retained scores as last received (nil: none yet).
+    private var scores: [UInt8]?
     private var connected = false
     private var brokerProblem: String? = "connecting"
     private var stopping = false
@@ -47,6 +55,9 @@ public final class ConsoleLink: @unchecked Sendable {
     public static let maximumAwaited = 256
     /// How long a page's action waits for every station's answer (it stops once all answered).
     public static let answerWait = 5.0
+
+    /// The refusal when the collector does not answer within `answerWait`: what the coach does.
+    public static let deskSilent = "the collector did not answer within \(Int(answerWait)) s: is `gymtimer collect` running on the gym's server?"
 
     /// What `send` queued: one id per command (in order), and the stations it was for that
     /// are offline (they will not get it).
@@ -71,12 +82,16 @@ public final class ConsoleLink: @unchecked Sendable {
         self.floor = ConsoleFloor(prefix: prefix)
     }
 
+    /// Where the collector answers this console's asks.
+    public var deskAnswerTopic: String { FleetTopics.gymAnswer(prefix: prefix, to: options.clientID) }
+
     /// Starts the thread. Throws when the MQTT client cannot even be made (libmosquitto missing).
     public func start() throws(MQTTError) {
         let client = try MQTTClient(options)
         _ = pipe(&wake)
         for fd in wake { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         publishTiles()
+        broadcast.publish(event: "scores", data: ConsoleScoresEvent.waiting)
         let owned = OwnedClient(client)
         let thread = Thread { [self] in run(owned.client) }
         thread.name = "console-mqtt"
@@ -106,6 +121,8 @@ public final class ConsoleLink: @unchecked Sendable {
         case unknownStations([String])
         case noStations
         case busy
+        /// The collector's desk could not be asked or did not answer (the sentence says what to do).
+        case desk(String)
 
         public var description: String {
             switch self {
@@ -113,6 +130,7 @@ public final class ConsoleLink: @unchecked Sendable {
             case .unknownStations(let names): "no such station on the broker: \(names.joined(separator: ", "))"
             case .noStations: "choose at least one station"
             case .busy: "too many commands waiting for the broker: try again"
+            case .desk(let why): why
             }
         }
     }
@@ -175,6 +193,47 @@ public final class ConsoleLink: @unchecked Sendable {
             if got.allSatisfy(\.isComplete) || wall.now >= end { return got }
             try? await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Asks the gym's collector (`GymDeskAsk` of `kind`, its fields filled by `fill`) and waits
+    /// for its answer, at most `seconds`: the answer (done or refused: the collector's
+    /// sentence), or the console's own refusal (not connected, no answer in time).
+    public func askDesk(
+        _ kind: GymDeskAsk.Kind, within seconds: Double = ConsoleLink.answerWait, _ fill: (inout GymDeskAsk) -> Void = { _ in }
+    ) async -> Result<GymDeskAnswer, Refusal> {
+        guard GymDeskAsk.isValidToken(options.clientID) else {
+            return .failure(.desk("the console's --client-id \(options.clientID) cannot name a topic for the collector's answers"))
+        }
+        var ask = GymDeskAsk(id: FleetRequest.newID(), reply: options.clientID, ask: kind)
+        fill(&ask)
+        if let refusal = queue(ask) { return .failure(refusal) }
+        poke()
+        let end = wall.now + seconds
+        while true {
+            if let answer = deskAnswer(ask.id) { return .success(answer) }
+            if wall.now >= end { return .failure(.desk(Self.deskSilent)) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Queues `ask` for the broker, its answer awaited; why not.
+    private func queue(_ ask: GymDeskAsk) -> Refusal? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard connected else { return .notConnected(brokerProblem ?? "disconnected") }
+        guard outbox.count < Self.maximumQueued else { return .busy }
+        outbox.append(MQTTMessage(topic: FleetTopics.gymAsk(prefix: prefix), payload: ask.payload, qos: 1))
+        deskAnswers[ask.id] = .some(nil)
+        deskOrder.append(ask.id)
+        while deskOrder.count > Self.maximumAwaited { deskAnswers[deskOrder.removeFirst()] = nil }
+        return nil
+    }
+
+    /// The collector's answer to the ask `id`, once it came.
+    private func deskAnswer(_ id: String) -> GymDeskAnswer? {
+        lock.lock()
+        defer { lock.unlock() }
+        return deskAnswers[id] ?? nil
     }
 
     /// Repeats a class (`ConsoleSchedule`): its first start is checked and queued like a class
@@ -269,6 +328,8 @@ public final class ConsoleLink: @unchecked Sendable {
             // The tiles also go out every 10 s, so a page's "online" and clock stay fresh.
             if changed || wall.now - lastTiles >= 10 {
                 publishTiles()
+                // And the scores again: past midnight, yesterday's are no longer today's.
+                publishScores()
                 lastTiles = wall.now
             }
         }
@@ -323,7 +384,9 @@ public final class ConsoleLink: @unchecked Sendable {
                 lock.lock()
                 if floor.apply(message) { changed = true }
                 take(answer: message)
+                let isScores = takeDesk(message)
                 lock.unlock()
+                if isScores { publishScores() }
             case .delivered, .subscribed:
                 break
             }
@@ -356,6 +419,9 @@ public final class ConsoleLink: @unchecked Sendable {
         _ = try? client.subscribe(every.state, qos: 1)
         // At QoS 1: the answers to commands come as events, and the pages wait for them.
         _ = try? client.subscribe("\(prefix)/+/event", qos: 1)
+        // The collector's answers to this console's asks, and its retained scores.
+        _ = try? client.subscribe(deskAnswerTopic, qos: 1)
+        _ = try? client.subscribe(FleetTopics.gymScores(prefix: prefix), qos: 1)
     }
 
     /// Asks every station to answer (`ping`, on `all/cmd`, after the subscriptions: the broker
@@ -375,6 +441,27 @@ public final class ConsoleLink: @unchecked Sendable {
               let station = FleetTopics.validStation(in: message.topic, prefix: prefix),
               let (id, _) = FleetAnswer.parse(event: message.payload) else { return }
         awaited[id]?.take(event: message.payload, from: station)
+    }
+
+    /// The collector's answer to an ask sent lately, or its scores, kept (called with the lock
+    /// held); true for the scores.
+    private func takeDesk(_ message: MQTTMessage) -> Bool {
+        if message.topic == FleetTopics.gymScores(prefix: prefix) {
+            scores = message.payload.isEmpty ? nil : message.payload
+            return true
+        }
+        guard message.topic == deskAnswerTopic, let answer = GymDeskAnswer.read(message.payload),
+              deskAnswers[answer.id] != nil else { return false }
+        deskAnswers[answer.id] = .some(answer)
+        return false
+    }
+
+    /// The scores' event to the pages (an equal one is not sent again).
+    private func publishScores() {
+        lock.lock()
+        let payload = scores
+        lock.unlock()
+        broadcast.publish(event: "scores", data: ConsoleScoresEvent.json(payload, today: ConsoleScoresEvent.day(wall.now)))
     }
 
     /// Publishes what is queued, while connected (a command waits for the broker otherwise).

@@ -1,5 +1,6 @@
 import Foundation
 import GymTimerCore
+import GymTimerFleet
 
 /// A change the coach asks of the roster or of a result (the JSON body of `POST
 /// /api/roster-name`, `/api/roster-rename`, `/api/division`), checked for shape; the names
@@ -65,12 +66,24 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
         }
     }
 
-    /// Done on `gym`: what the page says, or why not.
-    public func apply(to gym: ConsoleGymDatabase) -> Result<String, ConsolePIN.Problem> {
+    /// What the collector is asked (`GymDeskAsk`): it does the edit and says what it did.
+    public var ask: GymDeskAsk.Kind {
         switch self {
-        case .name(let card, let name, let short): gym.name(card: card, name: name, short: short)
-        case .rename(let id, let name, let short): gym.rename(id: id, name: name, short: short)
-        case .division(let record, let division): gym.setDivision(record: record, division: division)
+        case .name: .name
+        case .rename: .rename
+        case .division: .division
+        }
+    }
+
+    /// The edit's fields in `ask`.
+    public func fill(_ ask: inout GymDeskAsk) {
+        switch self {
+        case .name(let card, let name, let short):
+            (ask.card, ask.name, ask.short) = (card.hex, name, short)
+        case .rename(let id, let name, let short):
+            (ask.athlete, ask.name, ask.short) = (id, name, short)
+        case .division(let record, let division):
+            (ask.record, ask.division) = (record, division)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GymTimerCore
 import GymTimerFleet
-import GymTimerHistory
+import GymTimerSystem
 import Hummingbird
 import HTTPTypes
 import Logging
@@ -21,9 +21,7 @@ public struct ConsoleServer: Sendable {
     public let connections: ConsoleConnectionLimit
     /// The gym's programs (the builder's), offered beside each station's own.
     public let library: ConsoleLibrary
-    /// The collector's database for the coach's edits and the athletes' pages (nil: no `--db`).
-    public let gym: ConsoleGymDatabase?
-    public let now: @Sendable () -> Double
+    public let wall: WallClock
 
     /// The session cookie's name.
     public static let cookie = "gymtimer_console"
@@ -41,8 +39,8 @@ public struct ConsoleServer: Sendable {
     public init(
         link: ConsoleLink, broadcast: ConsoleBroadcast, gate: ConsoleGate, hosts: ConsoleHosts,
         connections: ConsoleConnectionLimit = ConsoleConnectionLimit(maximum: ConsoleServer.maximumConnections),
-        library: ConsoleLibrary = ConsoleLibrary(path: nil), gym: ConsoleGymDatabase? = nil,
-        title: String = "GymTimer · Coach's console", now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        library: ConsoleLibrary = ConsoleLibrary(path: nil),
+        title: String = "GymTimer · Coach's console", wall: WallClock = .system
     ) {
         self.link = link
         self.broadcast = broadcast
@@ -50,10 +48,9 @@ public struct ConsoleServer: Sendable {
         self.hosts = hosts
         self.connections = connections
         self.library = library
-        self.gym = gym
         self.title = title
         broadcast.publish(event: "programs", data: library.event)
-        self.now = now
+        self.wall = wall
     }
 
     /// The headers every response carries: no framing by another site, no sniffing, and a
@@ -235,12 +232,13 @@ public struct ConsoleServer: Sendable {
             guard gate.session(Self.sessionID(request)) != nil else {
                 return Self.json(.unauthorized, message: "\(ConsoleRequestCheck.Refusal.notLoggedIn)")
             }
-            guard let gym else { return Self.json(.notFound, message: "no --db given: the roster is kept in the collector's database") }
-            var onStations: [String: CardID] = [:]
-            for tile in link.snapshot().tiles { if let card = tile.athlete.flatMap(CardID.init(hex:)) { onStations[tile.name] = card } }
-            switch gym.roster(onStations: onStations) {
-            case .success(let roster): return Self.text(.ok, Self.encoded(roster), type: "application/json")
-            case .failure(let problem): return Self.json(.serviceUnavailable, message: "\(problem)")
+            var onStations: [String: String] = [:]
+            for tile in link.snapshot().tiles { if let card = tile.athlete { onStations[tile.name] = card } }
+            switch await link.askDesk(.roster, { $0.onStations = onStations }) {
+            case .success(let answer) where answer.done:
+                return Self.text(.ok, Self.encoded(answer.roster ?? GymRoster(athletes: [])), type: "application/json")
+            case .success(let answer): return Self.json(.serviceUnavailable, message: answer.said ?? "refused")
+            case .failure(let refusal): return Self.json(.serviceUnavailable, message: "\(refusal)")
             }
         }
         // The roster's edits and a result's Rx/Scaled: the coach's session, token and origin, as actions.
@@ -251,17 +249,15 @@ public struct ConsoleServer: Sendable {
                 case .body(let read): body = read
                 case .refused(let refusal): return refusal
                 }
-                guard let gym else { return Self.json(.notFound, message: "no --db given: the roster is kept in the collector's database") }
                 let edit: ConsoleRosterEdit
                 switch ConsoleRosterEdit.parse(kind, body: Array(buffer: body)) {
                 case .success(let parsed): edit = parsed
                 case .failure(let problem): return Self.json(.badRequest, message: "\(problem)")
                 }
-                // SQLite blocks: off the server's event loop.
-                let result = await Task.detached { edit.apply(to: gym) }.value
-                switch result {
-                case .success(let said): return Self.json(.ok, message: said)
-                case .failure(let problem): return Self.json(.conflict, message: "\(problem)")
+                // The collector does it (it alone writes the gym's database) and says what it did.
+                switch await link.askDesk(edit.ask, edit.fill) {
+                case .success(let answer): return Self.json(answer.done ? .ok : .conflict, message: answer.said ?? "")
+                case .failure(let refusal): return Self.json(.serviceUnavailable, message: "\(refusal)")
                 }
             }
         }
@@ -272,11 +268,11 @@ public struct ConsoleServer: Sendable {
             case .body(let read): body = read
             case .refused(let refusal): return refusal
             }
-            guard let gym else { return Self.json(.notFound, message: "no --db given: the roster is kept in the collector's database") }
-            let athletes: [RosterAthlete]
-            switch await Task.detached(operation: { gym.athletes() }).value {
-            case .success(let read): athletes = read
-            case .failure(let problem): return Self.json(.serviceUnavailable, message: "\(problem)")
+            let athletes: [GymRoster.Athlete]
+            switch await link.askDesk(.athletes) {
+            case .success(let answer) where answer.done: athletes = answer.roster?.athletes ?? []
+            case .success(let answer): return Self.json(.serviceUnavailable, message: answer.said ?? "refused")
+            case .failure(let refusal): return Self.json(.serviceUnavailable, message: "\(refusal)")
             }
             let list: ConsoleClassList
             switch ConsoleClassList.parse(Array(buffer: body), athletes: athletes) {
@@ -307,15 +303,15 @@ public struct ConsoleServer: Sendable {
             if gate.pin != nil, gate.session(Self.sessionID(request)) == nil {
                 return Self.text(.unauthorized, "not logged in: enter the PIN on the console's page first", type: "text/plain; charset=utf-8")
             }
-            guard let gym else { return Self.text(.notFound, "no --db given: athletes are kept in the collector's database", type: "text/plain; charset=utf-8") }
             guard let id = context.parameters.get("id").flatMap(Int64.init) else {
                 return Self.text(.notFound, "no such athlete", type: "text/plain; charset=utf-8")
             }
-            switch await Task.detached(operation: { gym.summary(id: id) }).value {
-            case .success(let summary?):
+            switch await link.askDesk(.summary, { $0.athlete = id }) {
+            case .success(let answer) where answer.done:
+                guard let summary = answer.summary else { return Self.text(.notFound, "no such athlete", type: "text/plain; charset=utf-8") }
                 return Self.text(.ok, ConsoleAthletePage.html(title: title, summary: summary), type: "text/html; charset=utf-8")
-            case .success(nil): return Self.text(.notFound, "no such athlete", type: "text/plain; charset=utf-8")
-            case .failure(let problem): return Self.text(.serviceUnavailable, "\(problem)", type: "text/plain; charset=utf-8")
+            case .success(let answer): return Self.text(.serviceUnavailable, answer.said ?? "refused", type: "text/plain; charset=utf-8")
+            case .failure(let refusal): return Self.text(.serviceUnavailable, "\(refusal)", type: "text/plain; charset=utf-8")
             }
         }
         for verb in ConsoleAction.Verb.allCases {
@@ -332,7 +328,7 @@ public struct ConsoleServer: Sendable {
                 }
                 // A program of the gym's library goes out as its definition; any other by name.
                 action.definition = action.program.flatMap(library.program(named:))
-                var sentAt = now()
+                var sentAt = wall.now
                 let result: Result<ConsoleLink.Sent, ConsoleLink.Refusal>
                 switch action.verb {
                 case .repeat:
@@ -345,7 +341,7 @@ public struct ConsoleServer: Sendable {
                     if link.stopRepeating() == 0 { return Self.json(.ok, message: "No class was repeating") }
                 default:
                     result = link.send({
-                        sentAt = now()
+                        sentAt = wall.now
                         return action.commands(now: sentAt)
                     }, to: action.stations)
                 }

@@ -1,14 +1,13 @@
 import Foundation
 import ServiceLifecycle
 
-/// One of the console's blocking sides, the broker's link (`ConsoleLink`) or the score reader
-/// (`ConsoleScoresReader`), as a `Service` in the console's one `ServiceGroup`
-/// (`ConsoleServer.run`). Each loops on a thread of its own (a poll loop over libmosquitto's
-/// socket; SQLite reads): both block, so neither runs on Swift's concurrency threads. It is
-/// started before the group runs (a missing libmosquitto is refused before the server binds);
-/// on the group's graceful shutdown (SIGTERM, SIGINT) or cancellation (the server failed),
-/// `stop` wakes the loop through its own mechanism (a pipe, a semaphore) and joins its thread,
-/// on a thread too, as no concurrency thread may block.
+/// The console's blocking side, the broker's link (`ConsoleLink`), as a `Service` in the
+/// console's one `ServiceGroup` (`ConsoleServer.run`). It loops on a thread of its own (a poll
+/// loop over libmosquitto's socket): it blocks, so it does not run on Swift's concurrency
+/// threads. It is started before the group runs (a missing libmosquitto is refused before the
+/// server binds); on the group's graceful shutdown (SIGTERM, SIGINT) or cancellation (the
+/// server failed), `stop` wakes the loop through its own mechanism (a pipe) and joins its
+/// thread, on a thread too, as no concurrency thread may block.
 public struct ConsoleThreadService: Service {
     /// The side's name, for the group's log and the joining thread.
     public let name: String

@@ -4,7 +4,7 @@ import GymTimerCore
 /// an in-memory broker, where there is no socket to poll and the twin's deliveries are taken at
 /// the connection's deadlines): `run` is its own real-time loop instead.
 extension FleetCollector: TimedDriver {
-    public var nextDeadline: Moment? { min(connectionDeadline, rosterDeadline ?? connectionDeadline) }
+    public var nextDeadline: Moment? { min(connectionDeadline, sidesDeadline ?? connectionDeadline) }
 
     public func fire(at now: Moment) { fireConnection(at: now) }
 }

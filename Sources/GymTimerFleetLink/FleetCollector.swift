@@ -22,11 +22,15 @@ import GymTimerSystem
 /// they hold. A message is acknowledged to the broker only once stored: the client defers its
 /// writes (`MQTTClient.Options.deferWrites`), and a batch that cannot be stored (disk full,
 /// database locked) drops the connection unacknowledged, so the broker sends it again after
-/// the back-off. Runs one poll loop of its own on the connection's life cycle (`FleetConnection`).
+/// the back-off. It is also the coach's console's one way to the gym's database: its desk
+/// (`CollectorDesk`) answers the console's asks and retains today's scores for it. Runs one
+/// poll loop of its own on the connection's life cycle (`FleetConnection`).
 public final class FleetCollector {
     public let store: HistoryStore
     /// The athletes' cards it retains for the stations and the forgets it carries to them.
     private let roster: FleetRosterPublisher
+    /// What it answers the coach's console, and today's scores it retains for it.
+    private let desk: CollectorDesk
     private let connection: FleetConnection
     private let prefix: String
     private let log: (String) -> Void
@@ -74,6 +78,7 @@ public final class FleetCollector {
         // Another collector writing the same database waits for its turn rather than failing.
         store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current, busyTimeout: .seconds(1))
         roster = FleetRosterPublisher(store: store, prefix: prefix, wall: wall, log: log)
+        desk = CollectorDesk(database: GymDatabase(path: database, wall: wall), prefix: prefix, log: log)
         var options = options
         options.deferWrites = true
         options.will = MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "offline", qos: 1, retain: true)
@@ -95,10 +100,13 @@ public final class FleetCollector {
             guard let self else { return log(line) }
             if !self.takenOver { self.log(line) }
         }
-        roster.publish = { [weak self] message in
+        let publish: (MQTTMessage) -> Bool = { [weak self] message in
             guard let self, self.connection.isConnected else { return false }
             return (try? self.connection.client.publish(message)) != nil
         }
+        roster.publish = publish
+        desk.publish = publish
+        roster.changed = { [weak self] in self?.desk.rosterChanged() }
     }
 
     /// The current moment on the collector's timeline (the one its deadlines are on).
@@ -110,9 +118,9 @@ public final class FleetCollector {
     public func step(timeout: Duration) {
         let now = moment
         if connection.nextDeadline <= now { handle(connection.fire(at: now)) }
-        if let due = roster.nextDeadline, due <= now { roster.fire(at: now) }
-        let until = min(connection.nextDeadline, now + timeout)
-        var revents = wait(until: roster.nextDeadline.map { min($0, until) } ?? until)
+        fireSides(at: now)
+        let until = [roster.nextDeadline, desk.nextDeadline].compactMap { $0 }.reduce(min(connection.nextDeadline, now + timeout), min)
+        var revents = wait(until: until)
         guard revents != 0 else { return noticeLoss() }
         // libmosquitto reads one packet per call: read on while more is there (the broker
         // sends up to its max_inflight_messages before our acknowledgements), and store what
@@ -134,11 +142,17 @@ public final class FleetCollector {
     func fireConnection(at now: Moment) {
         handle(connection.fire(at: now))
         noticeLoss()
-        if let due = roster.nextDeadline, due <= now { roster.fire(at: now) }
+        fireSides(at: now)
     }
 
-    /// When the athletes' side next needs `fireConnection(at:)` (the roster check, a resend).
-    var rosterDeadline: Moment? { roster.nextDeadline }
+    /// What fell due of the athletes' side (the roster check, a resend) and the desk's (the scores).
+    private func fireSides(at now: Moment) {
+        if let due = roster.nextDeadline, due <= now { roster.fire(at: now) }
+        if let due = desk.nextDeadline, due <= now { desk.fire(at: now) }
+    }
+
+    /// When the athletes' side or the desk next needs `fireConnection(at:)`.
+    var sidesDeadline: Moment? { [roster.nextDeadline, desk.nextDeadline].compactMap { $0 }.min() }
 
     /// The most reads whose records are stored in one transaction.
     static let batchReads = 64
@@ -193,7 +207,7 @@ public final class FleetCollector {
             case .subscribed(let mid) where mid == subscription:
                 recordsGranted()
             case .subscribed, .delivered: break
-            case .message(let message) where roster.receive(message):
+            case .message(let message) where roster.receive(message) || desk.receive(message):
                 continue
             case .message(let message):
                 take(message, into: &batch)
@@ -208,6 +222,7 @@ public final class FleetCollector {
             }
         }
         roster.stored(cards: Set(batch.records.compactMap(\.athlete)))
+        if !batch.records.isEmpty { desk.stored() }
         let acknowledged = batch.records.map(\.id) + batch.dropped
         acknowledge(Dictionary(grouping: acknowledged) { $0.split(separator: "/").first.map(String.init) ?? "" }, batch.refusals)
         connection.acknowledge()
@@ -227,6 +242,7 @@ public final class FleetCollector {
         connectedAt = moment
         granted = false
         roster.connected()
+        desk.connected()
         do {
             subscription = try connection.client.subscribe(FleetTopics.everyStation(prefix: prefix).workout, qos: 1)
             // After the records': granted once that one is, the retained cards and statuses
@@ -234,6 +250,9 @@ public final class FleetCollector {
             // while it is away, so they never take a record's place in its queue (what was
             // missed is read again as retained, and a forget is asked again).
             for topic in roster.subscriptions { _ = try connection.client.subscribe(topic, qos: 0) }
+            // The console's asks, at QoS 0 too: none is queued for this persistent session while
+            // it is away (the console gave up on it after `ConsoleLink.answerWait`).
+            for topic in desk.subscriptions { _ = try connection.client.subscribe(topic, qos: 0) }
             return true
         } catch {
             connection.lose("\(error)")
@@ -247,6 +266,7 @@ public final class FleetCollector {
         granted = true
         subscription = nil
         roster.subscribed(at: moment)
+        desk.subscribed(at: moment)
         if !everGranted {
             everGranted = true
             log("collect: subscribed to \(FleetTopics.everyStation(prefix: prefix).workout); storing every station's records")
@@ -309,7 +329,10 @@ public final class FleetCollector {
     /// twice in a row, is another collector with the same client id taking the session over
     /// (each one's reconnection closes the other's): said once, in one line.
     private func noticeLoss() {
-        if !connection.isConnected { roster.disconnected() }
+        if !connection.isConnected {
+            roster.disconnected()
+            desk.disconnected()
+        }
         guard let since = connectedAt else { return }
         if connection.isConnected {
             // A connection that holds: the other collector is gone (or was never there).

@@ -35,6 +35,9 @@ final class FleetRosterPublisher {
     private let wall: WallClock
     /// Publishes while connected (false when it could not now).
     var publish: (MQTTMessage) -> Bool = { _ in false }
+    /// Called when another process changed the database (and once settled), before any card
+    /// or forget goes out: the collector's desk publishes today's scores again.
+    var changed: () -> Void = {}
 
     /// How often the database is asked whether another process changed it.
     static let rosterCheck: Duration = .seconds(2)
@@ -109,6 +112,7 @@ final class FleetRosterPublisher {
             dataVersion = try? store.dataVersion()
             nextResend = now + Self.forgetResend
             nextCheck = now + Self.rosterCheck
+            changed()
             return synchronise(sendingForgets: true)
         }
         if let check = nextCheck, now >= check {
@@ -116,6 +120,7 @@ final class FleetRosterPublisher {
             let version = try? store.dataVersion()
             if version != dataVersion {
                 dataVersion = version
+                changed()
                 synchronise(sendingForgets: true)
             }
         }

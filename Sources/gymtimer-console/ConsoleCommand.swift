@@ -26,10 +26,12 @@ struct ConsoleCommand: AsyncParsableCommand {
         discussion: "Requests naming any other host are refused, so a page on another site cannot reach the console through a browser."))
     var name: [String] = []
 
-    @Option(name: .long, help: "The collector's history database (gymtimer collect --db), read-only, for today's scores.")
+    /// Gone: the console asks the collector (`gymtimer collect --db`) over the broker. Kept
+    /// (hidden) only to say so in one line rather than ArgumentParser's unknown-option error.
+    @Option(name: .long, help: .hidden)
     var db: String?
 
-    @Option(name: .long, help: "The gym's programs built in the console, a JSON file it keeps (default: programs.json beside --db).")
+    @Option(name: .long, help: "The gym's programs built in the console, a JSON file it keeps (without it they last until the console stops).")
     var library: String?
 
     @Option(name: .customLong("pin-file"), help: "File whose first line is the coach's PIN (4-64 characters); without it the console only shows the floor.")
@@ -39,6 +41,9 @@ struct ConsoleCommand: AsyncParsableCommand {
     var clientID: String?
 
     func run() async throws {
+        if db != nil {
+            throw CLIError.usage("--db is gone: the console asks the collector (gymtimer collect --db FILE) over the broker; give the programs' file with --library FILE")
+        }
         let address: ConsoleListen
         switch ConsoleListen.parse(listen) {
         case .success(let parsed): address = parsed
@@ -62,22 +67,14 @@ struct ConsoleCommand: AsyncParsableCommand {
         } catch {
             throw CLIError.failed("\(error)")
         }
-        let scores = db.map { ConsoleScoresReader(path: $0, broadcast: broadcast) }
-        if scores == nil {
-            broadcast.publish(event: "scores", data: #"{"problem":"no --db given: start the console with the collector's database to see scores"}"#)
-        }
-        scores?.start()
         let hosts = ConsoleHosts.onThisMachine(listen: address, extraNames: name)
-        let libraryPath = library ?? db.map { (($0 as NSString).deletingLastPathComponent as NSString).appendingPathComponent("programs.json") }
-        let programs = ConsoleLibrary(path: libraryPath)
+        let programs = ConsoleLibrary(path: library)
         if let problem = programs.problem { StandardError.writeLine("console: \(problem)") }
-        let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin), hosts: hosts, library: programs,
-            gym: db.map { ConsoleGymDatabase(path: $0) })
+        let server = ConsoleServer(link: link, broadcast: broadcast, gate: ConsoleGate(pin: pin), hosts: hosts, library: programs)
         let lockNote = pin == nil ? "read-only: no --pin-file" : "actions need the PIN"
-        // One lifecycle (ConsoleServer.run): the server, the score reader and the link in one
-        // ServiceGroup; SIGINT or SIGTERM stops them in that order.
-        var sides = [ConsoleThreadService(name: "mqtt") { link.stop() }]
-        if let scores { sides.append(ConsoleThreadService(name: "scores") { scores.stop() }) }
+        // One lifecycle (ConsoleServer.run): the server and the link in one ServiceGroup;
+        // SIGINT or SIGTERM stops them in that order.
+        let sides = [ConsoleThreadService(name: "mqtt") { link.stop() }]
         defer { broadcast.finish() }
         do {
             try await server.run(listen: address, sides: sides) { port in

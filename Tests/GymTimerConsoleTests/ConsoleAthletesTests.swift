@@ -1,7 +1,7 @@
 import Foundation
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
+@testable import GymTimerFleetLink
 import GymTimerHistory
 import Testing
 @testable import GymTimerConsole
@@ -13,6 +13,8 @@ import Testing
     let today = LocalDay(year: 2026, month: 11, day: 24)
     let anna = RosterAthlete(id: 1, name: "Anna Berg", shortName: "AnnA", createdAt: Date(timeIntervalSince1970: 0), cards: [CardID(hex: "04A1B2C3")!])
     let ben = RosterAthlete(id: 2, name: "Ben Ohl", shortName: "bEno", createdAt: Date(timeIntervalSince1970: 0), cards: [CardID(hex: "04B0B0B0")!])
+    /// The roster's athletes as the collector answers them (the class list's).
+    var athletes: [GymRoster.Athlete] { [anna, ben].map(GymDatabase.athlete) }
 
     func program(_ id: String, _ score: String, station: String, card: String?, at: Double = 1000, day: LocalDay? = nil) -> StoredWorkout {
         StoredWorkout(
@@ -28,7 +30,7 @@ import Testing
             program("rack-3/1", "5 rounds", station: "rack-3", card: "0DDC0FFE"),
             program("rack-4/1", "4 rounds", station: "rack-4", card: nil),
         ]
-        let board = ConsoleScores.make(rows, day: today, names: ConsoleAthleteNames([anna, ben])).boards[0]
+        let board = GymScores.make(rows, day: today, names: GymAthleteNames([anna, ben])).boards[0]
         #expect(board.entries.map { "\($0.rank) \($0.athlete) \($0.station) \($0.division.rawValue)" }
             == ["1 Anna Berg rack-1 rx", "1 Ben Ohl rack-2 rx", "3 new card 0FFE rack-3 rx", "4 guest rack-4 rx"])
         #expect(board.entries.map(\.athleteID) == [1, 2, nil, nil])
@@ -41,25 +43,25 @@ import Testing
         var rx = program("rack-2/1", "5 rounds", station: "rack-2", card: "04B0B0B0", at: 1001)
         rx.division = .rx
         let unsaid = program("rack-3/1", "5 rounds", station: "rack-3", card: nil, at: 1002)
-        let board = ConsoleScores.make([scaled, rx, unsaid], day: today, names: ConsoleAthleteNames([anna, ben])).boards[0]
+        let board = GymScores.make([scaled, rx, unsaid], day: today, names: GymAthleteNames([anna, ben])).boards[0]
         #expect(board.entries.map { "\($0.rank) \($0.athlete) \($0.division.rawValue)" } == ["1 Ben Ohl rx", "1 guest rx", "3 Anna Berg scaled"])
     }
 
     @Test func rxRanksAboveScaledAndTiesStayWithinADivision() {
         // Pure: the ranking takes each entry's division as made; a scaled 9 ranks below an Rx 5.
-        var rows = [(ConsoleScores.Entry, ConsoleScores.Parsed)]()
+        var rows = [(GymScores.Entry, GymScores.Parsed)]()
         let scores: [(String, Division)] = [("9 rounds", .scaled), ("5 rounds", .rx), ("5 rounds", .scaled), ("5 rounds", .rx), ("4 rounds", .scaled)]
         for (index, (score, division)) in scores.enumerated() {
-            rows.append((ConsoleScores.Entry(station: "rack-\(index)", score: score, division: division, at: Double(index)), ConsoleScores.parse(score)!))
+            rows.append((GymScores.Entry(station: "rack-\(index)", score: score, division: division, at: Double(index)), GymScores.parse(score)!))
         }
-        let entries = ConsoleScores.ranked(rows)
+        let entries = GymScores.ranked(rows)
         #expect(entries.map { "\($0.rank) \($0.score) \($0.division.rawValue)" }
             == ["1 5 rounds rx", "1 5 rounds rx", "3 9 rounds scaled", "4 5 rounds scaled", "5 4 rounds scaled"])
     }
 
     @Test func theClassListSendsEachStationItsAthleteOrNobody() throws {
         let body = Array(#"{"stations":{"rack-2":null,"rack-1":1}}"#.utf8)
-        let list = try ConsoleClassList.parse(body, athletes: [anna, ben]).get()
+        let list = try ConsoleClassList.parse(body, athletes: athletes).get()
         #expect(list.lines.map(\.station) == ["rack-1", "rack-2"])
         #expect(list.lines.map(\.command.json) == [
             #"{"do":"athlete","card":"04A1B2C3","short":"AnnA"}"#, #"{"do":"athlete","card":null}"#,
@@ -70,7 +72,7 @@ import Testing
         _ = refused.take(event: Array(#"{"event":"error","id":"b","kind":"not-allowed","reason":"busy","t":1}"#.utf8), from: "rack-2")
         #expect(list.report(answers: ["rack-1": done, "rack-2": refused], offline: [])
             == "On the stations: Anna Berg on rack-1; refused on rack-2: busy")
-        let scaled = try ConsoleClassList.parse(Array(#"{"stations":{"rack-1":2},"divisions":{"rack-1":"scaled"}}"#.utf8), athletes: [anna, ben]).get()
+        let scaled = try ConsoleClassList.parse(Array(#"{"stations":{"rack-1":2},"divisions":{"rack-1":"scaled"}}"#.utf8), athletes: athletes).get()
         #expect(scaled.lines.map(\.command.json) == [#"{"do":"athlete","card":"04B0B0B0","short":"bEno","division":"scaled"}"#])
         #expect(scaled.lines.map(\.said) == ["Ben Ohl on rack-1 (Scaled)"])
         #expect(list.report(answers: ["rack-1": done], offline: [], notSent: ["rack-2": "no such station on the broker: rack-2"])
@@ -79,7 +81,7 @@ import Testing
 
     @Test func theClassListRefusesWhatCannotBe() {
         func refusal(_ text: String) -> String? {
-            if case .failure(let problem) = ConsoleClassList.parse(Array(text.utf8), athletes: [anna, ben]) { return problem.description }
+            if case .failure(let problem) = ConsoleClassList.parse(Array(text.utf8), athletes: athletes) { return problem.description }
             return nil
         }
         #expect(refusal(#"{"stations":{"rack-1":1,"rack-2":1}}"#) == "Anna Berg is on rack-1 and rack-2: one station each")
@@ -111,8 +113,8 @@ import Testing
             program("rack-3/1", "5 rounds", station: "rack-3", card: "0DDC0FFE"),
             program("rack-4/1", "4 rounds", station: "rack-4", card: nil),
         ]
-        let roster = ConsoleGymDatabase.roster(
-            [anna], names: ConsoleAthleteNames([anna]), workouts: rows,
+        let roster = GymDatabase.roster(
+            [anna], names: GymAthleteNames([anna]), workouts: rows,
             onStations: ["rack-2": CardID(hex: "04A1B2C3")!, "rack-5": CardID(hex: "C0FFEE")!])
         #expect(roster.athletes.map(\.name) == ["Anna Berg"])
         #expect(roster.newCards == [.init(card: "C0FFEE", station: "rack-5"), .init(card: "0DDC0FFE", station: "rack-3")])
@@ -129,7 +131,7 @@ import Testing
         let stats = StationStats(
             workouts: 2, totalDurationMilliseconds: 120_000, calories: 0, currentStreak: 2, longestStreak: 3, achievements: [],
             records: [PersonalRecord(program: "AMRAP 12", score: "9 rounds", completedAt: Date(timeIntervalSince1970: 1000), station: "rack-1")])
-        let summary = ConsoleAthleteSummary.make(athlete: hostile, workouts: rows, stats: stats, today: today)
+        let summary = GymAthleteSummary.make(athlete: hostile, workouts: rows, stats: stats, today: today)
         #expect(summary.week.map(\.workouts.count) == [0, 0, 0, 0, 0, 1, 1])
         #expect(summary.points == 100 && summary.currentStreak == 2)
         let html = ConsoleAthletePage.html(title: "Gym", summary: summary)

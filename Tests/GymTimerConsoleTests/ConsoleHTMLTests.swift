@@ -1,3 +1,4 @@
+import GymTimerFleet
 import Testing
 @testable import GymTimerConsole
 
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func theChartEscapesStationNames() {
-        let week = ConsoleScores.Week(days: ["2026-11-24"], stations: ["<rack>"], counts: [[2]])
+        let week = GymScores.Week(days: ["2026-11-24"], stations: ["<rack>"], counts: [[2]])
         let svg = ConsoleChart.svg(week)
         #expect(svg.hasPrefix("<svg"))
         #expect(svg.contains("&lt;rack&gt;: 2 on 2026-11-24"))

@@ -146,13 +146,14 @@ class Gym:
                                     "--data-dir", self.path(station)], stdin=stdin, stdout=stdout)
 
     def start_console(self):
-        """The console behind the PIN; whether it served its page within 30 s."""
+        """The console behind the PIN (it asks the collector for the gym's data; its programs in
+        work/programs.json, beside the collector's database); whether it served its page within 30 s."""
         pin = self.path("pin")
         with open(pin, "w") as f:
             f.write(self.PIN + "\n")
         os.chmod(pin, 0o600)
         self.start("console", [self.gymtimer, "console", "--broker", self.broker, "--listen", f"127.0.0.1:{self.http}",
-                               "--db", self.db, "--pin-file", pin])
+                               "--library", self.path("programs.json"), "--pin-file", pin])
         return until(30, lambda: urllib.request.urlopen(self.base + "/", timeout=2).status == 200) is not None
 
     def browser(self, width, height, service=None):

@@ -96,13 +96,15 @@ def main():
         added = subprocess.run([gymtimer, "athletes", "--db", db, "add", HOSTILE_NAME, "--card", "04A1B2C3", "--short", "AnnA"],
                                capture_output=True, text=True)
         check("the roster takes a name that is markup (any printable text is a name)", added.returncode == 0, added.stderr)
+        # The collector again, for good: the console asks it for the athlete's page.
+        processes.append(subprocess.Popen([gymtimer, "collect", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--db", db],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
         def usual_open_files():
             resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
         console_log = open(os.path.join(work, "console.log"), "w")
         processes.append(subprocess.Popen(
-            [gymtimer, "console", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--listen", f"{COACH}:{port}", "--pin-file", pin,
-             "--db", db],
+            [gymtimer, "console", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--listen", f"{COACH}:{port}", "--pin-file", pin],
             stdin=subprocess.DEVNULL, stdout=console_log, stderr=console_log, preexec_fn=usual_open_files))
         end = time.monotonic() + 30
         while time.monotonic() < end:

@@ -16,7 +16,7 @@ struct Console: ParsableCommand {
         abstract: "Serve the coach's web console: the floor live, classes started at one instant, today's scores.",
         discussion: "Runs gymtimer-console, installed beside gymtimer, with the same arguments: `gymtimer console --help` lists its options.")
 
-    @Argument(parsing: .captureForPassthrough, help: "The console's options (--broker, --listen, --db, --pin-file, …).")
+    @Argument(parsing: .captureForPassthrough, help: "The console's options (--broker, --listen, --library, --pin-file, …).")
     var arguments: [String] = []
 
     /// The console program's file name, looked for in this binary's directory.

@@ -2,12 +2,12 @@ import Foundation
 import GymTimerCore
 import GymTimerHistory
 import Testing
-@testable import GymTimerConsole
+@testable import GymTimerFleetLink
 import GymTimerSystem
 
-/// The coach's edits on a real collector's database: a new card offered then named, a rename,
+/// The coach's edits on a real collector's database, as the collector's desk does them: a new card offered then named, a rename,
 /// a refusal that says why, and an athlete's summary by the station's rules.
-@Suite struct ConsoleGymDatabaseTests {
+@Suite struct GymDatabaseTests {
     let utc = TimeZone(identifier: "UTC")!
     let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18, 08:26 UTC
 
@@ -33,11 +33,11 @@ import GymTimerSystem
     @Test func aNewCardIsOfferedThenNamedAndRenamed() throws {
         let (path, cleanup) = try gym()
         defer { cleanup() }
-        let database = ConsoleGymDatabase(path: path, timeZone: utc, wall: .fixed(now))
+        let database = GymDatabase(path: path, timeZone: utc, wall: .fixed(now))
         let before = try database.roster(onStations: ["rack-3": CardID(hex: "04A1B2C3")!]).get()
         #expect(before.athletes.map(\.name) == ["Anna Berg"])
         #expect(before.newCards == [.init(card: "0DDC0FFE", station: "rack-2")], "Anna's card on rack-3 is known: not offered")
-        #expect(try ConsoleRosterEdit.name(card: CardID(hex: "0DDC0FFE")!, name: "Cara Dune", short: "CArA").apply(to: database).get()
+        #expect(try database.name(card: CardID(hex: "0DDC0FFE")!, name: "Cara Dune", short: "CArA").get()
             == "Card 0DDC0FFE is Cara Dune (CArA on the wall)")
         let after = try database.roster().get()
         #expect(after.newCards.isEmpty && after.athletes.map(\.name) == ["Anna Berg", "Cara Dune"])
@@ -58,7 +58,7 @@ import GymTimerSystem
     @Test func theCoachSetsAResultsDivision() throws {
         let (path, cleanup) = try gym()
         defer { cleanup() }
-        let database = ConsoleGymDatabase(path: path, timeZone: utc, wall: .fixed(now))
+        let database = GymDatabase(path: path, timeZone: utc, wall: .fixed(now))
         #expect(try database.setDivision(record: "rack-1/program@1", division: .scaled).get() == "Anna Berg's AMRAP 12 (9 rounds) is Scaled now")
         let stored = try HistoryStore.reading(path: path, timeZone: utc, wall: .fixed(now)).workouts().first { $0.id == "rack-1/program@1" }
         #expect(stored?.division == .scaled)
@@ -67,7 +67,7 @@ import GymTimerSystem
             return
         }
         #expect(problem.description == "Not changed: no such program result (reload the page)")
-        let missing = ConsoleGymDatabase(path: path + ".typo")
+        let missing = GymDatabase(path: path + ".typo")
         #expect((try? missing.setDivision(record: "rack-1/program@1", division: .rx).get()) == nil)
         #expect(!FileManager.default.fileExists(atPath: path + ".typo"), "a typo'd path is no new database")
     }
@@ -75,7 +75,7 @@ import GymTimerSystem
     @Test func anAthletesSummaryFollowsTheStationsRules() throws {
         let (path, cleanup) = try gym()
         defer { cleanup() }
-        let database = ConsoleGymDatabase(path: path, timeZone: utc, wall: .fixed(now))
+        let database = GymDatabase(path: path, timeZone: utc, wall: .fixed(now))
         let anna = try #require(try database.athletes().get().first)
         let summary = try #require(try database.summary(id: anna.id).get())
         #expect(summary.name == "Anna Berg" && summary.workouts == 2 && summary.points == 100)

@@ -1,55 +1,42 @@
 import Foundation
 import GymTimerCore
+import GymTimerFleet
 import GymTimerHistory
 import GymTimerSystem
 
-/// The collector's database as the coach's console changes it: the roster (a new card named,
-/// an athlete renamed) and a result's Rx/Scaled. Each edit opens the file for writing as
-/// `gymtimer athletes` does (`AthleteRoster.open`) and closes it again; everything else is read
-/// through read-only handles, and today's scores stay `ConsoleScoresReader`'s. The server asks
-/// for the coach's session before calling any edit; each failure is a sentence for the page.
-public struct ConsoleGymDatabase: Sendable {
-    public let path: String
-    public let timeZone: TimeZone
-    public let wall: WallClock
+/// The collector's database as the coach's console sees and changes it through the collector's
+/// desk (`CollectorDesk`): the roster (a new card named, an athlete renamed), a result's
+/// Rx/Scaled, an athlete's page, today's scores. Each edit opens the file for writing as
+/// `gymtimer athletes` does (`AthleteRoster.open`) and closes it again (the roster's publisher
+/// notices the change as any other process's); everything else is read through read-only
+/// handles. Each failure is a sentence for the coach's page.
+struct GymDatabase {
+    let path: String
+    let timeZone: TimeZone
+    let wall: WallClock
+
+    /// Why something could not be read or done, as the page says it.
+    struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
+        var description: String
+    }
 
     /// How far back records are looked through for cards the roster does not know.
-    public static let newCardDays = 30.0
+    static let newCardDays = 30.0
     /// The most new cards listed (a flood of taps from unknown cards cannot grow the page).
-    public static let maximumNewCards = 50
+    static let maximumNewCards = 50
 
-    public init(path: String, timeZone: TimeZone = .current, wall: WallClock = .system) {
+    init(path: String, timeZone: TimeZone = .current, wall: WallClock = .system) {
         self.path = path
         self.timeZone = timeZone
         self.wall = wall
     }
 
-    /// What the coach's page shows of the roster: every athlete, and the cards not yet named.
-    public struct Roster: Hashable, Sendable, Codable {
-        public struct Athlete: Hashable, Sendable, Codable {
-            public var id: Int64
-            public var name: String
-            public var short: String
-            public var cards: [String]
-        }
-
-        /// A card seen (in a record, or on a station now) that the roster does not know.
-        public struct NewCard: Hashable, Sendable, Codable {
-            public var card: String
-            /// Where it was seen last (a station's name).
-            public var station: String?
-        }
-
-        public var athletes: [Athlete]
-        public var newCards: [NewCard]
-    }
-
     /// The roster, and the cards of the last `newCardDays` days' records and of `onStations`
     /// (each station's athlete now) that no athlete has; the newest first.
-    public func roster(onStations: [String: CardID] = [:]) -> Result<Roster, ConsolePIN.Problem> {
+    func roster(onStations: [String: CardID] = [:]) -> Result<GymRoster, Problem> {
         do {
             let athletes = try readAthletes()
-            let names = ConsoleAthleteNames(athletes)
+            let names = GymAthleteNames(athletes)
             let workouts = try HistoryStore.reading(path: path, timeZone: timeZone, wall: wall)
                 .workouts(since: wall.date.addingTimeInterval(-Self.newCardDays * 86_400))
             return .success(Self.roster(athletes, names: names, workouts: workouts, onStations: onStations))
@@ -59,7 +46,7 @@ public struct ConsoleGymDatabase: Sendable {
     }
 
     /// The page's roster from what was read. Pure.
-    static func roster(_ athletes: [RosterAthlete], names: ConsoleAthleteNames, workouts: [StoredWorkout], onStations: [String: CardID]) -> Roster {
+    static func roster(_ athletes: [RosterAthlete], names: GymAthleteNames, workouts: [StoredWorkout], onStations: [String: CardID]) -> GymRoster {
         var seen: [CardID: String?] = [:]
         var order: [CardID] = []
         func saw(_ card: CardID, on station: String?) {
@@ -70,22 +57,27 @@ public struct ConsoleGymDatabase: Sendable {
         for workout in workouts { if let card = workout.athlete { saw(card, on: workout.station) } }
         for (station, card) in onStations.sorted(by: { $0.key < $1.key }) { saw(card, on: station) }
         let newest = order.reversed().prefix(Self.maximumNewCards)
-        return Roster(
-            athletes: athletes.map { .init(id: $0.id, name: $0.name, short: $0.shortName, cards: $0.cards.map(\.hex)) },
+        return GymRoster(
+            athletes: athletes.map(Self.athlete),
             newCards: newest.map { .init(card: $0.hex, station: seen[$0] ?? nil) })
     }
 
+    /// One athlete as the page sees them.
+    static func athlete(_ athlete: RosterAthlete) -> GymRoster.Athlete {
+        .init(id: athlete.id, name: athlete.name, short: athlete.shortName, cards: athlete.cards.map(\.hex))
+    }
+
     /// Every athlete of the roster, by name.
-    public func athletes() -> Result<[RosterAthlete], ConsolePIN.Problem> {
+    func athletes() -> Result<[GymRoster.Athlete], Problem> {
         do {
-            return .success(try readAthletes())
+            return .success(try readAthletes().map(Self.athlete))
         } catch {
             return .failure(.init(description: "the gym's database cannot be read: \(error)"))
         }
     }
 
     /// `name` (and `short`, else derived from the name) for `card`, added to the roster.
-    public func name(card: CardID, name: String, short: String?) -> Result<String, ConsolePIN.Problem> {
+    func name(card: CardID, name: String, short: String?) -> Result<String, Problem> {
         do {
             let added = try AthleteRoster.open(path: path, wall: wall).add(name: name, card: card, shortName: short)
             return .success("Card \(card.hex) is \(added.name) (\(added.shortName) on the wall)")
@@ -95,7 +87,7 @@ public struct ConsoleGymDatabase: Sendable {
     }
 
     /// The athlete `id` renamed to `name` and/or given the short name `short`.
-    public func rename(id: Int64, name: String?, short: String?) -> Result<String, ConsolePIN.Problem> {
+    func rename(id: Int64, name: String?, short: String?) -> Result<String, Problem> {
         do {
             guard let athlete = try readAthletes().first(where: { $0.id == id }) else {
                 return .failure(.init(description: "Not renamed: no such athlete in the roster (reload the page)"))
@@ -110,7 +102,7 @@ public struct ConsoleGymDatabase: Sendable {
     /// The program result `record` (its id in the gym, `station/program@…`) set to `division`
     /// (`HistoryStore.setDivision`): the coach's word after the fact; the athlete's records
     /// follow it as they are next read.
-    public func setDivision(record: String, division: Division) -> Result<String, ConsolePIN.Problem> {
+    func setDivision(record: String, division: Division) -> Result<String, Problem> {
         // Never a new file: a typo'd path is an error, as for the roster.
         guard FileManager.default.fileExists(atPath: path) else {
             return .failure(.init(description: "Not changed: no gym database at \(path)"))
@@ -122,7 +114,7 @@ public struct ConsoleGymDatabase: Sendable {
             }
             let workout = try store.workouts(since: wall.date.addingTimeInterval(-8 * 86_400)).first { $0.id == record }
             let what = workout.map { w in
-                "\(ConsoleAthleteNames(((try? readAthletes()) ?? [])).name(w.athlete))'s \(w.preset ?? "result") (\(w.score ?? "-"))"
+                "\(GymAthleteNames(((try? readAthletes()) ?? [])).name(w.athlete))'s \(w.preset ?? "result") (\(w.score ?? "-"))"
             } ?? "The result"
             return .success("\(what) is \(division == .rx ? "Rx" : "Scaled") now")
         } catch {
@@ -131,16 +123,30 @@ public struct ConsoleGymDatabase: Sendable {
     }
 
     /// Everything the athlete's page shows of athlete `id`, as of now; nil when the roster has no such athlete.
-    public func summary(id: Int64) -> Result<ConsoleAthleteSummary?, ConsolePIN.Problem> {
+    func summary(id: Int64) -> Result<GymAthleteSummary?, Problem> {
         do {
             guard let athlete = try readAthletes().first(where: { $0.id == id }) else { return .success(nil) }
             let store = try HistoryStore.reading(path: path, timeZone: timeZone, wall: wall)
             let today = LocalDay(wall.date, in: timeZone)
             let workouts = try store.workouts(since: wall.date.addingTimeInterval(-8 * 86_400), scope: athlete.scope)
             let stats = try store.stats(athlete.scope)
-            return .success(ConsoleAthleteSummary.make(athlete: athlete, workouts: workouts, stats: stats, today: today))
+            return .success(GymAthleteSummary.make(athlete: athlete, workouts: workouts, stats: stats, today: today))
         } catch {
             return .failure(.init(description: "the gym's database cannot be read: \(error)"))
+        }
+    }
+
+    /// Today's scores, as of now.
+    func scores() -> Result<GymScores, Problem> {
+        do {
+            let now = wall.date
+            let store = try HistoryStore.reading(path: path, timeZone: timeZone, wall: .fixed(now))
+            let workouts = try store.workouts(since: now.addingTimeInterval(-8 * 86_400))
+            // The roster's names (a file before v6 has none: every card is new).
+            let athletes = (try? readAthletes()) ?? []
+            return .success(GymScores.make(workouts, day: LocalDay(now, in: timeZone), names: GymAthleteNames(athletes)))
+        } catch {
+            return .failure(.init(description: "\(error)"))
         }
     }
 

@@ -1,52 +1,12 @@
 import Foundation
 import GymTimerCore
+import GymTimerFleet
 import GymTimerHistory
 
-/// Today's scores and the week's workouts, from the collector's database: what the page's
-/// leaderboard and chart show. Pure: `make` takes the rows and the day; the reading is
-/// `ConsoleScoresReader`'s.
-public struct ConsoleScores: Hashable, Sendable, Codable {
-    /// One program's results today, best first.
-    public struct Board: Hashable, Sendable, Codable {
-        public var program: String
-        /// `For Time` when any result is timed or capped, else `AMRAP` (rounds, most first).
-        public var kind: String
-        public var entries: [Entry]
-    }
-
-    /// One athlete's finished program, on one station.
-    public struct Entry: Hashable, Sendable, Codable {
-        /// The record's id in the gym (`station/…`): what the coach's Rx/Scaled switch names.
-        public var id: String = ""
-        /// Who (`ConsoleAthleteNames`): a roster name, `new card 1A2B`, or `guest`.
-        public var athlete: String = ConsoleAthleteNames.guest
-        /// Their roster id (their page, `/athlete/{id}`); nil for a new card or a guest.
-        public var athleteID: Int64? = nil
-        public var station: String
-        public var score: String
-        /// Rx or Scaled: every Rx result ranks above every Scaled one.
-        public var division: Division = .rx
-        /// When it was finished (Unix seconds).
-        public var at: Double
-        /// Its place on the board: equal scores in one division share one (1, 2, 2, 4),
-        /// whoever finished first.
-        public var rank: Int = 0
-    }
-
-    /// Workouts per station on each of the last 7 days (oldest first).
-    public struct Week: Hashable, Sendable, Codable {
-        public var days: [String]
-        public var stations: [String]
-        /// `counts[station][day]`.
-        public var counts: [[Int]]
-    }
-
-    public var day: String
-    public var boards: [Board]
-    public var week: Week
-    /// The week as an SVG chart, every text in it escaped.
-    public var chart: String
-
+/// Today's scores and the week's workouts made from the collector's rows: the leaderboard's
+/// ranking and the chart's table. Pure: `make` takes the rows and the day; the collector's
+/// desk (`CollectorDesk`) reads them and publishes what is made.
+extension GymScores {
     /// A score as the history writes it (`8 rounds`, `12:34, 3 rounds`, `capped, 5 rounds`),
     /// read back for ranking; nil for anything else.
     struct Parsed: Hashable {
@@ -74,8 +34,8 @@ public struct ConsoleScores: Hashable, Sendable, Codable {
     static func division(of workout: StoredWorkout) -> Division { workout.division ?? .rx }
 
     /// The boards of `day` from `workouts` (a collector's rows: program results with a score
-    /// and a station), each named by `names`, and the chart of the 7 days that end on `day`.
-    public static func make(_ workouts: [StoredWorkout], day: LocalDay, names: ConsoleAthleteNames = ConsoleAthleteNames()) -> ConsoleScores {
+    /// and a station), each named by `names`, and the table of the 7 days that end on `day`.
+    static func make(_ workouts: [StoredWorkout], day: LocalDay, names: GymAthleteNames = GymAthleteNames()) -> GymScores {
         var byProgram: [String: [(Entry, Parsed)]] = [:]
         for workout in workouts where workout.localDay == day && workout.kind == .program {
             guard let score = workout.score, let parsed = parse(score), let program = workout.preset else { continue }
@@ -90,7 +50,7 @@ public struct ConsoleScores: Hashable, Sendable, Codable {
             return Board(program: program, kind: timed ? "For Time" : "AMRAP", entries: ranked(rows))
         }
         let week = Self.week(workouts, endingOn: day)
-        return ConsoleScores(day: day.description, boards: boards, week: week, chart: ConsoleChart.svg(week))
+        return GymScores(day: day.description, boards: boards, week: week)
     }
 
     /// One program's results in their order on the board, each with its rank: Rx above Scaled,

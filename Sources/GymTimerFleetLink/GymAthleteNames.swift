@@ -1,31 +1,29 @@
 import GymTimerCore
+import GymTimerFleet
 import GymTimerHistory
 
-/// Who a record's card is, for the console's pages: the roster's name for a card it knows, the
+/// Who a record's card is, for the coach's pages (`GymScores.make`): the roster's name for a card it knows, the
 /// card's last four hex digits for one it does not (a new card, to be named), `guest` for a
 /// record without a card. Pure: made from the roster's athletes as the reader found them.
-public struct ConsoleAthleteNames: Hashable, Sendable {
+struct GymAthleteNames: Hashable, Sendable {
     /// One card's owner, by card.
     private var owners: [CardID: RosterAthlete] = [:]
 
-    /// What the leaderboard says for a record without a card.
-    public static let guest = "guest"
-
-    public init(_ athletes: [RosterAthlete] = []) {
+    init(_ athletes: [RosterAthlete] = []) {
         for athlete in athletes {
             for card in athlete.cards { owners[card] = athlete }
         }
     }
 
     /// The athlete whose card `card` is, if the roster knows it.
-    public func athlete(_ card: CardID?) -> RosterAthlete? { card.flatMap { owners[$0] } }
+    func athlete(_ card: CardID?) -> RosterAthlete? { card.flatMap { owners[$0] } }
 
     /// The name shown for `card`'s records: the roster's, `new card 1A2B`, or `guest`.
-    public func name(_ card: CardID?) -> String {
-        guard let card else { return Self.guest }
+    func name(_ card: CardID?) -> String {
+        guard let card else { return GymScores.guest }
         return owners[card]?.name ?? "new card \(card.shortTail)"
     }
 
     /// Whether the roster knows `card`.
-    public func knows(_ card: CardID) -> Bool { owners[card] != nil }
+    func knows(_ card: CardID) -> Bool { owners[card] != nil }
 }

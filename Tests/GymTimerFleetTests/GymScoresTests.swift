@@ -2,10 +2,11 @@ import Foundation
 import GymTimerCore
 import GymTimerHistory
 import Testing
-@testable import GymTimerConsole
+import GymTimerFleet
+@testable import GymTimerFleetLink
 import GymTimerSystem
 
-@Suite struct ConsoleScoresTests {
+@Suite struct GymScoresTests {
     let today = LocalDay(year: 2026, month: 11, day: 24)
 
     func program(_ id: String, _ name: String, _ score: String?, station: String?, day: LocalDay, at: Double = 1000) -> StoredWorkout {
@@ -28,7 +29,7 @@ import GymTimerSystem
                 id: "8", kind: .rest, sets: 3, durationMilliseconds: 1, calories: 0, exercises: [], preset: nil,
                 completedAt: Date(timeIntervalSince1970: 1), localDay: today, station: "rack-1"),
         ]
-        let scores = ConsoleScores.make(rows, day: today)
+        let scores = GymScores.make(rows, day: today)
         #expect(scores.day == "2026-11-24")
         #expect(scores.boards.map(\.program) == ["AMRAP 12", "For Time"])
         #expect(scores.boards[0].kind == "AMRAP")
@@ -51,18 +52,18 @@ import GymTimerSystem
             program("6", "For Time", "9:58, 3 rounds", station: "rack-2", day: today, at: 1001),
             program("7", "For Time", "capped, 3 rounds", station: "rack-3", day: today),
         ]
-        let boards = ConsoleScores.make(rows, day: today).boards
+        let boards = GymScores.make(rows, day: today).boards
         #expect(boards[0].entries.map { "\($0.rank) \($0.station)" } == ["1 rack-2", "2 rack-1", "2 rack-3", "4 rack-4"])
         #expect(boards[1].entries.map { "\($0.rank) \($0.station)" } == ["1 rack-1", "1 rack-2", "3 rack-3"],
             "a capped 3 rounds is not tied with a 9:58 for 3 rounds")
     }
 
     @Test func scoresAreReadBack() {
-        #expect(ConsoleScores.parse("1 round") == .init(rounds: 1, seconds: nil, capped: false))
-        #expect(ConsoleScores.parse("12:34, 3 rounds") == .init(rounds: 3, seconds: 754, capped: false))
-        #expect(ConsoleScores.parse("capped, 5 rounds") == .init(rounds: 5, seconds: nil, capped: true))
-        #expect(ConsoleScores.parse("12:99, 3 rounds") == nil)
-        #expect(ConsoleScores.parse("x rounds") == nil)
+        #expect(GymScores.parse("1 round") == .init(rounds: 1, seconds: nil, capped: false))
+        #expect(GymScores.parse("12:34, 3 rounds") == .init(rounds: 3, seconds: 754, capped: false))
+        #expect(GymScores.parse("capped, 5 rounds") == .init(rounds: 5, seconds: nil, capped: true))
+        #expect(GymScores.parse("12:99, 3 rounds") == nil)
+        #expect(GymScores.parse("x rounds") == nil)
     }
 
     @Test func theLeaderboardIsReadFromACollectorsDatabase() throws {
@@ -77,17 +78,15 @@ import GymTimerSystem
         var anna = program("b", "AMRAP 12", "8 rounds", station: "rack-2", day: day, at: now.timeIntervalSince1970)
         anna.athlete = CardID(hex: "04A1B2C3")
         _ = try store.store([program("a", "AMRAP 12", "7 rounds", station: "rack-1", day: day, at: now.timeIntervalSince1970), anna])
-        // The roster's names are read with the scores (the reader opens the file read-only).
+        // The roster's names are read with the scores (the collector's desk opens the file read-only).
         let annaID = try AthleteRoster.open(path: path).add(name: "Anna Berg", card: CardID(hex: "04A1B2C3")!).id
-        let reader = ConsoleScoresReader(path: path, broadcast: ConsoleBroadcast(), timeZone: utc)
-        let json = reader.read(now: now)
-        let decoded = try JSONDecoder().decode(ConsoleScores.self, from: Data(json.utf8))
+        let decoded = try GymDatabase(path: path, timeZone: utc, wall: .fixed(now)).scores().get()
         #expect(decoded.boards == [.init(program: "AMRAP 12", kind: "AMRAP", entries: [
             .init(id: "b", athlete: "Anna Berg", athleteID: annaID, station: "rack-2", score: "8 rounds", at: now.timeIntervalSince1970, rank: 1),
             .init(id: "a", station: "rack-1", score: "7 rounds", at: now.timeIntervalSince1970, rank: 2),
         ])])
-        #expect(decoded.chart.contains("rack-1"))
-        let missing = ConsoleScoresReader(path: directory.appendingPathComponent("none").path, broadcast: ConsoleBroadcast()).read()
-        #expect(missing.contains("problem"))
+        #expect(decoded.week.stations == ["rack-1", "rack-2"])
+        let missing = GymDatabase(path: directory.appendingPathComponent("none").path).scores()
+        #expect((try? missing.get()) == nil)
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import GymTimerBenchSupport
+import GymTimerFleet
+import GymTimerMQTT
+import Testing
+@testable import GymTimerConsole
+
+/// The console's side of the collector's desk: the retained scores checked before a page sees
+/// them (never drawn from a table that does not fit, never yesterday's as today's, the chart
+/// the console's own), and an ask nobody answers refused with what the coach should do.
+@Suite struct ConsoleDeskTests {
+    let week = GymScores.Week(days: ["2026-11-24"], stations: ["rack-1"], counts: [[2]])
+
+    func payload(_ scores: GymScores) throws -> [UInt8] { Array(try JSONEncoder().encode(scores)) }
+
+    @Test func theScoresAreShownOnlyWhenTheyAreTodaysAndWellFormed() throws {
+        #expect(ConsoleScoresEvent.json(nil, today: "2026-11-24").contains("waiting for the collector's scores"))
+        #expect(ConsoleScoresEvent.json(Array("garbage".utf8), today: "2026-11-24") == #"{"problem":"the collector's scores cannot be read"}"#)
+        let crooked = GymScores(day: "2026-11-24", boards: [], week: .init(days: ["2026-11-24"], stations: ["rack-1", "rack-2"], counts: [[1]]))
+        #expect(ConsoleScoresEvent.json(try payload(crooked), today: "2026-11-24") == #"{"problem":"the collector's scores cannot be read"}"#)
+        let today = GymScores(day: "2026-11-24", boards: [], week: week, chart: "<script>alert(1)</script>")
+        #expect(ConsoleScoresEvent.json(try payload(today), today: "2026-11-25").contains("latest scores are of 2026-11-24"))
+        let shown = try JSONDecoder().decode(GymScores.self, from: Data(ConsoleScoresEvent.json(try payload(today), today: "2026-11-24").utf8))
+        #expect(shown.chart == ConsoleChart.svg(week) && shown.chart?.contains("rack-1") == true, "the chart is drawn here, not taken")
+        #expect(ConsoleScoresEvent.day(1_795_000_000, in: TimeZone(identifier: "UTC")!) == "2026-11-18")
+    }
+
+    @Test func anAskIsRefusedWhenTheConsoleIsNotConnected() async {
+        let link = ConsoleLink(options: .init(clientID: "console-t", host: "127.0.0.1", port: 1), prefix: "gymtimer", broadcast: ConsoleBroadcast())
+        guard case .failure(.notConnected) = await link.askDesk(.roster) else {
+            Issue.record("an ask went out with no broker")
+            return
+        }
+        let odd = ConsoleLink(options: .init(clientID: "a/b", host: "127.0.0.1", port: 1), prefix: "gymtimer", broadcast: ConsoleBroadcast())
+        guard case .failure(.desk(let why)) = await odd.askDesk(.roster) else {
+            Issue.record("an answer topic with a / was asked for")
+            return
+        }
+        #expect(why.contains("--client-id a/b"))
+    }
+
+    @Test func anAskNobodyAnswersIsRefusedSayingWhatToDo() async throws {
+        let broker = try LocalBroker()
+        let link = ConsoleLink(
+            options: .init(clientID: "console-t", host: "127.0.0.1", port: broker.port), prefix: "gymtimer", broadcast: ConsoleBroadcast(),
+            log: { _ in })
+        try link.start()
+        defer { link.stop() }
+        let end = Date().addingTimeInterval(10)
+        while !link.snapshot().connected, Date() < end { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(link.snapshot().connected)
+        guard case .failure(let refusal) = await link.askDesk(.roster, within: 0.3) else {
+            Issue.record("answered with no collector")
+            return
+        }
+        #expect("\(refusal)" == "the collector did not answer within 5 s: is `gymtimer collect` running on the gym's server?")
+    }
+}
