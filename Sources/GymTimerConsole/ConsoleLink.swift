@@ -317,6 +317,7 @@ public final class ConsoleLink: @unchecked Sendable {
         while true {
             lock.lock()
             let stop = stopping
+            let nextRepeat = schedules.compactMap(\.nextSend).min()
             lock.unlock()
             if stop { return }
             if let due = retryAt, wall.now >= due {
@@ -324,9 +325,11 @@ public final class ConsoleLink: @unchecked Sendable {
                 reconnect(client, retry: &retryAt)
             }
             queueRepeats(now: wall.now)
-            let changed = handle(waitForEvents(client), client, retry: &retryAt)
-            // The tiles also go out every 10 s, so a page's "online" and clock stay fresh.
-            if changed || wall.now - lastTiles >= 10 {
+            // Asleep until something is due: a retry, a repeating class's start, the tiles'
+            // refresh, the keep-alive; a command from a page or the broker wakes it sooner.
+            let due = [retryAt, nextRepeat, lastTiles + Self.tilesRefresh].compactMap { $0 }.min() ?? wall.now
+            let changed = handle(waitForEvents(client, until: due), client, retry: &retryAt)
+            if changed || wall.now - lastTiles >= Self.tilesRefresh {
                 publishTiles()
                 // And the scores again: past midnight, yesterday's are no longer today's.
                 publishScores()
@@ -335,15 +338,21 @@ public final class ConsoleLink: @unchecked Sendable {
         }
     }
 
-    /// Waits (at most 200 ms) for the broker's socket or a poke from the HTTP side, sends what
-    /// is queued, and returns what the client has to say.
-    private func waitForEvents(_ client: MQTTClient) -> [MQTTEvent] {
+    /// How often the tiles go out with nothing new, so a page's "online" and clock stay fresh.
+    static let tilesRefresh = 10.0
+
+    /// Waits until `due` (a Unix time; at most the client's keep-alive interval) for the
+    /// broker's socket or a poke from the HTTP side, sends what is queued, and returns what
+    /// the client has to say.
+    private func waitForEvents(_ client: MQTTClient, until due: Double) -> [MQTTEvent] {
         var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
         let socket = client.socket
         if socket >= 0 {
             fds.append(pollfd(fd: socket, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
         }
-        _ = poll(&fds, nfds_t(fds.count), 200)
+        let keepAlive = Double(client.keepAliveInterval.components.seconds)
+        let wait = min(max(due - wall.now, 0), keepAlive)
+        _ = poll(&fds, nfds_t(fds.count), Int32((wait * 1000).rounded(.up)))
         if fds[0].revents != 0 {
             var sink = [UInt8](repeating: 0, count: 64)
             while read(wake[0], &sink, sink.count) > 0 {}
@@ -353,8 +362,13 @@ public final class ConsoleLink: @unchecked Sendable {
             if fds[1].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { events += client.readable() }
         }
         flush(client)
-        if client.socket >= 0 { events += client.writable() }
-        events += client.maintain()
+        // Without a socket there is nothing to write or keep alive: libmosquitto's loop would
+        // say "not connected" each time, a loss that put the next attempt off again and again
+        // (a console started before its broker never connected).
+        if client.socket >= 0 {
+            events += client.writable()
+            events += client.maintain()
+        }
         events += client.takeEvents()
         return events
     }
@@ -376,8 +390,10 @@ public final class ConsoleLink: @unchecked Sendable {
                 retryAt = wall.now + 5
                 changed = true
             case .disconnected(let reason):
-                setConnected(false, problem: reason)
-                log("console: lost \(options.broker): \(reason); trying again every 2 s")
+                // Said once a loss, not once an attempt: "connected to" says when it is back.
+                if setConnected(false, problem: reason) {
+                    log("console: lost \(options.broker): \(reason); trying again every 2 s")
+                }
                 retryAt = wall.now + 2
                 changed = true
             case .message(let message):
@@ -483,11 +499,15 @@ public final class ConsoleLink: @unchecked Sendable {
         }
     }
 
-    private func setConnected(_ value: Bool, problem: String?) {
+    /// Sets the connection's state; says whether it was connected before.
+    @discardableResult
+    private func setConnected(_ value: Bool, problem: String?) -> Bool {
         lock.lock()
+        defer { lock.unlock() }
+        let was = connected
         connected = value
         brokerProblem = problem
-        lock.unlock()
+        return was
     }
 
     private func publishTiles() {

@@ -35,6 +35,9 @@ public struct ConsoleSchedule: Hashable, Sendable {
     /// Whether every start has been sent.
     public var isOver: Bool { next > until }
 
+    /// When the next start's commands go out (nil once the schedule is over).
+    public var nextSend: Double? { isOver ? nil : next - lead }
+
     /// The starts whose commands go out at `now` (their instant is `lead` or less away), the
     /// schedule moved past them. A start whose instant has already passed (the console was
     /// stopped, its machine asleep) is skipped, not sent late: a station would refuse it.

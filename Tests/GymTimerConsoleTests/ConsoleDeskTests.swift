@@ -2,6 +2,7 @@ import Foundation
 import GymTimerBenchSupport
 import GymTimerFleet
 import GymTimerMQTT
+import Synchronization
 import Testing
 @testable import GymTimerConsole
 
@@ -54,5 +55,37 @@ import Testing
             return
         }
         #expect("\(refusal)" == "the collector did not answer within 5 s: is `gymtimer collect` running on the gym's server?")
+    }
+
+    /// A console started before its broker connects once the broker is up, and says each loss
+    /// once, not once an attempt (it used to put its next attempt off at every turn of its loop
+    /// and never connected, saying "lost" five times a second).
+    @Test func aConsoleStartedBeforeItsBrokerConnectsOnceItIsUpAndSaysALossOnce() async throws {
+        let broker = try LocalBroker()
+        broker.stop()
+        let lines = Mutex<[String]>([])
+        let link = ConsoleLink(
+            options: .init(clientID: "console-early", host: "127.0.0.1", port: broker.port), prefix: "gymtimer",
+            broadcast: ConsoleBroadcast(), log: { line in lines.withLock { $0.append(line) } })
+        try link.start()
+        defer { link.stop() }
+        func until(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+            let end = ContinuousClock.now + .seconds(seconds)
+            while !condition(), ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(50)) }
+            return condition()
+        }
+        try await Task.sleep(for: .seconds(3))
+        #expect(!link.snapshot().connected)
+        try broker.start()
+        #expect(try await until(20) { link.snapshot().connected }, "connected once the broker came up")
+        broker.stop()
+        #expect(try await until(20) { !link.snapshot().connected })
+        try await Task.sleep(for: .seconds(5))
+        try broker.start()
+        #expect(try await until(20) { link.snapshot().connected }, "connected again after the loss")
+        let said = lines.withLock { $0 }
+        #expect(said.filter { $0.contains("cannot connect") }.count == 1, "\(said)")
+        #expect(said.filter { $0.contains("lost") }.count == 1, "\(said)")
+        #expect(said.filter { $0.contains("connected to") }.count == 2, "\(said)")
     }
 }
