@@ -187,10 +187,11 @@ public final class ConsoleLink: @unchecked Sendable {
     /// The answers to `ids` once every station asked has answered each, or as they are after
     /// `seconds` (what did not answer by then is reported as silent).
     public func awaitAnswers(_ ids: [String], within seconds: Double = ConsoleLink.answerWait) async -> [FleetAnswers] {
-        let end = wall.now + seconds
+        // Elapsed time, on the monotonic clock: a step of the wall clock neither ends nor stretches the wait.
+        let end = ContinuousClock.now + .seconds(seconds)
         while true {
             let got = answers(ids).compactMap { $0 }
-            if got.allSatisfy(\.isComplete) || wall.now >= end { return got }
+            if got.allSatisfy(\.isComplete) || ContinuousClock.now >= end { return got }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -208,10 +209,10 @@ public final class ConsoleLink: @unchecked Sendable {
         fill(&ask)
         if let refusal = queue(ask) { return .failure(refusal) }
         poke()
-        let end = wall.now + seconds
+        let end = ContinuousClock.now + .seconds(seconds)
         while true {
             if let answer = deskAnswer(ask.id) { return .success(answer) }
-            if wall.now >= end { return .failure(.desk(Self.deskSilent)) }
+            if ContinuousClock.now >= end { return .failure(.desk(Self.deskSilent)) }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -311,29 +312,33 @@ public final class ConsoleLink: @unchecked Sendable {
             client.disconnect()
             done.signal()
         }
-        var retryAt: Double? = nil
+        var retryAt: ContinuousClock.Instant? = nil
         connect(client, retry: &retryAt)
-        var lastTiles = 0.0
+        var lastTiles = ContinuousClock.now - .seconds(Self.tilesRefresh)
         while true {
             lock.lock()
             let stop = stopping
             let nextRepeat = schedules.compactMap(\.nextSend).min()
             lock.unlock()
             if stop { return }
-            if let due = retryAt, wall.now >= due {
+            if let due = retryAt, ContinuousClock.now >= due {
                 retryAt = nil
                 reconnect(client, retry: &retryAt)
             }
             queueRepeats(now: wall.now)
             // Asleep until something is due: a retry, a repeating class's start, the tiles'
             // refresh, the keep-alive; a command from a page or the broker wakes it sooner.
-            let due = [retryAt, nextRepeat, lastTiles + Self.tilesRefresh].compactMap { $0 }.min() ?? wall.now
-            let changed = handle(waitForEvents(client, until: due), client, retry: &retryAt)
-            if changed || wall.now - lastTiles >= Self.tilesRefresh {
+            // (The retry and the refresh are elapsed time, on the monotonic clock; a class's start is a wall instant.)
+            let now = ContinuousClock.now
+            let repeatIn = nextRepeat.map { Duration.seconds(max(0, $0 - wall.now)) }
+            let wait = [retryAt.map { now.duration(to: $0) }, repeatIn, now.duration(to: lastTiles + .seconds(Self.tilesRefresh))]
+                .compactMap { $0 }.min() ?? .zero
+            let changed = handle(waitForEvents(client, for: wait), client, retry: &retryAt)
+            if changed || lastTiles.duration(to: ContinuousClock.now) >= .seconds(Self.tilesRefresh) {
                 publishTiles()
                 // And the scores again: past midnight, yesterday's are no longer today's.
                 publishScores()
-                lastTiles = wall.now
+                lastTiles = ContinuousClock.now
             }
         }
     }
@@ -341,18 +346,17 @@ public final class ConsoleLink: @unchecked Sendable {
     /// How often the tiles go out with nothing new, so a page's "online" and clock stay fresh.
     static let tilesRefresh = 10.0
 
-    /// Waits until `due` (a Unix time; at most the client's keep-alive interval) for the
-    /// broker's socket or a poke from the HTTP side, sends what is queued, and returns what
-    /// the client has to say.
-    private func waitForEvents(_ client: MQTTClient, until due: Double) -> [MQTTEvent] {
+    /// Waits up to `wait` (at most the client's keep-alive interval) for the broker's socket or
+    /// a poke from the HTTP side, sends what is queued, and returns what the client has to say.
+    private func waitForEvents(_ client: MQTTClient, for wait: Duration) -> [MQTTEvent] {
         var fds = [pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
         let socket = client.socket
         if socket >= 0 {
             fds.append(pollfd(fd: socket, events: Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
         }
-        let keepAlive = Double(client.keepAliveInterval.components.seconds)
-        let wait = min(max(due - wall.now, 0), keepAlive)
-        _ = poll(&fds, nfds_t(fds.count), Int32((wait * 1000).rounded(.up)))
+        let wait = min(max(wait, .zero), client.keepAliveInterval)
+        let milliseconds = wait.components.seconds * 1000 + (wait.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        _ = poll(&fds, nfds_t(fds.count), Int32(milliseconds))
         if fds[0].revents != 0 {
             var sink = [UInt8](repeating: 0, count: 64)
             while read(wake[0], &sink, sink.count) > 0 {}
@@ -374,7 +378,7 @@ public final class ConsoleLink: @unchecked Sendable {
     }
 
     /// The floor and the connection's state from `events`; whether the tiles changed.
-    private func handle(_ events: [MQTTEvent], _ client: MQTTClient, retry retryAt: inout Double?) -> Bool {
+    private func handle(_ events: [MQTTEvent], _ client: MQTTClient, retry retryAt: inout ContinuousClock.Instant?) -> Bool {
         var changed = false
         for event in events {
             switch event {
@@ -387,14 +391,14 @@ public final class ConsoleLink: @unchecked Sendable {
             case .refused(let reason):
                 setConnected(false, problem: "refused: \(reason)")
                 log("console: \(options.broker) refused the connection: \(reason)")
-                retryAt = wall.now + 5
+                retryAt = ContinuousClock.now + .seconds(5)
                 changed = true
             case .disconnected(let reason):
                 // Said once a loss, not once an attempt: "connected to" says when it is back.
                 if setConnected(false, problem: reason) {
                     log("console: lost \(options.broker): \(reason); trying again every 2 s")
                 }
-                retryAt = wall.now + 2
+                retryAt = ContinuousClock.now + .seconds(2)
                 changed = true
             case .message(let message):
                 lock.lock()
@@ -410,22 +414,22 @@ public final class ConsoleLink: @unchecked Sendable {
         return changed
     }
 
-    private func connect(_ client: MQTTClient, retry: inout Double?) {
+    private func connect(_ client: MQTTClient, retry: inout ContinuousClock.Instant?) {
         do {
             try client.connect()
         } catch {
             setConnected(false, problem: "\(error)")
             log("console: cannot connect to \(options.broker): \(error); trying again every 2 s")
-            retry = wall.now + 2
+            retry = ContinuousClock.now + .seconds(2)
         }
     }
 
-    private func reconnect(_ client: MQTTClient, retry: inout Double?) {
+    private func reconnect(_ client: MQTTClient, retry: inout ContinuousClock.Instant?) {
         do {
             try client.reconnect()
         } catch {
             setConnected(false, problem: "\(error)")
-            retry = wall.now + 2
+            retry = ContinuousClock.now + .seconds(2)
         }
     }
 
