@@ -27,11 +27,9 @@ public struct GymDeskAnswer: Hashable, Sendable, Codable {
     /// console's own limit are above it.
     public static let maximumBytes = 60 * 1024
 
-    /// The answer as JSON (sorted keys).
+    /// The answer as JSON (sorted keys), written by the fleet's one encoder.
     public var payload: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map(Array.init) ?? []
+        Array(FleetJSONEncoder(sortedKeys: true, escapingSlashes: false).text(self).utf8)
     }
 
     /// `payload` read; nil when it is no answer (or over `maximumBytes`).

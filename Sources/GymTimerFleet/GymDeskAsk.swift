@@ -47,11 +47,9 @@ public struct GymDeskAsk: Hashable, Sendable, Codable {
     /// The most stations an ask names.
     public static let maximumStations = 256
 
-    /// The ask as JSON (sorted keys).
+    /// The ask as JSON (sorted keys), written by the fleet's one encoder.
     public var payload: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map(Array.init) ?? []
+        Array(FleetJSONEncoder(sortedKeys: true, escapingSlashes: false).text(self).utf8)
     }
 
     /// Whether `text` may be an id or a reply topic's level: 1 to 64 printable ASCII bytes,

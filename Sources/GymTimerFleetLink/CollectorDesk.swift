@@ -202,9 +202,7 @@ final class CollectorDesk {
     }
 
     static func encoded(_ scores: GymScores) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(scores)).map(Array.init) ?? []
+        Array(FleetJSONEncoder(sortedKeys: true, escapingSlashes: false).text(scores).utf8)
     }
 }
 
