@@ -4,6 +4,7 @@ import GymTimerCore
 import GymTimerFleet
 import GymTimerMQTT
 import GymTimerSystem
+import Synchronization
 
 /// The console's connection to the broker, on a thread of its own: the existing poll-driven
 /// MQTT client (`MQTTClient`), never run on the HTTP server's event loop. It keeps the floor
@@ -14,11 +15,9 @@ import GymTimerSystem
 /// to change it (`askDesk`: the console opens no database) and passes the collector's retained
 /// scores to the pages (`ConsoleScoresEvent`). A lost broker is tried again every 2 s.
 ///
-/// `@unchecked Sendable` is safe: the floor, the outbox, the schedules, the classes, the
-/// answers, the desk's answers and scores, the connection's state and `stopping` are read and
-/// written only while `lock` is
-/// held; `thread` and `wake` are written once by `start`, before the thread runs, and only read
-/// after; the MQTT client is the thread's alone (`OwnedClient`); the rest is `let`.
+/// What the HTTP side and the thread share is one `State` behind a `Mutex`. `@unchecked
+/// Sendable` only for `thread` and `wake`, written once by `start` before the thread runs and
+/// only read after; the MQTT client is the thread's alone (`OwnedClient`); the rest is `let`.
 public final class ConsoleLink: @unchecked Sendable {
     public let options: MQTTClient.Options
     public let prefix: String
@@ -26,25 +25,38 @@ public final class ConsoleLink: @unchecked Sendable {
     private let wall: WallClock
     private let log: @Sendable (String) -> Void
 
-    private let lock = NSLock()
-    private var floor: ConsoleFloor
-    private var outbox: [MQTTMessage] = []
-    /// Classes that repeat: their starts are queued by the thread as they fall due.
-    private var schedules: [ConsoleSchedule] = []
-    /// The class each station is in: its instants, retained on the station's `class` topic.
-    private var classes = ConsoleClasses()
-    /// The answers to the commands sent lately, by id (the oldest dropped beyond `maximumAwaited`).
-    private var awaited: [String: FleetAnswers] = [:]
-    private var awaitedOrder: [String] = []
-    /// The collector's answers to the asks sent lately, by id (nil: not answered yet).
-    private var deskAnswers: [String: GymDeskAnswer?] = [:]
-    private var deskOrder: [String] = []
-    /// The collector's retained scores as last received (nil: none yet).
-    private var scores: [UInt8]?
-    private var connected = false
-    private var brokerProblem: String? = "connecting"
-    private var stopping = false
+    /// What the HTTP side and the thread share.
+    private struct State {
+        var floor: ConsoleFloor
+        var outbox: [MQTTMessage] = []
+        /// Classes that repeat: their starts are queued by the thread as they fall due.
+        var schedules: [ConsoleSchedule] = []
+        /// The class each station is in: its instants, retained on the station's `class` topic.
+        var classes = ConsoleClasses()
+        /// The answers to the commands sent lately, by id (the oldest dropped beyond `maximumAwaited`).
+        var awaited: [String: FleetAnswers] = [:]
+        var awaitedOrder: [String] = []
+        /// The collector's answers to the asks sent lately, by id (nil: not answered yet).
+        var deskAnswers: [String: GymDeskAnswer?] = [:]
+        var deskOrder: [String] = []
+        /// The collector's retained scores as last received (nil: none yet).
+        var scores: [UInt8]?
+        var connected = false
+        var brokerProblem: String? = "connecting"
+        var stopping = false
+
+        /// Queues each changed class record, retained on its station's `class` topic.
+        mutating func queueRecords(_ changed: [String: FleetClassRecord?], prefix: String) {
+            for (station, record) in changed.sorted(by: { $0.key < $1.key }) where outbox.count < ConsoleLink.maximumQueued {
+                outbox.append(MQTTMessage(
+                    topic: FleetTopics(prefix: prefix, station: station).classRecord, text: record?.json ?? "", qos: 1, retain: true))
+            }
+        }
+    }
+
+    private let state: Mutex<State>
     private var thread: Thread?
+    /// Signalled by the thread as it ends: `stop` joins it (Foundation's `Thread` has no join).
     private let done = DispatchSemaphore(value: 0)
     /// Written to wake the thread for a queued command; read end polled beside the socket.
     private var wake: [Int32] = [-1, -1]
@@ -79,7 +91,7 @@ public final class ConsoleLink: @unchecked Sendable {
         self.broadcast = broadcast
         self.wall = wall
         self.log = log
-        self.floor = ConsoleFloor(prefix: prefix)
+        self.state = Mutex(State(floor: ConsoleFloor(prefix: prefix)))
     }
 
     /// Where the collector answers this console's asks.
@@ -101,18 +113,15 @@ public final class ConsoleLink: @unchecked Sendable {
 
     /// Stops the thread (disconnecting from the broker) and waits for it.
     public func stop() {
-        lock.lock()
-        stopping = true
-        lock.unlock()
+        state.withLock { $0.stopping = true }
         poke()
         if thread != nil { done.wait() }
     }
 
     /// The tiles now, and whether the broker is connected.
     public func snapshot() -> (tiles: [ConsoleTile], connected: Bool, problem: String?) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (floor.tiles(now: wall.now), connected, brokerProblem)
+        let now = wall.now
+        return state.withLock { ($0.floor.tiles(now: now), $0.connected, $0.brokerProblem) }
     }
 
     /// Why a command was not queued.
@@ -141,47 +150,37 @@ public final class ConsoleLink: @unchecked Sendable {
     /// on the broker; says which are offline.
     public func send(_ commands: () -> [FleetCommand], to stations: [String]) -> Result<Sent, Refusal> {
         guard !stations.isEmpty else { return .failure(.noStations) }
-        lock.lock()
-        let known = floor.names
-        let unknown = stations.filter { !known.contains($0) }
-        guard unknown.isEmpty else {
-            lock.unlock()
-            return .failure(.unknownStations(unknown))
-        }
-        guard connected else {
-            let why = brokerProblem ?? "disconnected"
-            lock.unlock()
-            return .failure(.notConnected(why))
-        }
-        let made = commands()
-        guard outbox.count + made.count * stations.count <= Self.maximumQueued else {
-            lock.unlock()
-            return .failure(.busy)
-        }
-        let online = Set(floor.online)
-        let offline = stations.filter { !online.contains($0) }
-        var ids: [String] = []
-        for command in made {
-            let request = FleetRequest(command, id: FleetRequest.newID())
-            let id = request.id ?? ""
-            ids.append(id)
-            awaited[id] = FleetAnswers(id: id, asked: stations.filter { online.contains($0) }, offline: offline)
-            awaitedOrder.append(id)
-            for station in stations {
-                outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: request.json, qos: 1))
+        let prefix = prefix
+        let queued: Result<Sent, Refusal> = state.withLock { state in
+            let known = state.floor.names
+            let unknown = stations.filter { !known.contains($0) }
+            guard unknown.isEmpty else { return .failure(.unknownStations(unknown)) }
+            guard state.connected else { return .failure(.notConnected(state.brokerProblem ?? "disconnected")) }
+            let made = commands()
+            guard state.outbox.count + made.count * stations.count <= Self.maximumQueued else { return .failure(.busy) }
+            let online = Set(state.floor.online)
+            let offline = stations.filter { !online.contains($0) }
+            var ids: [String] = []
+            for command in made {
+                let request = FleetRequest(command, id: FleetRequest.newID())
+                let id = request.id ?? ""
+                ids.append(id)
+                state.awaited[id] = FleetAnswers(id: id, asked: stations.filter { online.contains($0) }, offline: offline)
+                state.awaitedOrder.append(id)
+                for station in stations {
+                    state.outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: request.json, qos: 1))
+                }
             }
+            while state.awaitedOrder.count > Self.maximumAwaited { state.awaited[state.awaitedOrder.removeFirst()] = nil }
+            return .success(Sent(ids: ids, offline: offline))
         }
-        while awaitedOrder.count > Self.maximumAwaited { awaited[awaitedOrder.removeFirst()] = nil }
-        lock.unlock()
-        poke()
-        return .success(Sent(ids: ids, offline: offline))
+        if case .success = queued { poke() }
+        return queued
     }
 
     /// The answers gathered so far to the commands `ids` named (nil for one no longer kept).
     public func answers(_ ids: [String]) -> [FleetAnswers?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return ids.map { awaited[$0] }
+        state.withLock { state in ids.map { state.awaited[$0] } }
     }
 
     /// The answers to `ids` once every station asked has answered each, or as they are after
@@ -219,22 +218,21 @@ public final class ConsoleLink: @unchecked Sendable {
 
     /// Queues `ask` for the broker, its answer awaited; why not.
     private func queue(_ ask: GymDeskAsk) -> Refusal? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard connected else { return .notConnected(brokerProblem ?? "disconnected") }
-        guard outbox.count < Self.maximumQueued else { return .busy }
-        outbox.append(MQTTMessage(topic: FleetTopics.gymAsk(prefix: prefix), payload: ask.payload, qos: 1))
-        deskAnswers[ask.id] = .some(nil)
-        deskOrder.append(ask.id)
-        while deskOrder.count > Self.maximumAwaited { deskAnswers[deskOrder.removeFirst()] = nil }
-        return nil
+        let message = MQTTMessage(topic: FleetTopics.gymAsk(prefix: prefix), payload: ask.payload, qos: 1)
+        return state.withLock { state in
+            guard state.connected else { return .notConnected(state.brokerProblem ?? "disconnected") }
+            guard state.outbox.count < Self.maximumQueued else { return .busy }
+            state.outbox.append(message)
+            state.deskAnswers[ask.id] = .some(nil)
+            state.deskOrder.append(ask.id)
+            while state.deskOrder.count > Self.maximumAwaited { state.deskAnswers[state.deskOrder.removeFirst()] = nil }
+            return nil
+        }
     }
 
     /// The collector's answer to the ask `id`, once it came.
     private func deskAnswer(_ id: String) -> GymDeskAnswer? {
-        lock.lock()
-        defer { lock.unlock() }
-        return deskAnswers[id] ?? nil
+        state.withLock { $0.deskAnswers[id] ?? nil }
     }
 
     /// Repeats a class (`ConsoleSchedule`): its first start is checked and queued like a class
@@ -245,9 +243,7 @@ public final class ConsoleLink: @unchecked Sendable {
         let first = schedule.due(now: schedule.next - schedule.lead)
         let result = send({ first.flatMap(schedule.commands(at:)) }, to: schedule.stations)
         if case .success = result, !schedule.isOver {
-            lock.lock()
-            schedules.append(schedule)
-            lock.unlock()
+            state.withLock { $0.schedules.append(schedule) }
         }
         return result
     }
@@ -255,49 +251,41 @@ public final class ConsoleLink: @unchecked Sendable {
     /// Keeps what a taken action did to the classes (`ConsoleClasses`) and queues each changed
     /// record, retained on its station's `class` topic (an empty payload clears one).
     public func keepClasses(_ change: (inout ConsoleClasses) -> [String: FleetClassRecord?]) {
-        lock.lock()
-        queueRecords(change(&classes))
-        lock.unlock()
+        let prefix = prefix
+        state.withLock { state in state.queueRecords(change(&state.classes), prefix: prefix) }
         poke()
-    }
-
-    /// Queues each changed class record, retained on its station's `class` topic (the caller
-    /// holds the lock).
-    private func queueRecords(_ changed: [String: FleetClassRecord?]) {
-        for (station, record) in changed.sorted(by: { $0.key < $1.key }) where outbox.count < Self.maximumQueued {
-            outbox.append(MQTTMessage(
-                topic: FleetTopics(prefix: prefix, station: station).classRecord, text: record?.json ?? "", qos: 1, retain: true))
-        }
     }
 
     /// Ends every repeating class (a start already sent stays sent); how many there were.
     public func stopRepeating() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        let count = schedules.count
-        schedules.removeAll()
-        return count
+        state.withLock { state in
+            defer { state.schedules.removeAll() }
+            return state.schedules.count
+        }
     }
 
     /// Queues the starts of repeating classes that fall due at `now` (called by the thread).
     private func queueRepeats(now: Double) {
-        lock.lock()
-        for index in schedules.indices {
-            for at in schedules[index].due(now: now) {
-                for command in schedules[index].commands(at: at) {
-                    let request = FleetRequest(command, id: FleetRequest.newID())
-                    for station in schedules[index].stations where outbox.count < Self.maximumQueued {
-                        outbox.append(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: request.json, qos: 1))
+        let prefix = prefix
+        state.withLock { state in
+            for index in state.schedules.indices {
+                for at in state.schedules[index].due(now: now) {
+                    for command in state.schedules[index].commands(at: at) {
+                        let request = FleetRequest(command, id: FleetRequest.newID())
+                        for station in state.schedules[index].stations where state.outbox.count < Self.maximumQueued {
+                            state.outbox.append(
+                                MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: request.json, qos: 1))
+                        }
+                        // A repeat with a program is a class too: its instants, for every station
+                        // asked (one that refused it runs no run of that instant, so follows nothing).
+                        guard case .classStart = command else { continue }
+                        let stations = state.schedules[index].stations
+                        state.queueRecords(state.classes.begin(id: request.id ?? "", workBegins: at, on: stations), prefix: prefix)
                     }
-                    // A repeat with a program is a class too: its instants, for every station
-                    // asked (one that refused it runs no run of that instant, so follows nothing).
-                    guard case .classStart = command else { continue }
-                    queueRecords(classes.begin(id: request.id ?? "", workBegins: at, on: schedules[index].stations))
                 }
             }
+            state.schedules.removeAll { $0.isOver }
         }
-        schedules.removeAll { $0.isOver }
-        lock.unlock()
     }
 
     private func poke() {
@@ -316,10 +304,7 @@ public final class ConsoleLink: @unchecked Sendable {
         connect(client, retry: &retryAt)
         var lastTiles = ContinuousClock.now - .seconds(Self.tilesRefresh)
         while true {
-            lock.lock()
-            let stop = stopping
-            let nextRepeat = schedules.compactMap(\.nextSend).min()
-            lock.unlock()
+            let (stop, nextRepeat) = state.withLock { ($0.stopping, $0.schedules.compactMap(\.nextSend).min()) }
             if stop { return }
             if let due = retryAt, ContinuousClock.now >= due {
                 retryAt = nil
@@ -401,11 +386,10 @@ public final class ConsoleLink: @unchecked Sendable {
                 retryAt = ContinuousClock.now + .seconds(2)
                 changed = true
             case .message(let message):
-                lock.lock()
-                if floor.apply(message) { changed = true }
-                take(answer: message)
-                let isScores = takeDesk(message)
-                lock.unlock()
+                let (applied, isScores) = state.withLock { state in
+                    (state.floor.apply(message), take(message, into: &state))
+                }
+                if applied { changed = true }
                 if isScores { publishScores() }
             case .delivered, .subscribed:
                 break
@@ -449,51 +433,42 @@ public final class ConsoleLink: @unchecked Sendable {
     /// from retained messages are not, and the page does not tick them for a class.
     private func ping() {
         let request = FleetRequest(.ping, id: FleetRequest.newID())
-        lock.lock()
-        outbox.append(MQTTMessage(topic: "\(prefix)/all/cmd", text: request.json, qos: 1))
-        lock.unlock()
+        let message = MQTTMessage(topic: "\(prefix)/all/cmd", text: request.json, qos: 1)
+        state.withLock { $0.outbox.append(message) }
     }
 
-    /// A station's event that answers a command sent lately goes to that command's answers
-    /// (called with the lock held).
-    private func take(answer message: MQTTMessage) {
-        guard !message.retain, message.topic.hasSuffix("/event"),
-              let station = FleetTopics.validStation(in: message.topic, prefix: prefix),
-              let (id, _) = FleetAnswer.parse(event: message.payload) else { return }
-        awaited[id]?.take(event: message.payload, from: station)
-    }
-
-    /// The collector's answer to an ask sent lately, or its scores, kept (called with the lock
-    /// held); true for the scores.
-    private func takeDesk(_ message: MQTTMessage) -> Bool {
+    /// Keeps into `state` (its lock held) what `message` answers: a station's event that answers
+    /// a command sent lately goes to that command's answers; the collector's answer to an ask
+    /// sent lately, or its scores, are kept. True for the scores.
+    private func take(_ message: MQTTMessage, into state: inout State) -> Bool {
+        if !message.retain, message.topic.hasSuffix("/event"),
+           let station = FleetTopics.validStation(in: message.topic, prefix: prefix),
+           let (id, _) = FleetAnswer.parse(event: message.payload) {
+            state.awaited[id]?.take(event: message.payload, from: station)
+        }
         if message.topic == FleetTopics.gymScores(prefix: prefix) {
-            scores = message.payload.isEmpty ? nil : message.payload
+            state.scores = message.payload.isEmpty ? nil : message.payload
             return true
         }
         guard message.topic == deskAnswerTopic, let answer = GymDeskAnswer.read(message.payload),
-              deskAnswers[answer.id] != nil else { return false }
-        deskAnswers[answer.id] = .some(answer)
+              state.deskAnswers[answer.id] != nil else { return false }
+        state.deskAnswers[answer.id] = .some(answer)
         return false
     }
 
     /// The scores' event to the pages (an equal one is not sent again).
     private func publishScores() {
-        lock.lock()
-        let payload = scores
-        lock.unlock()
+        let payload = state.withLock { $0.scores }
         broadcast.publish(event: "scores", data: ConsoleScoresEvent.json(payload, today: ConsoleScoresEvent.day(wall.now)))
     }
 
     /// Publishes what is queued, while connected (a command waits for the broker otherwise).
     private func flush(_ client: MQTTClient) {
-        lock.lock()
-        guard connected, !outbox.isEmpty else {
-            lock.unlock()
-            return
+        let messages: [MQTTMessage] = state.withLock { state in
+            guard state.connected else { return [] }
+            defer { state.outbox.removeAll() }
+            return state.outbox
         }
-        let messages = outbox
-        outbox.removeAll()
-        lock.unlock()
         for message in messages {
             do {
                 _ = try client.publish(message)
@@ -506,12 +481,10 @@ public final class ConsoleLink: @unchecked Sendable {
     /// Sets the connection's state; says whether it was connected before.
     @discardableResult
     private func setConnected(_ value: Bool, problem: String?) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        let was = connected
-        connected = value
-        brokerProblem = problem
-        return was
+        state.withLock { state in
+            defer { (state.connected, state.brokerProblem) = (value, problem) }
+            return state.connected
+        }
     }
 
     private func publishTiles() {
