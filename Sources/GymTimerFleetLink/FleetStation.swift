@@ -203,9 +203,12 @@ public final class FleetStation: TimedDriver {
             // milliseconds, and a class start is worth being exact): wait out the rest awake.
             while self.now() < begin { sched_yield() }
             defer { remember(start: nil) }
-            // At its instant, the kiosk checks it is still where the coach left it.
+            // At its instant, the kiosk checks it is still where the coach left it. The start is
+            // handled at `begin` itself, not at the moment the loop got here: a station preempted
+            // for a few milliseconds on a busy Pi still counts down from the class's instant, to
+            // the same deadline as every other station.
             let workBegins: Moment? = leadIn > .zero ? start : nil
-            let effects = deliver(.command(.classStart(expecting: scheduledEntry, workBegins: workBegins)), max(begin, self.now()))
+            let effects = deliver(.command(.classStart(expecting: scheduledEntry, workBegins: workBegins)), begin)
             let id = scheduledID
             scheduledEntry = nil
             scheduledID = nil
