@@ -25,14 +25,20 @@ import GymTimerSystem
 /// the back-off. It is also the coach's console's one way to the gym's database: its desk
 /// (`CollectorDesk`) answers the console's asks and retains today's scores for it. Runs one
 /// poll loop of its own on the connection's life cycle (`FleetConnection`).
+/// A chain's central collector (chain.md) is the same loop over other topics (`CollectorTopics`:
+/// every gym's stations, the records shared among the centre's collectors) and another store
+/// (`CollectorStore`: PostgreSQL), without the roster and the desk of one gym's.
 public final class FleetCollector {
-    public let store: HistoryStore
-    /// The athletes' cards it retains for the stations and the forgets it carries to them.
-    private let roster: FleetRosterPublisher
-    /// What it answers the coach's console, and today's scores it retains for it.
-    private let desk: CollectorDesk
+    /// One gym's history database (nil at a chain's centre, whose store is `records`).
+    public let history: HistoryStore?
+    /// Where the records go: `history`, or a chain's central store.
+    private let records: any CollectorStore
+    /// The athletes' cards it retains for the stations and the forgets it carries to them (one gym's collector).
+    private let roster: FleetRosterPublisher?
+    /// What it answers the coach's console, and today's scores it retains for it (one gym's collector).
+    private let desk: CollectorDesk?
     private let connection: FleetConnection
-    private let prefix: String
+    private let topics: CollectorTopics
     private let log: (String) -> Void
     /// The collector's timeline (the one its deadlines are on).
     private let now: () -> Moment
@@ -71,17 +77,45 @@ public final class FleetCollector {
     /// `transport` makes the client (the real one, or an in-memory broker's), `now` is the
     /// timeline its deadlines are on (nil: the monotonic clock's, for `run`), `wall` the wall
     /// clock records are checked against.
-    public init(
+    public convenience init(
         options: MQTTClient.Options, prefix: String, database: String, transport: MQTTTransportFactory = MQTTClient.factory,
         now: (() -> Moment)? = nil, wall: WallClock = .system, log: @escaping (String) -> Void
     ) throws {
         // Another collector writing the same database waits for its turn rather than failing.
-        store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current, busyTimeout: .seconds(1))
-        roster = FleetRosterPublisher(store: store, prefix: prefix, wall: wall, log: log)
-        desk = CollectorDesk(database: GymDatabase(path: database, wall: wall), prefix: prefix, log: log)
+        let store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current, busyTimeout: .seconds(1))
+        let gym = GymSides(
+            history: store, roster: FleetRosterPublisher(store: store, prefix: prefix, wall: wall, log: log),
+            desk: CollectorDesk(database: GymDatabase(path: database, wall: wall), prefix: prefix, log: log))
+        try self.init(options: options, topics: .gym(prefix: prefix), store: store, gym: gym, transport: transport, now: now, wall: wall, log: log)
+    }
+
+    /// Collects into `store` from the topics `topics` names: a chain's central collector (no
+    /// roster, no desk: those are one gym's). The rest as the gym's initializer says.
+    public convenience init(
+        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, transport: MQTTTransportFactory = MQTTClient.factory,
+        now: (() -> Moment)? = nil, wall: WallClock = .system, log: @escaping (String) -> Void
+    ) throws {
+        try self.init(options: options, topics: topics, store: store, gym: nil, transport: transport, now: now, wall: wall, log: log)
+    }
+
+    /// What only one gym's collector has: its history file, the roster's publisher and the desk.
+    private struct GymSides {
+        var history: HistoryStore
+        var roster: FleetRosterPublisher
+        var desk: CollectorDesk
+    }
+
+    private init(
+        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, gym: GymSides?,
+        transport: MQTTTransportFactory, now: (() -> Moment)?, wall: WallClock, log: @escaping (String) -> Void
+    ) throws {
+        records = store
+        history = gym?.history
+        roster = gym?.roster
+        desk = gym?.desk
         var options = options
         options.deferWrites = true
-        options.will = MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "offline", qos: 1, retain: true)
+        options.will = MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true)
         let client = try transport(options)
         let origin = ContinuousClock.now
         let now = now ?? { Moment(origin.duration(to: .now)) }
@@ -92,7 +126,7 @@ public final class FleetCollector {
         connection = FleetConnection(
             client: client, name: "collect", broker: options.broker, whileAway: "retrying with back-off",
             now: now, log: { said($0) })
-        self.prefix = prefix
+        self.topics = topics
         self.log = log
         self.clientID = options.clientID
         self.wall = wall
@@ -104,9 +138,9 @@ public final class FleetCollector {
             guard let self, self.connection.isConnected else { return false }
             return (try? self.connection.client.publish(message)) != nil
         }
-        roster.publish = publish
-        desk.publish = publish
-        roster.changed = { [weak self] in self?.desk.rosterChanged() }
+        roster?.publish = publish
+        desk?.publish = publish
+        roster?.changed = { [weak self] in self?.desk?.rosterChanged() }
     }
 
     /// The current moment on the collector's timeline (the one its deadlines are on).
@@ -119,7 +153,7 @@ public final class FleetCollector {
         let now = moment
         if connection.nextDeadline <= now { handle(connection.fire(at: now)) }
         fireSides(at: now)
-        let until = [roster.nextDeadline, desk.nextDeadline].compactMap { $0 }.reduce(min(connection.nextDeadline, now + timeout), min)
+        let until = [sidesDeadline].compactMap { $0 }.reduce(min(connection.nextDeadline, now + timeout), min)
         var revents = wait(until: until)
         guard revents != 0 else { return noticeLoss() }
         // libmosquitto reads one packet per call: read on while more is there (the broker
@@ -147,12 +181,12 @@ public final class FleetCollector {
 
     /// What fell due of the athletes' side (the roster check, a resend) and the desk's (the scores).
     private func fireSides(at now: Moment) {
-        if let due = roster.nextDeadline, due <= now { roster.fire(at: now) }
-        if let due = desk.nextDeadline, due <= now { desk.fire(at: now) }
+        if let roster, let due = roster.nextDeadline, due <= now { roster.fire(at: now) }
+        if let desk, let due = desk.nextDeadline, due <= now { desk.fire(at: now) }
     }
 
     /// When the athletes' side or the desk next needs `fireConnection(at:)`.
-    var sidesDeadline: Moment? { [roster.nextDeadline, desk.nextDeadline].compactMap { $0 }.min() }
+    var sidesDeadline: Moment? { [roster?.nextDeadline, desk?.nextDeadline].compactMap { $0 }.min() }
 
     /// The most reads whose records are stored in one transaction.
     static let batchReads = 64
@@ -175,7 +209,7 @@ public final class FleetCollector {
     public func stop() {
         if connection.isConnected {
             _ = try? connection.client.publish(
-                MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "offline", qos: 1, retain: true))
+                MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true))
         }
         connection.disconnect()
     }
@@ -207,33 +241,48 @@ public final class FleetCollector {
             case .subscribed(let mid) where mid == subscription:
                 recordsGranted()
             case .subscribed, .delivered: break
-            case .message(let message) where roster.receive(message) || desk.receive(message):
+            case .message(let message) where roster?.receive(message) == true || desk?.receive(message) == true:
                 continue
+            case .message(let message) where message.topic == topics.status:
+                statusSaid(message.text)
             case .message(let message):
                 take(message, into: &batch)
             }
         }
         if !batch.records.isEmpty {
             do {
-                stored += try store.store(batch.records)
+                stored += try records.store(batch.records)
             } catch {
                 connection.drop("cannot store \(batch.records.count) record(s): \(error)")
                 return
             }
         }
-        roster.stored(cards: Set(batch.records.compactMap(\.athlete)))
-        if !batch.records.isEmpty { desk.stored() }
-        let acknowledged = batch.records.map(\.id) + batch.dropped
-        acknowledge(Dictionary(grouping: acknowledged) { $0.split(separator: "/").first.map(String.init) ?? "" }, batch.refusals)
+        roster?.stored(cards: Set(batch.records.compactMap(\.workout.athlete)))
+        if !batch.records.isEmpty { desk?.stored() }
+        var acknowledged = batch.dropped
+        // Each record's station is the one its topic named (`take`).
+        for record in batch.records {
+            guard let station = record.workout.station else { continue }
+            acknowledged[Origin(gym: record.gym, station: station), default: []].append(record.workout.id)
+        }
+        acknowledge(acknowledged, batch.refusals)
         connection.acknowledge()
     }
 
     /// What one step's messages bring: records to store, records to acknowledge without storing
     /// (a forgotten member's), and refusals to tell each station.
     private struct Batch {
-        var records: [StoredWorkout] = []
-        var dropped: [String] = []
-        var refusals: [String: [FleetRecordAck.Refusal]] = [:]
+        var records: [CollectedRecord] = []
+        var dropped: [Origin: [String]] = [:]
+        var refusals: [Origin: [FleetRecordAck.Refusal]] = [:]
+    }
+
+    /// The station a record came from, and its gym at a chain's centre (nil: the collector's own).
+    private struct Origin: Hashable, Comparable {
+        var gym: String?
+        var station: String
+
+        static func < (a: Origin, b: Origin) -> Bool { (a.gym ?? "", a.station) < (b.gym ?? "", b.station) }
     }
 
     /// On a (new) connection: the records' subscription, then the roster's; false when the
@@ -241,18 +290,21 @@ public final class FleetCollector {
     private func subscribeOnConnection() -> Bool {
         connectedAt = moment
         granted = false
-        roster.connected()
-        desk.connected()
+        roster?.connected()
+        desk?.connected()
         do {
-            subscription = try connection.client.subscribe(FleetTopics.everyStation(prefix: prefix).workout, qos: 1)
+            subscription = try connection.client.subscribe(topics.records, qos: 1)
             // After the records': granted once that one is, the retained cards and statuses
             // follow. At QoS 0: the broker queues none of them for this persistent session
             // while it is away, so they never take a record's place in its queue (what was
             // missed is read again as retained, and a forget is asked again).
-            for topic in roster.subscriptions { _ = try connection.client.subscribe(topic, qos: 0) }
+            for topic in roster?.subscriptions ?? [] { _ = try connection.client.subscribe(topic, qos: 0) }
             // The console's asks, at QoS 0 too: none is queued for this persistent session while
             // it is away (the console gave up on it after `ConsoleLink.answerWait`).
-            for topic in desk.subscriptions { _ = try connection.client.subscribe(topic, qos: 0) }
+            for topic in desk?.subscriptions ?? [] { _ = try connection.client.subscribe(topic, qos: 0) }
+            // Collectors sharing the records share one announcement: when one of them dies, its
+            // will says `offline` there, and the others say `online` again.
+            if topics.sharedGroup != nil { _ = try connection.client.subscribe(topics.status, qos: 0) }
             return true
         } catch {
             connection.lose("\(error)")
@@ -265,20 +317,30 @@ public final class FleetCollector {
     private func recordsGranted() {
         granted = true
         subscription = nil
-        roster.subscribed(at: moment)
-        desk.subscribed(at: moment)
+        roster?.subscribed(at: moment)
+        desk?.subscribed(at: moment)
         if !everGranted {
             everGranted = true
-            log("collect: subscribed to \(FleetTopics.everyStation(prefix: prefix).workout); storing every station's records")
+            log("collect: subscribed to \(topics.records); storing every station's records")
         }
-        _ = try? connection.client.publish(
-            MQTTMessage(topic: FleetTopics.collector(prefix: prefix), text: "online", qos: 1, retain: true))
+        announce()
+    }
+
+    /// The retained `online` that makes stations send what they hold.
+    private func announce() {
+        _ = try? connection.client.publish(MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true))
+    }
+
+    /// The shared announcement says `offline` (another collector of the group died) while this
+    /// one serves: it says `online` again, so the stations keep sending.
+    private func statusSaid(_ text: String) {
+        if text == "offline", granted { announce() }
     }
 
     /// One station's record message into `batch`: a record to store, a forgotten member's to
     /// drop, or a refusal (logged once per kind).
     private func take(_ message: MQTTMessage, into batch: inout Batch) {
-        guard let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else {
+        guard let (gym, station) = topics.origin(of: message.topic) else {
             // A record on a name no station may have: stored by nobody, acknowledged to nobody.
             refused += 1
             if loggedRefusals.insert("station name").inserted {
@@ -288,12 +350,12 @@ public final class FleetCollector {
             return
         }
         switch FleetWorkoutMessage.decode(message.payload, station: station, receivedAt: wall.date) {
-        case .success(let workout) where workout.athlete.map(roster.isForgotten) ?? false:
+        case .success(let workout) where workout.athlete.map { roster?.isForgotten($0) ?? false } ?? false:
             // A forgotten member's record still on its way (an outbox that was away):
             // acknowledged, so the station lets it go, and never stored.
-            batch.dropped.append(workout.id)
+            batch.dropped[Origin(gym: gym, station: station), default: []].append(workout.id)
         case .success(let workout):
-            batch.records.append(workout)
+            batch.records.append(CollectedRecord(gym: gym, workout: workout))
         case .failure(let refusal):
             refused += 1
             if loggedRefusals.insert(refusal.kind).inserted {
@@ -301,18 +363,18 @@ public final class FleetCollector {
                     + "(further ones of this kind are not logged)")
             }
             if let id = refusal.id {
-                batch.refusals[station, default: []].append(.init(id: id, kind: refusal.kind, reason: refusal.detail))
+                batch.refusals[Origin(gym: gym, station: station), default: []].append(.init(id: id, kind: refusal.kind, reason: refusal.detail))
             }
         }
     }
 
     /// Tells each station which of its records the database now holds (`stored`, repeats
     /// included) and which it refuses, in acknowledgements of at most `FleetRecordAck.maximumIDs`.
-    private func acknowledge(_ stored: [String: [String]], _ refused: [String: [FleetRecordAck.Refusal]]) {
-        for station in Set(stored.keys).union(refused.keys).sorted() where !station.isEmpty {
-            var ids = stored[station] ?? []
-            var refusals = refused[station] ?? []
-            let topic = FleetTopics(prefix: prefix, station: station).ack
+    private func acknowledge(_ stored: [Origin: [String]], _ refused: [Origin: [FleetRecordAck.Refusal]]) {
+        for origin in Set(stored.keys).union(refused.keys).sorted() {
+            var ids = stored[origin] ?? []
+            var refusals = refused[origin] ?? []
+            let topic = topics.ack(gym: origin.gym, station: origin.station)
             while !ids.isEmpty || !refusals.isEmpty {
                 let taken = Array(ids.prefix(FleetRecordAck.maximumIDs))
                 ids.removeFirst(taken.count)
@@ -330,8 +392,8 @@ public final class FleetCollector {
     /// (each one's reconnection closes the other's): said once, in one line.
     private func noticeLoss() {
         if !connection.isConnected {
-            roster.disconnected()
-            desk.disconnected()
+            roster?.disconnected()
+            desk?.disconnected()
         }
         guard let since = connectedAt else { return }
         if connection.isConnected {

@@ -83,9 +83,9 @@ import Testing
         loop.drivers = [restarted, gym]
         #expect(loop.run(upTo: .seconds(600)) { gym.stored == 2 && (try? outbox.count()) == 0 }, "\(gym.stored) stored")
         #expect(try athleteColumn() == ["04A1B2C3".databaseValue, .null])
-        #expect(try gym.store.workouts().map(\.athlete) == [Self.card, nil])
-        #expect(try gym.store.workouts(athlete: Self.card).map(\.id) == ["rack-1/interval@1000000000000"])
-        #expect(try gym.store.stats(.athlete([Self.card])).points == StationStats.pointsPerWorkout)
+        #expect(try gym.history!.workouts().map(\.athlete) == [Self.card, nil])
+        #expect(try gym.history!.workouts(athlete: Self.card).map(\.id) == ["rack-1/interval@1000000000000"])
+        #expect(try gym.history!.stats(.athlete([Self.card])).points == StationStats.pointsPerWorkout)
     }
 
     /// rack-1's record with its `athlete` set to `value` (removed with nil), as JSON.

@@ -113,7 +113,7 @@ import GymTimerSystem
         let gym = try collector(database: database)
         #expect(drive([rack1], gym) { gym.stored == 8 && (try? outbox.count()) == 0 },
                 "every record reaches the database and then leaves the outbox: \(gym.stored) stored")
-        #expect(try gym.store.workouts().map(\.sets) == Array(1...8))
+        #expect(try gym.history!.workouts().map(\.sets) == Array(1...8))
     }
 
     /// A new gym: stations finish workouts before any collector ever subscribed (a new
@@ -133,7 +133,7 @@ import GymTimerSystem
         let gym = try collector(database: directory + "/new-gym.sqlite", clientID: "collector-first-time")
         #expect(drive([rack1, rack2], gym) { gym.stored == 5 && (try? outbox1.count()) == 0 && (try? outbox2.count()) == 0 },
                 "the first collector gets every record the stations hold: \(gym.stored) stored")
-        #expect(try gym.store.workouts().map(\.station) == ["rack-1", "rack-1", "rack-1", "rack-2", "rack-2"])
+        #expect(try gym.history!.workouts().map(\.station) == ["rack-1", "rack-1", "rack-1", "rack-2", "rack-2"])
     }
 
     /// More records than the broker queues for the absent collector (`max_queued_messages`
@@ -152,7 +152,7 @@ import GymTimerSystem
         let gym = try collector(database: database)
         #expect(drive([rack1], gym) { gym.stored == 30 && (try? outbox.count()) == 0 },
                 "all 30 arrive: \(gym.stored) stored")
-        #expect(try gym.store.workouts().count == 30)
+        #expect(try gym.history!.workouts().count == 30)
     }
 
     @Test func theOutboxKeepsRecordsInOrderAcrossReopeningUntilRemoved() throws {
@@ -217,14 +217,14 @@ import GymTimerSystem
         let published = broker.published.count
         drive([rack1, rack2], gym, for: .seconds(60))
         #expect(broker.published.dropFirst(published).contains { $0.topic == "gymtimer/rack-1/ack" }, "the collector took the repeat")
-        let stored = try gym.store.workouts()
+        let stored = try gym.history!.workouts()
         #expect(stored.map(\.id).sorted() == ["rack-1/rest@1000000000", "rack-1/rest@2000000000", "rack-1/rest@3000000000",
                                               "rack-1/rest@4000000000", "rack-2/rest@7000000000"])
         #expect(stored.map(\.station) == ["rack-1", "rack-1", "rack-1", "rack-1", "rack-2"])
         #expect(gym.stored == 5, "the repeat is not stored again")
-        #expect(try gym.store.workouts(station: "rack-2").map(\.sets) == [7])
-        #expect(try gym.store.stats(station: "rack-1").workouts == 4)
-        #expect(HistoryOutput.csv(try gym.store.workouts(station: "rack-2")).hasSuffix(",rack-2\n"))
+        #expect(try gym.history!.workouts(station: "rack-2").map(\.sets) == [7])
+        #expect(try gym.history!.stats(station: "rack-1").workouts == 4)
+        #expect(HistoryOutput.csv(try gym.history!.workouts(station: "rack-2")).hasSuffix(",rack-2\n"))
     }
 
     /// The collector acknowledges a record only once it is stored: one that arrives while its
@@ -261,7 +261,7 @@ import GymTimerSystem
         #expect(drive([], gym) { gym.stored == 2 }, "the broker sends the unacknowledged record again: \(lines.all)")
         drive([], gym, for: .seconds(60))
         #expect(broker.waiting(for: "collector-test") == 0, "acknowledged once stored")
-        #expect(try gym.store.workouts().map(\.id) == ["rack-1/rest@1000000000", "rack-1/rest@2000000000"], "each once")
+        #expect(try gym.history!.workouts().map(\.id) == ["rack-1/rest@1000000000", "rack-1/rest@2000000000"], "each once")
     }
 
     @Test func aRecordArrivingWhileTheCollectorsDatabaseIsLockedIsStoredOnceItIsFree() throws {

@@ -68,7 +68,7 @@ import Testing
     @Test func theCollectorRetainsEachRosterCardAndRepublishesOnlyOnAChange() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let gym = try collector()
-        try gym.store.store([
+        try gym.history!.store([
             Self.result(1, "Fran", "4:10, 1 round", athlete: Self.anna), Self.result(2, "Fran", "3:45, 1 round", athlete: Self.anna),
             Self.result(3, "Cindy", "18 rounds", athlete: Self.anna), Self.result(4, "Fran", "3:00, 1 round", athlete: nil),
         ])
@@ -193,7 +193,7 @@ import Testing
         loop.drivers = [gym, racks[0]]
         #expect(loop.run(upTo: .seconds(60)) { broker.retained["gymtimer/rack-2/status"]?.text == "offline" })
         _ = try roster.forget("Anna Berg")
-        #expect(loop.run(upTo: .seconds(10)) { (try? gym.store.forgetRequests().map(\.answered)) == [["rack-1"]] })
+        #expect(loop.run(upTo: .seconds(10)) { (try? gym.history!.forgetRequests().map(\.answered)) == [["rack-1"]] })
         #expect(forgotten["rack-1"] == [Self.anna])
         #expect(broker.retained[topic(Self.anna)] == nil, "her card is cleared")
         loop.run(for: .seconds(120))
@@ -211,11 +211,11 @@ import Testing
             return !acks.isEmpty
         })
         #expect(acks.flatMap(\.stored) == [late.id])
-        #expect(try gym.store.workouts().compactMap(\.athlete) == [Self.ben])
+        #expect(try gym.history!.workouts().compactMap(\.athlete) == [Self.ben])
 
         // rack-2 comes back: told, it answers, and the request is gone with the file rewritten.
         loop.drivers = [gym] + racks
-        #expect(loop.run(upTo: .seconds(120)) { (try? gym.store.forgetRequests().isEmpty) == true })
+        #expect(loop.run(upTo: .seconds(120)) { (try? gym.history!.forgetRequests().isEmpty) == true })
         #expect(forgotten["rack-2"] == [Self.anna])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: database))
         for trace in [Self.anna.hex, "Anna Berg"] { #expect(bytes.range(of: Data(trace.utf8)) == nil, "\(trace) is in the database") }
@@ -240,7 +240,7 @@ import Testing
         try silent.publish(MQTTMessage(topic: "gymtimer/rack-9/status", text: "online", qos: 1, retain: true))
         let gym = try collector(log: lines.add)
         loop.drivers = [gym]
-        #expect(loop.run(upTo: .seconds(120)) { (try? gym.store.forgetRequests().isEmpty) == true })
+        #expect(loop.run(upTo: .seconds(120)) { (try? gym.history!.forgetRequests().isEmpty) == true })
         loop.run(for: .seconds(5))
         let heard = silent.takeEvents().compactMap { event -> String? in if case .message(let m) = event { m.text } else { nil } }
         #expect(heard.contains(#"{"do":"forget","card":"04A1B2C3","id":"forget-1"}"#), "\(heard)")

@@ -115,7 +115,7 @@ import Testing
         try send(Self.hostile.map(\.1))
         try send([Self.payload(1)])
         #expect(gym.refused == 5000 + Self.hostile.count && gym.stored == 1)
-        #expect(try gym.store.workouts().map(\.id) == ["rack-1/rest@1"])
+        #expect(try gym.history!.workouts().map(\.id) == ["rack-1/rest@1"])
         let refusals = lines.all.filter { $0.contains("refused a record") }
         #expect(refusals.count == Set(Self.hostile.map(\.2)).count, "one line per kind: \(refusals)")
         // The station is told: the 5000 and the hostile ones with an id, as refused; the good one as stored.
@@ -148,7 +148,7 @@ import Testing
         _ = sender.takeEvents()
         #expect(loop.run(upTo: .seconds(60)) { gym.stored + gym.refused >= names.count + 1 })
         #expect(gym.stored == 1 && gym.refused == names.count, "\(gym.stored) stored, \(gym.refused) refused")
-        #expect(try gym.store.workouts().map(\.station) == ["rack-1"])
+        #expect(try gym.history!.workouts().map(\.station) == ["rack-1"])
         #expect(lines.all.filter { $0.contains("station name is not valid") }.count == 1, "\(lines.all)")
     }
 }

@@ -240,7 +240,7 @@ import GymTimerSystem
         rack9.send("0 end")
         #expect(rack9.wait(upTo: 10) == 0)
         for _ in 0..<10 { gym.step(timeout: .milliseconds(20)) }
-        let stored = try gym.store.workouts()
+        let stored = try gym.history!.workouts()
         #expect(stored.count == 2, "each record once: \(stored.map(\.id))")
         #expect(Set(stored.map(\.id)).count == 2)
         #expect(stored.allSatisfy { $0.station == "rack-9" && $0.sets == 2 })
@@ -287,7 +287,7 @@ import GymTimerSystem
         }, "the class list's workout arrives\n\(printed("rack-9"))")
         rack9.send("0 end")
         #expect(rack9.wait(upTo: 10) == 0)
-        let stored = try gym.store.workouts()
+        let stored = try gym.history!.workouts()
         #expect(stored.map(\.athlete) == [CardID(hex: "04A1B2C3"), CardID(hex: "0E0F1011")], "\(stored.map(\.id))")
         #expect(stored.map(\.sets) == [2, 2])
         #expect(traceLines("rack-9").contains { $0["text"]?.string == "bEn " }, "the class list's name on the display")

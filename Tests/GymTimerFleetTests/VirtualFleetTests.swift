@@ -67,7 +67,7 @@ import Testing
         try station.run(until: .seconds(100))
 
         #expect(station.history.records.map(\.sets) == [1])
-        let stored = try collector.store.workouts()
+        let stored = try collector.history!.workouts()
         #expect(stored.map(\.station) == ["rack-1"])
         #expect(stored.map(\.sets) == [1])
         // Dated on the station's (virtual) wall clock: when dismiss had been held 2 s.

@@ -11,8 +11,10 @@ import GymTimerMQTT
 /// filters (not matching `$` topics at the first level), clean and persistent sessions (QoS 1
 /// messages queued while away, at most `maxQueued`, as `max_queued_messages`), wills on an
 /// unclean end (a dropped client, a severed link, a keep-alive missed by half again), a
-/// client id taken over by a new connection, and a broker that goes down and comes back with
-/// or without its state.
+/// client id taken over by a new connection, a broker that goes down and comes back with
+/// or without its state, and shared subscriptions (`$share/{group}/{filter}`: each message to
+/// one session of the group, turn by turn among those connected, to a persistent one away when
+/// none is; no retained messages), as Mosquitto 2 gives them to MQTT 3.1.1 clients too.
 public final class InMemoryBroker {
     /// The broker's clock (read for keep-alive).
     private let now: () -> Duration
@@ -31,6 +33,9 @@ public final class InMemoryBroker {
     /// Messages dropped because a session's queue was full.
     public private(set) var droppedQueued = 0
     private var sessions: [String: Session] = [:]
+    /// Clients given messages with the retain flag they were published with (a bridge's, as
+    /// Mosquitto does for a bridge that says it is one: `try_private`), not cleared.
+    public var retainAsPublished: Set<String> = []
 
     /// A broker on the timeline `now` (a virtual clock's).
     public init(now: @escaping () -> Duration) {
@@ -161,6 +166,7 @@ public final class InMemoryBroker {
         guard let session = sessions[client.options.clientID], session.client === client else { return }
         session.subscriptions[filter] = min(max(qos, 0), 1)
         client.receive(.subscribed(mid: mid))
+        guard SharedFilter(filter) == nil else { return }
         for topic in retained.keys.sorted() where Self.matches(filter: filter, topic: topic) {
             guard var message = retained[topic] else { continue }
             message.retain = true
@@ -189,14 +195,57 @@ public final class InMemoryBroker {
         if message.retain {
             if message.payload.isEmpty { retained[message.topic] = nil } else { retained[message.topic] = message }
         }
-        for session in sessions.values.sorted(by: { $0.clientID < $1.clientID }) {
+        let ordered = sessions.values.sorted(by: { $0.clientID < $1.clientID })
+        for session in ordered {
             // One copy per session, at the highest QoS of the subscriptions it matches.
-            let granted = session.subscriptions.filter { Self.matches(filter: $0.key, topic: message.topic) }.map(\.value).max()
+            let granted = session.subscriptions.filter { SharedFilter($0.key) == nil && Self.matches(filter: $0.key, topic: message.topic) }
+                .map(\.value).max()
             guard let granted else { continue }
-            var copy = message
-            copy.retain = false
-            copy.qos = min(message.qos, granted)
-            send(copy, to: session)
+            deliver(message, qos: granted, to: session, keepingRetain: retainAsPublished.contains(session.clientID))
+        }
+        routeShared(message, among: ordered)
+    }
+
+    /// One copy for each share group whose filter `message` matches, to one of its sessions.
+    private func routeShared(_ message: MQTTMessage, among ordered: [Session]) {
+        var groups: [String: [(session: Session, qos: Int)]] = [:]
+        for session in ordered {
+            for (filter, qos) in session.subscriptions {
+                guard let shared = SharedFilter(filter), Self.matches(filter: shared.filter, topic: message.topic) else { continue }
+                groups[shared.group, default: []].append((session, qos))
+            }
+        }
+        for group in groups.keys.sorted() {
+            guard let members = groups[group] else { continue }
+            let connected = members.filter { $0.session.client != nil }
+            let turn = shareTurns[group, default: 0]
+            shareTurns[group] = turn + 1
+            let chosen = connected.isEmpty ? members.first { !$0.session.clean } : connected[turn % connected.count]
+            if let chosen { deliver(message, qos: chosen.qos, to: chosen.session) }
+        }
+    }
+
+    /// A routed copy of `message` (never retained) at the lower of its QoS and `qos`.
+    private func deliver(_ message: MQTTMessage, qos: Int, to session: Session, keepingRetain: Bool = false) {
+        var copy = message
+        copy.retain = keepingRetain && message.retain
+        copy.qos = min(message.qos, qos)
+        send(copy, to: session)
+    }
+
+    /// How many messages each share group was given (whose turn is next).
+    private var shareTurns: [String: Int] = [:]
+
+    /// A shared subscription's group and filter (`$share/{group}/{filter}`), nil for any other filter.
+    struct SharedFilter {
+        let group: String
+        let filter: String
+
+        init?(_ text: String) {
+            let levels = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+            guard levels.count == 3, levels[0] == "$share", !levels[1].isEmpty, !levels[2].isEmpty else { return nil }
+            group = String(levels[1])
+            filter = String(levels[2])
         }
     }
 
