@@ -12,6 +12,9 @@ import PackageDescription
 ///   and terminal runs) ← Benchmark (runs the simulator) ← gymtimer (CLI: parses, calls one of them).
 /// The coach's console (Console, over Hummingbird/SwiftNIO) is its own executable,
 /// gymtimer-console; gymtimer and it share CommandLine (stderr lines, exit codes, broker options).
+/// A chain's central store (Central, PostgreSQL over PostgresNIO/SwiftNIO) is another,
+/// gymtimer-central, which `gymtimer collect/history --db postgresql://…` runs: the kiosk's
+/// binary links neither.
 /// Device backends (Hardware: libgpiod, ALSA…; Simulation: the twins) and History (SQLite) sit
 /// beside Runtime: Runtime links none of them. History and the fleet use System, not Drivers.
 /// System sits over HAL (not under it): StopSignals is a HAL `PollSource` and a child process
@@ -30,6 +33,9 @@ let package = Package(
         // The coach's web console, a program of its own that `gymtimer console` runs: the kiosk's
         // binary links no HTTP server (Hummingbird, SwiftNIO), which costs every kiosk process 8 MB.
         .executable(name: "gymtimer-console", targets: ["gymtimer-console"]),
+        // A chain's central collector and history over PostgreSQL, run by `gymtimer collect/history
+        // --db postgresql://…`: the kiosk's binary links no PostgresNIO (nor the SwiftNIO under it).
+        .executable(name: "gymtimer-central", targets: ["gymtimer-central"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),  // 1.6: @ParentCommand
@@ -43,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
+        // A chain's central store (GymTimerCentral): PostgreSQL's client, over SwiftNIO.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         .systemLibrary(
@@ -119,6 +127,16 @@ let package = Package(
                 .embedInCode("Page/console.css"), .embedInCode("Page/console.js"),
             ]
         ),
+        // A chain's central store: every gym's records in PostgreSQL (PostgresRecordStore, a
+        // CollectorStore behind a blocking API with bounded waits) and read back for `history`.
+        .target(
+            name: "GymTimerCentral",
+            dependencies: [
+                "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The simulated twins, the in-memory MQTT broker among them (behind GymTimerMQTT's MQTTTransport).
         .target(name: "GymTimerSimulation", dependencies: ["GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerMQTT"]),
         // The one seam over libgpiod v1 (Debian 12) or v2 (Debian 13), chosen from its header.
@@ -189,6 +207,17 @@ let package = Package(
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
             ]
         ),
+        // `gymtimer collect/history --db postgresql://…`'s program (Central), linked as gymtimer is.
+        .executableTarget(
+            name: "gymtimer-central",
+            dependencies: [
+                "GymTimerCentral", "GymTimerFleetLink", "GymTimerFleet", "GymTimerHistory", "GymTimerCommandLine", "GymTimerSystem",
+                "GymTimerCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: [
+                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
+            ]
+        ),
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally
         // they replay the files named on the command line.
         .target(name: "FuzzSupport"),
@@ -241,6 +270,14 @@ let package = Package(
                 "GymTimerBenchSupport",
             ]
         ),
+        // Against a real PostgreSQL server the tests start (LocalPostgres), and gymtimer-central's process.
+        .testTarget(
+            name: "GymTimerCentralTests",
+            dependencies: [
+                "GymTimerCentral", "GymTimerFleetLink", "GymTimerFleet", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
+                "GymTimerBenchSupport",
+            ]
+        ),
         .testTarget(
             name: "FuzzTests",
             dependencies: [
@@ -256,11 +293,12 @@ let package = Package(
 // The arm64 stage of the test command (scripts/test-arm64.sh) runs, under emulation, the unit
 // tests of what can differ on arm64 only. Its debug build (GYMTIMER_ARM64_UNIT_TESTS=1) leaves
 // out what none of those tests link: the console's HTTP server (SwiftNIO, Hummingbird) and its
-// tests, the fuzz targets, the pure core's tests. The release build beside it, which the
-// package ships, has everything.
+// tests, the central store (PostgresNIO) and its tests, the fuzz targets, the pure core's tests.
+// The release build beside it, which the package ships, has everything.
 if ProcessInfo.processInfo.environment["GYMTIMER_ARM64_UNIT_TESTS"] == "1" {
     let unused: Set<String> = [
-        "GymTimerConsole", "gymtimer-console", "GymTimerConsoleTests", "GymTimerCoreTests", "FuzzTests", "FuzzSupport",
+        "GymTimerConsole", "gymtimer-console", "GymTimerConsoleTests", "GymTimerCentral", "gymtimer-central", "GymTimerCentralTests",
+        "GymTimerCoreTests", "FuzzTests", "FuzzSupport",
         "FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "FuzzRecord", "FuzzConsole",
     ]
     package.targets.removeAll { unused.contains($0.name) }

@@ -160,7 +160,9 @@ public enum HistoryOutput {
         return (hour < 10 ? "0\(hour)" : "\(hour)") + ":" + (minute < 10 ? "0\(minute)" : "\(minute)")
     }
 
-    static func encode(_ value: some Encodable) throws -> String {
+    /// `value` as the JSON `--json` prints (pretty, sorted keys, ISO 8601 dates): also the
+    /// chain's records with their gym (gymtimer-central).
+    public static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

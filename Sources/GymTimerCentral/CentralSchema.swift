@@ -1,0 +1,63 @@
+import PostgresNIO
+
+/// The central database's tables, created when missing by whichever collector connects first
+/// (under an advisory lock, so two starting at once do not race), and its version, which a
+/// later release moves forward and an older one refuses to write under.
+///
+/// workouts: every gym's records, one row per (gym, id); a gym's own collector's records
+/// (no gym) under gym ''. The columns are `StoredWorkout`'s: completed_at a UTC instant,
+/// local_day the station's day, exercises a JSON array, athlete a card's UID in hex.
+enum CentralSchema {
+    static let version = 1
+
+    /// Each statement of version 1 (PostgreSQL takes one per query with parameters).
+    static let statements: [PostgresQuery] = [
+        """
+        CREATE TABLE IF NOT EXISTS gymtimer_schema (
+            version integer PRIMARY KEY,
+            applied_at timestamptz NOT NULL DEFAULT now()
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS workouts (
+            gym text NOT NULL,
+            id text NOT NULL,
+            station text,
+            kind text NOT NULL,
+            sets integer NOT NULL,
+            duration_ms bigint NOT NULL,
+            calories integer NOT NULL,
+            exercises jsonb NOT NULL DEFAULT '[]',
+            preset text,
+            score text,
+            completed_at timestamptz NOT NULL,
+            local_day date NOT NULL,
+            clock_synchronised boolean,
+            athlete text,
+            division text,
+            PRIMARY KEY (gym, id)
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS workouts_completed_at ON workouts (completed_at)",
+        "CREATE INDEX IF NOT EXISTS workouts_athlete ON workouts (athlete)",
+        "INSERT INTO gymtimer_schema (version) VALUES (1) ON CONFLICT DO NOTHING",
+    ]
+
+    /// The key of the advisory lock the schema is created under.
+    static let lockKey = 35_035_001
+
+    /// Creates what is missing in one transaction and checks the version.
+    static func prepare(_ link: PostgresLink) throws(CentralStoreError) {
+        try link.run("BEGIN", "begin the schema's transaction")
+        try link.run("SELECT pg_advisory_xact_lock(\(lockKey))", "lock the schema")
+        for statement in statements {
+            try link.run(statement, "create the schema")
+        }
+        let result = try link.run("SELECT max(version) FROM gymtimer_schema", "read the schema version")
+        try link.run("COMMIT", "commit the schema")
+        let found = (try? result.rows.first?.decode(Int?.self)) ?? nil
+        if let found, found > version {
+            throw .newerSchema(database: link.url.description, version: found, known: version)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// One connection to PostgreSQL behind a blocking API with bounded waits, for a caller on a
+/// thread of its own (the collector's loop; never an event loop's). It connects when first
+/// asked; any failure or time-out closes the connection, so the next call connects again (a
+/// restarted server is simply reconnected to). `prepare` runs after each new connection.
+final class PostgresLink {
+    let url: PostgresURL
+    private let timeouts: PostgresTimeouts
+    private let prepare: (PostgresLink) throws(CentralStoreError) -> Void
+    private var connection: PostgresConnection?
+    private let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
+    private let logger = Logger(label: "gymtimer-central", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    init(url: PostgresURL, timeouts: PostgresTimeouts, prepare: @escaping (PostgresLink) throws(CentralStoreError) -> Void) {
+        self.url = url
+        self.timeouts = timeouts
+        self.prepare = prepare
+    }
+
+    deinit {
+        if let connection { Self.close(connection) }
+    }
+
+    /// Closes `connection` without waiting (the future-returning `close`, not the async one).
+    private static func close(_ connection: PostgresConnection) {
+        let _: EventLoopFuture<Void> = connection.close()
+    }
+
+    /// The time-out a hung call is abandoned at.
+    private struct TimedOut: Error {}
+
+    /// Runs `query` (connecting first if needed), waiting at most the query time-out; what it
+    /// was doing (`operation`) names it in a failure, after which the connection is closed.
+    @discardableResult
+    func run(_ query: PostgresQuery, _ operation: String) throws(CentralStoreError) -> PostgresQueryResult {
+        let connection = try connected()
+        do {
+            return try wait(connection.query(query, logger: logger), upTo: timeouts.query)
+        } catch {
+            disconnect()
+            if error is TimedOut {
+                throw .timedOut(database: url.description, what: "answer (\(operation))", seconds: timeouts.query.wholeSeconds)
+            }
+            throw .failed(database: url.description, operation: operation, reason: Self.reason(error))
+        }
+    }
+
+    /// Closes the connection (a failed transaction is rolled back by the server).
+    func disconnect() {
+        if let connection { Self.close(connection) }
+        connection = nil
+    }
+
+    private func connected() throws(CentralStoreError) -> PostgresConnection {
+        if let connection { return connection }
+        var configuration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+        configuration.options.connectTimeout = timeouts.connect.timeAmount
+        let future = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger)
+        do {
+            connection = try wait(future, upTo: timeouts.connect)
+        } catch {
+            // A login that answers after the time-out is closed, not leaked.
+            future.whenSuccess { Self.close($0) }
+            if error is TimedOut {
+                throw .timedOut(database: url.description, what: "accept the connection", seconds: timeouts.connect.wholeSeconds)
+            }
+            throw .unreachable(database: url.description, reason: Self.reason(error))
+        }
+        do {
+            try prepare(self)
+        } catch {
+            disconnect()
+            throw error
+        }
+        return connection!
+    }
+
+    /// `future`'s value, or `TimedOut` after `limit` (the future's own outcome then ignored).
+    private func wait<Value: Sendable>(_ future: EventLoopFuture<Value>, upTo limit: Duration) throws -> Value {
+        let promise = future.eventLoop.makePromise(of: Value.self)
+        let timer = future.eventLoop.scheduleTask(in: limit.timeAmount) { promise.fail(TimedOut()) }
+        future.whenComplete { result in
+            timer.cancel()
+            promise.completeWith(result)
+        }
+        return try promise.futureResult.wait()
+    }
+
+    /// A failure in one line: the server's message, or what broke the connection.
+    /// (`PSQLError`'s own description hides both.)
+    static func reason(_ error: any Error) -> String {
+        guard let psql = error as? PSQLError else { return "\(error)" }
+        if let message = psql.serverInfo?[.message] {
+            let state = psql.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return message + state
+        }
+        if let connection = psql.underlying as? NIOConnectionError, let first = connection.connectionErrors.first {
+            return "\(first.error)"
+        }
+        if let underlying = psql.underlying { return "\(underlying)" }
+        if psql.code == .serverClosedConnection || psql.code == .uncleanShutdown { return "the server closed the connection" }
+        return "\(psql.code)"
+    }
+}
+
+/// How long the central store waits for PostgreSQL before it gives up (and the collector
+/// acknowledges nothing): a hung server must not hang the collector.
+public struct PostgresTimeouts: Hashable, Sendable {
+    /// Connecting and logging in.
+    public var connect: Duration
+    /// One statement's answer.
+    public var query: Duration
+
+    public init(connect: Duration = .seconds(5), query: Duration = .seconds(20)) {
+        self.connect = connect
+        self.query = query
+    }
+}
+
+extension Duration {
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    var wholeSeconds: Int { Int(components.seconds) }
+}

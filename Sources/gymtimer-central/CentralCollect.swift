@@ -1,0 +1,56 @@
+import ArgumentParser
+import GymTimerCentral
+import GymTimerCommandLine
+import GymTimerFleet
+import GymTimerFleetLink
+import GymTimerSystem
+
+/// `gymtimer-central collect`: every gym's records, from the central broker (each gym's bridged
+/// under `--chain`/{gym}), into PostgreSQL once each, acknowledged end to end (chain.md).
+struct CentralCollect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collect",
+        abstract: "Store every gym's workout records, once each, in the chain's PostgreSQL database.")
+
+    @OptionGroup var broker: FleetBrokerOptions
+
+    @OptionGroup var database: CentralDatabaseOptions
+
+    @Option(name: .long, help: "The central broker's first topic level, above each gym's name.")
+    var chain = "gyms"
+
+    @Option(name: .long, help: "Share the records with the other collectors of this group ($share/GROUP/…): each record goes to one.")
+    var shared: String?
+
+    @Option(name: .customLong("client-id"), help: "The collector's MQTT client id: its persistent session at the broker.")
+    var clientID = "gymtimer-central"
+
+    func run() throws {
+        guard FleetStationName.isValid(chain) else { throw CLIError.usage("--chain \(chain): 1-32 of a-z, 0-9 and -") }
+        if let shared, !FleetStationName.isValid(shared) { throw CLIError.usage("--shared \(shared): 1-32 of a-z, 0-9 and -") }
+        let store = try database.store()
+        do {
+            try store.check()
+        } catch {
+            // Not fatal: records wait at the stations until the database answers.
+            StandardError.writeLine("collect: \(error); collecting anyway, storing once it answers")
+        }
+        let options = try broker.options(clientID: clientID, cleanSession: false)
+        let collector: FleetCollector
+        do {
+            collector = try FleetCollector(options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store) {
+                StandardError.writeLine($0)
+            }
+        } catch {
+            throw CLIError.usage("\(error)")
+        }
+        // SIGTERM/SIGINT wake the collector's one wait (`run(until:)`), which then stops cleanly.
+        let stop: StopSignals
+        do {
+            stop = try StopSignals()
+        } catch {
+            throw CLIError.failed("\(error)")
+        }
+        collector.run(until: stop)
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+import GymTimerCore
+
+/// `gymtimer-central` (what `gymtimer collect --db postgresql://…` and `gymtimer history --db
+/// postgresql://…` run, every argument unchanged): a chain's central collector and its history
+/// over PostgreSQL (`GymTimerCentral`). A program of its own so that the kiosk's `gymtimer`
+/// links no PostgresNIO nor the SwiftNIO under it.
+@main
+struct CentralCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gymtimer-central",
+        abstract: "A chain of gyms' central collector and history, in PostgreSQL.",
+        version: GymTimerVersion.current,
+        subcommands: [CentralCollect.self, CentralHistory.self])
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import GymTimerCentral
+import GymTimerCommandLine
+import GymTimerFleetLink
+import GymTimerHistory
+
+/// `gymtimer-central history`: the chain's records, newest first, of one gym or all.
+struct CentralHistory: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List the chain's recorded workouts: a table (station shown as gym/station), or --json.")
+
+    @OptionGroup var database: CentralDatabaseOptions
+
+    @Option(name: .long, help: "Only this gym's workouts.")
+    var gym: String?
+
+    @Flag(name: .long, help: "A JSON array, each workout with its gym.")
+    var json = false
+
+    func run() throws {
+        let records: [CollectedRecord]
+        do {
+            records = try database.store().records(gym: gym)
+        } catch let error as CentralStoreError {
+            throw CLIError.failed("\(error)")
+        }
+        let output = StandardOutput()
+        if json {
+            do {
+                output.write(try HistoryOutput.encode(records.map(GymWorkout.init)))
+            } catch {
+                throw CLIError.failed("cannot write JSON: \(error)")
+            }
+        } else {
+            let shown = records.map { record in
+                var workout = record.workout
+                workout.station = [record.gym, workout.station].compactMap { $0 }.joined(separator: "/")
+                return workout
+            }
+            output.write(HistoryOutput.table(shown, timeZone: .current))
+        }
+        output.flush()
+    }
+}
+
+/// One record in `--json`: the workout's fields (as `gymtimer history --json`) and its gym.
+struct GymWorkout: Encodable {
+    var record: CollectedRecord
+
+    enum Key: String, CodingKey { case gym }
+
+    func encode(to encoder: any Encoder) throws {
+        try record.workout.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(record.gym, forKey: .gym)
+    }
+}
