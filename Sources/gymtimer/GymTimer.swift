@@ -15,12 +15,20 @@ struct GymTimer: ParsableCommand {
     )
 
     /// `gymtimer console …` becomes `gymtimer-console …` before any parsing, so that every
-    /// argument reaches it untouched (`--help` too, which the parser would answer itself).
+    /// argument reaches it untouched (`--help` too, which the parser would answer itself);
+    /// `gymtimer collect|history --db postgresql://…` becomes `gymtimer-central collect|history …`
+    /// (a chain's central database: PostgreSQL, which this binary links no client for).
     static func main() {
-        let arguments = CommandLine.arguments.dropFirst()
+        let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "console" {
             exit(withError: Console.exec(Array(arguments.dropFirst())))
         }
+        if let command = arguments.first, ["collect", "history"].contains(command), SiblingProgram.namesPostgres(Array(arguments.dropFirst())) {
+            exit(withError: SiblingProgram.exec(centralProgram, arguments, command: command))
+        }
         main(nil)
     }
+
+    /// The chain's central program, looked for in this binary's directory.
+    static let centralProgram = "gymtimer-central"
 }

@@ -10,7 +10,7 @@ struct Collect: ParsableCommand {
 
     @OptionGroup var broker: FleetBrokerOptions
 
-    @Option(name: .long, help: "The gym's history database (created if missing); read it with history/stats --db.")
+    @Option(name: .long, help: "The gym's history database (created if missing); read it with history/stats --db. A chain's central PostgreSQL, postgresql://USER@HOST/DB, is gymtimer-central's: `gymtimer collect --db postgresql://…` runs it.")
     var db: String
 
     @Option(name: .customLong("client-id"), help: "The collector's MQTT client id: its persistent session at the broker.")

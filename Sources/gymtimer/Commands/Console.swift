@@ -1,10 +1,4 @@
 import ArgumentParser
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-import GymTimerHAL
-import SystemPackage
 
 /// `gymtimer console`: the coach's web console. It is a program of its own, `gymtimer-console`
 /// (Sources/gymtimer-console), installed beside `gymtimer`, so that the kiosk's binary links no
@@ -29,18 +23,6 @@ struct Console: ParsableCommand {
     /// Replaces this process with `gymtimer-console ARGUMENTS`; returns only when that cannot
     /// run, with the exit status after printing one line saying why and what to install.
     static func exec(_ arguments: [String]) -> ExitCode {
-        guard let own = Bench.ownExecutable() else {
-            return CLIError.failed("console: cannot find this program's own path (/proc/self/exe) to find \(programName) beside it")
-        }
-        let path = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent(programName).path
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        execv(path, argv)
-        let why = errno
-        for arg in argv { free(arg) }
-        if why == ENOENT {
-            return CLIError.failed(
-                "console: \(path) is missing: the console is a program of its own; install the gymtimer package (or deploy/install.sh) again, which puts \(programName) beside \(own)")
-        }
-        return CLIError.failed("console: cannot run \(path): \(Errno(rawValue: why).text)")
+        SiblingProgram.exec(programName, arguments, command: "console")
     }
 }
