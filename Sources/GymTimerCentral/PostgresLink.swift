@@ -25,9 +25,11 @@ final class PostgresLink {
         if let connection { Self.close(connection) }
     }
 
-    /// Closes `connection` without waiting (the future-returning `close`, not the async one).
+    /// Closes `connection` without waiting (the future-returning `close`, not the async one),
+    /// keeping it alive until closed (PostgresNIO asserts a connection is closed at its end).
     private static func close(_ connection: PostgresConnection) {
-        let _: EventLoopFuture<Void> = connection.close()
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     /// The time-out a hung call is abandoned at.

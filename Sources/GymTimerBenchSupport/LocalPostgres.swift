@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+import GymTimerSystem
+
+/// A real PostgreSQL server on loopback, on a free port, in a cluster of its own (initdb into a
+/// temporary directory) for as long as this object lives: the central store's tests and the
+/// chain's run against it. Only processes (initdb, pg_ctl), so this target links no database
+/// client. PostgreSQL refuses to run as root: as root (CI) the server runs as the `postgres`
+/// user Debian's package makes (else `nobody`), owning the directory. Without PostgreSQL it
+/// throws `Missing`, so a test fails saying so rather than skipping.
+public final class LocalPostgres {
+    public let port: Int
+    /// The superuser's name and password (password logins over TCP: scram-sha-256).
+    public let user = "gymtimer"
+    public let password: String
+    private let directory: URL
+    private let bin: String
+    /// As root, who the server runs as (`runuser -u`); nil runs it as this process's user.
+    private let runAs: String?
+    private var reservation: Int32 = -1
+
+    /// No PostgreSQL to test against.
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String {
+            "no PostgreSQL server (/usr/lib/postgresql/*/bin/initdb): scripts/install-deps.sh --tests installs it (apt-get install postgresql)"
+        }
+    }
+
+    /// A step (initdb, start, stop) that failed: what it said.
+    public struct Failed: Error, CustomStringConvertible {
+        public var step: String
+        public var output: String
+        public var description: String { "PostgreSQL's \(step) failed: \(output)" }
+    }
+
+    /// The newest installed server's programs, if any.
+    public static var binaries: String? {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "\(root)/\($0)/bin" }
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
+    }
+
+    /// Makes a cluster and starts its server.
+    public init() throws {
+        guard let bin = Self.binaries else { throw Missing() }
+        self.bin = bin
+        runAs = geteuid() == 0 ? (getpwnam("postgres") != nil ? "postgres" : "nobody") : nil
+        password = UUID().uuidString
+        // As root, under /tmp: a TMPDIR of root's own may be closed to the server's user.
+        let temporary = runAs == nil ? FileManager.default.temporaryDirectory : URL(fileURLWithPath: "/tmp")
+        directory = temporary.appendingPathComponent("postgres-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (port, socket) = try LocalBroker.reservedPort()
+        self.port = port
+        reservation = socket
+        try hand(directory.path)
+        let passwordFile = directory.appendingPathComponent("password")
+        try password.write(to: passwordFile, atomically: true, encoding: .utf8)
+        try hand(passwordFile.path)
+        try run(
+            "initdb",
+            [
+                "-D", dataPath, "-U", user, "--pwfile", passwordFile.path, "--auth-local=trust", "--auth-host=scram-sha-256",
+                "-E", "UTF8", "--no-locale", "--no-sync",
+            ])
+        try start()
+    }
+
+    deinit {
+        stop(mode: "immediate")
+        if reservation >= 0 { close(reservation) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private var dataPath: String { directory.appendingPathComponent("data").path }
+
+    /// A `postgresql://` URL to `database` (the cluster has `postgres`), with the password.
+    public func url(database: String = "postgres") -> String {
+        "postgresql://\(user):\(password)@127.0.0.1:\(port)/\(database)"
+    }
+
+    /// Starts the server (again, after `stop`) on the same port; returns once it accepts.
+    public func start() throws {
+        if reservation >= 0 { close(reservation) }
+        reservation = -1
+        let options = "-p \(port) -c listen_addresses=127.0.0.1 -c unix_socket_directories=\(directory.path) -c fsync=off"
+        try run("pg_ctl", ["-D", dataPath, "-l", directory.appendingPathComponent("server.log").path, "-o", options, "-w", "-t", "60", "start"])
+    }
+
+    /// Stops the server: `fast` (as `systemctl stop` does: sessions ended, a clean shutdown) or
+    /// `immediate` (as a crash: recovery at the next start). The port stays reserved meanwhile.
+    public func stop(mode: String = "fast") {
+        _ = try? run("pg_ctl", ["-D", dataPath, "-m", mode, "-w", "-t", "60", "stop"])
+        if reservation < 0 { reservation = LocalBroker.reserve(port) }
+    }
+
+    /// The server's log (what it said when a test fails).
+    public var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Gives `path` to the server's user (as root), who must own the cluster.
+    private func hand(_ path: String) throws {
+        guard let runAs, let account = getpwnam(runAs) else { return }
+        guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
+            throw Failed(step: "chown of \(path) to \(runAs)", output: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Runs one of the server's programs (as its user), failing with what it said.
+    private func run(_ program: String, _ arguments: [String]) throws {
+        let path = "\(bin)/\(program)"
+        let child: ChildProcess
+        if let runAs {
+            child = ChildProcess(executable: "/usr/sbin/runuser", arguments: ["-u", runAs, "--", path] + arguments, environment: Self.environment, timeout: .seconds(120))
+        } else {
+            child = ChildProcess(executable: path, arguments: arguments, environment: Self.environment, timeout: .seconds(120))
+        }
+        let outcome = try child.run()
+        guard outcome.exitCode == 0 else {
+            let said = outcome.standardError.split(separator: "\n").suffix(3).joined(separator: " / ")
+            let tail = log.split(separator: "\n").suffix(3).joined(separator: " / ")
+            throw Failed(step: program, output: said.isEmpty ? tail : said + " / " + tail)
+        }
+    }
+
+    private static let environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C"]
+}
