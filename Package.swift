@@ -275,7 +275,7 @@ let package = Package(
             name: "GymTimerCentralTests",
             dependencies: [
                 "GymTimerCentral", "GymTimerFleetLink", "GymTimerFleet", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
-                "GymTimerBenchSupport",
+                "GymTimerMQTT", "GymTimerBenchSupport",
             ]
         ),
         .testTarget(

@@ -1,0 +1,78 @@
+import Foundation
+import GymTimerBenchSupport
+import GymTimerCentral
+import GymTimerFleetLink
+import GymTimerMQTT
+import GymTimerSystem
+import Testing
+
+/// The built programs as processes: `gymtimer collect --db postgresql://…` runs gymtimer-central
+/// beside it, which takes a gym's record off a real Mosquitto into a real PostgreSQL; `gymtimer
+/// history --db postgresql://…` reads it back; SIGTERM stops the collector cleanly.
+@Suite(.serialized) struct CentralProcessTests {
+    static let debug = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/debug")
+    static let gymtimer = debug.appendingPathComponent("gymtimer").path
+
+    @Test func gymtimerCollectWithAPostgresURLRunsTheCentralCollector() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.gymtimer), "build first: swift build")
+        let server = try LocalPostgres()
+        let broker = try LocalBroker()
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("central-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let collector = try RunningProcess(
+            Self.gymtimer, ["collect", "--db", server.url(), "--broker", "mqtt://127.0.0.1:\(broker.port)", "--chain", "gyms", "--client-id", "central-1"],
+            stderr: log)
+        defer { collector.signal(SIGKILL); _ = collector.wait(upTo: 5) }
+        let record = PostgresRecordStoreTests.record(nil, "bench-1", minutes: 7).workout
+        let (id, payload) = FleetWorkoutMessage.encode(record, station: "bench-1")
+        // The gym's station as the bridge delivers it: sent again until acknowledged (the
+        // collector may not have subscribed yet), the ack on the gym's ack topic.
+        let station = try MQTTClient(MQTTClient.Options(clientID: "north-bench-1", host: "127.0.0.1", port: broker.port))
+        defer { station.disconnect() }
+        try station.connect()
+        _ = station.pump(for: 10) { $0.contains(.connected) }
+        _ = try station.subscribe("gyms/north/bench-1/ack")
+        let deadline = ContinuousClock.now + .seconds(30)
+        var acknowledged = false
+        while !acknowledged, ContinuousClock.now < deadline {
+            _ = try station.publish(MQTTMessage(topic: "gyms/north/bench-1/workout", text: payload, qos: 1))
+            let events = station.pump(for: 1) { events in events.contains { if case .message = $0 { true } else { false } } }
+            acknowledged = events.contains { if case .message(let ack) = $0 { ack.topic == "gyms/north/bench-1/ack" } else { false } }
+        }
+        let stored = try PostgresRecordStoreTests.store(server).records()
+        let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(acknowledged, "no ack from the central collector: \(said)")
+        #expect(stored.map(\.gym) == ["north"], "\(said)")
+        #expect(stored.map(\.workout.id) == [id], "\(said)")
+        #expect(stored.first?.workout.station == "bench-1")
+        collector.signal(SIGTERM)
+        #expect(collector.wait(upTo: 10) == 0, "\(said)")
+
+        let history = try run(["history", "--db", server.url(), "--gym", "north", "--json"])
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stdout.contains("\"gym\" : \"north\"") && history.stdout.contains("\"id\" : \"\(id)\""), "\(history.stdout)")
+        let none = try run(["history", "--db=\(server.url())", "--gym", "south", "--json"])
+        #expect(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]" || none.stdout.contains("[]"), "\(none.stdout)")
+    }
+
+    /// A typo in the URL: one line from gymtimer-central, exit 2, nothing started.
+    @Test func aBadURLIsOneUsageLine() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.gymtimer), "build first: swift build")
+        let outcome = try run(["history", "--db", "postgresql://u:secret@h:70000/d"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "gymtimer: --db: bad database URL: the port 70000 is not a number from 1 to 65535 (expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)\n")
+    }
+
+    /// `gymtimer ARGUMENTS` to its end: exit status, stdout, stderr.
+    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("central-run-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: files) }
+        let process = try RunningProcess(Self.gymtimer, arguments, stdout: files.path + ".out", stderr: files.path + ".err")
+        let status = process.wait()
+        defer { try? FileManager.default.removeItem(atPath: files.path + ".out"); try? FileManager.default.removeItem(atPath: files.path + ".err") }
+        let out = (try? String(contentsOfFile: files.path + ".out", encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: files.path + ".err", encoding: .utf8)) ?? ""
+        return (status, out, err)
+    }
+}
