@@ -165,7 +165,8 @@ let package = Package(
         ),
         // What `gymtimer bench` and the tests drive the fleet with, never part of a kiosk's or the
         // console's work: a real Mosquitto launched on a free port (LocalBroker), stations and a
-        // collector pumped by hand (FleetPump), a loopback HTTP client for the console (BenchHTTP).
+        // collector pumped by hand (FleetPump), a loopback HTTP client for the console (BenchHTTP), a
+    // real PostgreSQL in a cluster of its own (LocalPostgres: processes only, no client linked).
         .target(name: "GymTimerBenchSupport", dependencies: ["GymTimerFleetLink", "GymTimerSystem"]),
         .target(
             name: "GymTimerBenchmark",

@@ -5,9 +5,10 @@
 #   sudo deploy/install.sh --binary FILE   install FILE instead of building (one built by
 #                                          --build-only on another machine with the same OS;
 #                                          refused, saying why, if it cannot run here), and the
-#                                          gymtimer-console beside it (`gymtimer console` runs it)
+#                                          gymtimer-console and gymtimer-central beside it
+#                                          (`gymtimer console`, `gymtimer collect --db postgresql://…` run them)
 #   deploy/install.sh --build-only         only build the self-contained release binaries
-#                                          (gymtimer and gymtimer-console, side by side)
+#                                          (gymtimer, gymtimer-console, gymtimer-central, side by side)
 #   sudo deploy/install.sh --uninstall     remove the service and binaries (keeps config and history)
 #   sudo deploy/install.sh FILE.deb        install the Debian package (scripts/build-deb.sh,
 #                                          scripts/build-arm64.sh) with apt, replacing an
@@ -40,8 +41,9 @@ build() {
   # Command substitution does not inherit set -e: a failed build must stop here, not install
   # whatever an earlier build left behind.
   local dir=${GYMTIMER_BUILD_DIR:-$repo/.build} product
-  # The coach's console is a program of its own (the kiosk links no HTTP server): both are built.
-  for product in gymtimer gymtimer-console; do
+  # The coach's console and a chain's central store are programs of their own (the kiosk links
+  # no HTTP server nor PostgreSQL client): all three are built.
+  for product in gymtimer gymtimer-console gymtimer-central; do
     (cd "$repo" && swift build -c release --static-swift-stdlib --scratch-path "$dir" --product $product) >&2 \
       || die "the build of $product failed (see above)"
   done
@@ -62,7 +64,7 @@ install_package() {
   if [ -f "$unit" ] || [ -e "$prefix/bin/gymtimer" ]; then
     systemctl disable --now gymtimer-config.path gymtimer.service >/dev/null 2>&1 || true
     rm -f "$unit" "$udev" "$watch_path" "$watch_service" "$dropin" "$prefix/bin/gymtimer" "$prefix/bin/gymtimer-console" \
-      "$prefix/share/doc/gymtimer/README.md"
+      "$prefix/bin/gymtimer-central" "$prefix/share/doc/gymtimer/README.md"
     rm -rf "$prefix/share/doc/gymtimer/docs"
     systemctl daemon-reload 2>/dev/null || true
     say "removed the install made without a package (kept $config and /var/lib/gymtimer)"
@@ -98,7 +100,7 @@ if [ "${1:-}" = "--uninstall" ]; then
   systemctl disable --now gymtimer-config.path 2>/dev/null || true
   systemctl disable --now gymtimer.service 2>/dev/null && say "stopped and disabled the service" || true
   rm -f "$unit" "$udev" "$watch_path" "$watch_service" "$dropin" "$prefix/bin/gymtimer" "$prefix/bin/gymtimer-console" \
-    && say "removed $unit, $udev, $prefix/bin/gymtimer, $prefix/bin/gymtimer-console"
+    "$prefix/bin/gymtimer-central" && say "removed $unit, $udev, $prefix/bin/gymtimer, $prefix/bin/gymtimer-console, $prefix/bin/gymtimer-central"
   rmdir "$(dirname "$dropin")" 2>/dev/null || true
   systemctl daemon-reload
   say "kept $config and /var/lib/gymtimer (your history); delete them by hand if you want"
@@ -149,17 +151,22 @@ mv -f "$prefix/bin/gymtimer.new" "$prefix/bin/gymtimer"
 install -D -m 0644 "$repo/README.md" "$prefix/share/doc/gymtimer/README.md"
 install -D -m 0644 -t "$prefix/share/doc/gymtimer/docs" "$repo"/docs/*.md   # the guides the README and messages name
 say "installed $prefix/bin/gymtimer"
-# The coach's console (`gymtimer console` runs gymtimer-console from gymtimer's directory),
-# built beside the binary. Without it the kiosk works, and `gymtimer console` says what is missing.
-console=$(dirname "$binary")/gymtimer-console
-if [ -x "$console" ]; then
-  install -m 0755 "$console" "$prefix/bin/gymtimer-console.new"
-  ! command -v strip >/dev/null || strip --strip-debug "$prefix/bin/gymtimer-console.new"
-  mv -f "$prefix/bin/gymtimer-console.new" "$prefix/bin/gymtimer-console"
-  say "installed $prefix/bin/gymtimer-console"
-else
-  say "warning: no gymtimer-console beside $binary: the kiosk is installed, \`gymtimer console\` is not (copy it there and run this again)"
-fi
+# The programs gymtimer runs from its own directory, built beside the binary: the coach's
+# console (`gymtimer console`) and a chain's central store (`gymtimer collect|history --db
+# postgresql://…`). Without one the kiosk works, and the command says what is missing.
+install_sibling() {  # NAME COMMAND
+  local program=$(dirname "$binary")/$1
+  if [ -x "$program" ]; then
+    install -m 0755 "$program" "$prefix/bin/$1.new"
+    ! command -v strip >/dev/null || strip --strip-debug "$prefix/bin/$1.new"
+    mv -f "$prefix/bin/$1.new" "$prefix/bin/$1"
+    say "installed $prefix/bin/$1"
+  else
+    say "warning: no $1 beside $binary: the kiosk is installed, \`$2\` is not (copy it there and run this again)"
+  fi
+}
+install_sibling gymtimer-console "gymtimer console"
+install_sibling gymtimer-central "gymtimer collect --db postgresql://…"
 
 # 4. The service user, in the device groups.
 for group in gpio i2c spi audio dialout; do getent group "$group" >/dev/null || groupadd --system "$group"; done

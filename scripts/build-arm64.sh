@@ -2,7 +2,7 @@
 # Cross-builds gymtimer for the Raspberry Pi (arm64, Raspberry Pi OS / Debian 13 trixie,
 # libgpiod 2) on an x86-64 Debian 12 machine, as root, from Debian's package archive only:
 #
-#   scripts/build-arm64.sh            the release binaries gymtimer and gymtimer-console
+#   scripts/build-arm64.sh            the release binaries gymtimer, gymtimer-console and gymtimer-central
 #                                     (Swift runtime linked in) and
 #                                     gymtimer_<version>_arm64.deb, in .build-arm64/out/
 #   scripts/build-arm64.sh --tests    also the unit tests for arm64 (debug, only the targets
@@ -191,10 +191,11 @@ xswift() {
 }
 quiet() { grep -vE '^\[[0-9]+/[0-9]+\] |^Building for|^Compiling |^Write |^Fetching |^Fetched |^Computing |^Computed |^Creating |^Working copy' || true; }
 stage "swift build -c release --static-swift-stdlib for $SDK (warnings are errors)"
-# Both programs the package ships: the kiosk's gymtimer and the coach's gymtimer-console
-# (`gymtimer console` runs it; its own binary, so that the kiosk links no HTTP server).
+# The programs the package ships: the kiosk's gymtimer, the coach's gymtimer-console (`gymtimer
+# console` runs it) and a chain's gymtimer-central (`gymtimer collect --db postgresql://…` runs
+# it); programs of their own, so that the kiosk links no HTTP server nor PostgreSQL client.
 mkdir -p "$OUT"
-for product in gymtimer gymtimer-console; do
+for product in gymtimer gymtimer-console gymtimer-central; do
   xswift build -c release --static-swift-stdlib --product $product -Xswiftc -warnings-as-errors 2>&1 | quiet >&2
   [ "${PIPESTATUS[0]}" = 0 ] || die "the arm64 release build of $product failed (see above)"
   bin=$W/$SUITE/aarch64-unknown-linux-gnu/release/$product
@@ -206,8 +207,8 @@ for product in gymtimer gymtimer-console; do
   in_chroot /usr/libexec/swift/bin/llvm-objcopy --strip-unneeded --remove-section=.comment /src/.build-arm64/out/$product.new
   if cmp -s "$OUT/$product.new" "$OUT/$product"; then rm -f "$OUT/$product.new"; else mv -f "$OUT/$product.new" "$OUT/$product"; fi
 done
-stage "checking: file, and gymtimer{,-console} --version under qemu-aarch64-static"
-for product in gymtimer gymtimer-console; do
+stage "checking: file, and gymtimer{,-console,-central} --version under qemu-aarch64-static"
+for product in gymtimer gymtimer-console gymtimer-central; do
   file -b "$OUT/$product" | grep -q "ARM aarch64" || die "$OUT/$product is not an arm64 binary: $(file -b "$OUT/$product")"
   ran=$(qemu-aarch64-static -L "$SYSROOT" "$OUT/$product" --version) || die "$OUT/$product --version failed under qemu"
   [ "$ran" = "$version" ] || die "$OUT/$product --version says '$ran', the source says $version"
@@ -217,7 +218,7 @@ objdump -p "$OUT/gymtimer" | grep 'NEEDED *libgpiod.so.3' >/dev/null || die "$OU
 ln -sfn "$SYSROOT" "$W/sysroot"     # for the wrapper and the tests: .build-arm64/sysroot
 
 deb=$OUT/gymtimer_${version}_arm64.deb
-if [ -f "$deb" ] && [ -z "$(find "$OUT/gymtimer" "$OUT/gymtimer-console" scripts/build-deb.sh deploy README.md -newer "$deb" 2>/dev/null)" ]; then
+if [ -f "$deb" ] && [ -z "$(find "$OUT/gymtimer" "$OUT/gymtimer-console" "$OUT/gymtimer-central" scripts/build-deb.sh deploy README.md -newer "$deb" 2>/dev/null)" ]; then
   stage "package: $deb is up to date"
 else
   stage "package: gymtimer_${version}_arm64.deb"
@@ -228,7 +229,7 @@ ln -sfn "$repo" "$SYSROOT/src"
 
 if [ $tests = 1 ]; then
   # Only what the arm64 unit tests link (Package.swift, GYMTIMER_ARM64_UNIT_TESTS): not the
-  # console's HTTP server nor the fuzz targets, which the release build above compiled.
+  # console's HTTP server, the central store nor the fuzz targets, which the release build above compiled.
   stage "swift build --build-tests for $SDK (debug, dynamic runtime, warnings are errors; what scripts/test-arm64.sh runs)"
   XSWIFT_ENV=GYMTIMER_ARM64_UNIT_TESTS=1 xswift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | quiet >&2
   [ "${PIPESTATUS[0]}" = 0 ] || die "the arm64 test build failed (see above)"

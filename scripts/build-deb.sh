@@ -4,14 +4,16 @@
 #   scripts/build-deb.sh ARCH BINARY OUTDIR [LIBDIR...]
 # ARCH is amd64 or arm64; BINARY a release gymtimer built for it (scripts/build-arm64.sh makes
 # the arm64 one, `swift build -c release --static-swift-stdlib` the host's), with the coach's
-# console program gymtimer-console (built with it) beside it; the package's Depends are what
-# dpkg-shlibdeps finds both binaries need: from the host's dpkg database for the host's
+# console program gymtimer-console and the chain's central store gymtimer-central (built with
+# it) beside it; the package's Depends are what dpkg-shlibdeps finds the binaries need: from the host's dpkg database for the host's
 # architecture, or from the .debs under each LIBDIR (the cross build's sysroot packages) for
 # another. The version is the one `gymtimer --version` prints
 # (Sources/GymTimerCore/GymTimerVersion.swift).
 #
 # What the package holds and does (docs/ARCHITECTURE.md, "Packaging"):
-#   /usr/bin/gymtimer and /usr/bin/gymtimer-console (what `gymtimer console` runs), /usr/lib/systemd/system/gymtimer.service (deploy/gymtimer.service with
+#   /usr/bin/gymtimer, /usr/bin/gymtimer-console (what `gymtimer console` runs) and
+#   /usr/bin/gymtimer-central (what `gymtimer collect|history --db postgresql://…` run),
+#   /usr/lib/systemd/system/gymtimer.service (deploy/gymtimer.service with
 #   /usr/bin paths) and gymtimer-config.{path,service} (the network rule rewritten from the
 #   config's [fleet] when it changes; postinst writes it first), /usr/lib/udev/rules.d/60-gymtimer.rules,
 #   /usr/lib/sysusers.d/gymtimer.conf (the `gymtimer` system user in the device groups:
@@ -27,6 +29,8 @@ die() { echo "build-deb.sh: $*" >&2; exit 1; }
 [ -x "$binary" ] || die "no binary $binary"
 console=$(dirname "$binary")/gymtimer-console
 [ -x "$console" ] || die "no $console beside $binary: build it with gymtimer (swift build --product gymtimer-console)"
+central=$(dirname "$binary")/gymtimer-central
+[ -x "$central" ] || die "no $central beside $binary: build it with gymtimer (swift build --product gymtimer-central)"
 version=$(sed -n 's/^ *\(public \)\{0,1\}static let current = "\(.*\)"$/\2/p' Sources/GymTimerCore/GymTimerVersion.swift)
 [ -n "$version" ] || die "no version in Sources/GymTimerCore/GymTimerVersion.swift"
 debversion=$version-1
@@ -39,10 +43,11 @@ install -d "$pkgroot/DEBIAN" "$pkgroot/usr/bin" "$pkgroot/usr/lib/systemd/system
   "$pkgroot/usr/lib/sysusers.d" "$pkgroot/etc/gymtimer" "$pkgroot/usr/share/doc/gymtimer/docs"
 install -m 0755 "$binary" "$pkgroot/usr/bin/gymtimer"
 install -m 0755 "$console" "$pkgroot/usr/bin/gymtimer-console"
+install -m 0755 "$central" "$pkgroot/usr/bin/gymtimer-central"
 # Stripped as dh_strip does (kept by hand: dh_strip also splits debug symbols into a -dbgsym
 # package, which we do not ship); a binary for another architecture must come stripped (the
 # host's strip reads only its own), as scripts/build-arm64.sh makes it.
-for b in gymtimer gymtimer-console; do
+for b in gymtimer gymtimer-console gymtimer-central; do
   if [[ $(file -b "$pkgroot/usr/bin/$b") == *"not stripped"* ]]; then
     [ "$arch" = "$(dpkg --print-architecture)" ] || die "$b is not stripped: strip it with a strip for $arch first"
     strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkgroot/usr/bin/$b"
@@ -76,7 +81,8 @@ Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: gymtimer
 Comment: The binaries link in the Swift runtime and Foundation (Apache-2.0 with the Runtime
  Library Exception), swift-argument-parser (Apache-2.0), TOMLKit and its toml++ (MIT) and
- GRDB.swift (MIT); gymtimer-console also Hummingbird, SwiftNIO and swift-log (Apache-2.0).
+ GRDB.swift (MIT); gymtimer-console also Hummingbird, SwiftNIO and swift-log (Apache-2.0);
+ gymtimer-central also PostgresNIO (MIT), SwiftNIO and swift-log (Apache-2.0).
 
 Files: *
 Copyright: 2026 GymTimer maintainers
@@ -117,7 +123,7 @@ if [ $# -gt 0 ]; then
   shlibdeps=(--admindir="$admin" -l"$sys/usr/lib/$multiarch" -l"$sys/lib/$multiarch")
 fi
 depends=$(cd "$root" && dpkg-shlibdeps -O "${shlibdeps[@]}" -e debian/gymtimer/usr/bin/gymtimer \
-  -e debian/gymtimer/usr/bin/gymtimer-console 2> "$root/shlibdeps.log") \
+  -e debian/gymtimer/usr/bin/gymtimer-console -e debian/gymtimer/usr/bin/gymtimer-central 2> "$root/shlibdeps.log") \
   || die "dpkg-shlibdeps found no package for a library: $(grep error "$root/shlibdeps.log")"
 depends=${depends#shlibs:Depends=}
 
@@ -140,7 +146,8 @@ Description: wall-mounted gym rest and interval timer for the Raspberry Pi
  and program modes and a local history of every set. It runs as a hardened
  systemd service (gymtimer.service) as the unprivileged gymtimer user;
  /etc/gymtimer/config.toml describes the wiring. libmosquitto1 is needed only
- for a [fleet] section (MQTT). gymtimer-console serves the coach's web console.
+ for a [fleet] section (MQTT). gymtimer-console serves the coach's web console;
+ gymtimer-central stores a chain of gyms' records in PostgreSQL.
 EOF
 
 # The maintainer scripts: deploy/debian/'s, with debhelper's own snippets where they say

@@ -11,6 +11,7 @@
 #
 # What --tests adds, and for which stage:
 #   unit tests        mosquitto (the real broker), openssl (its TLS certificate), faketime,
+#                     postgresql (the chain's central store: a real server, LocalPostgres),
 #                     libnfc-bin (the real libnfc's nfc-list, against the simulated PN532)
 #                     (the clock-step tests)
 #   libgpiod 2.2      gcc, make, xz-utils (built from Debian trixie's source, build-libgpiod2.sh)
@@ -28,7 +29,7 @@ tests=false
 for flag in "$@"; do
   case "$flag" in
     --tests) tests=true
-      needed+=(mosquitto openssl faketime gcc make xz-utils debootstrap curl jq util-linux
+      needed+=(mosquitto openssl faketime postgresql gcc make xz-utils debootstrap curl jq util-linux
                qemu-user-static file binutils lintian dpkg-dev debhelper chromium chromium-driver python3-venv tmux
                qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio kmod e2fsprogs
                iproute2 debian-archive-keyring libnfc-bin) ;;
