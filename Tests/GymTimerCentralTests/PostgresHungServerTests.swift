@@ -1,0 +1,31 @@
+import Foundation
+import Glibc
+import GymTimerBenchSupport
+import GymTimerCentral
+import GymTimerFleetLink
+import Testing
+
+/// A server that takes the connection and never answers (hung, or a black hole on the way):
+/// the store gives up at its bound and throws, so the collector's loop goes on.
+@Suite struct PostgresHungServerTests {
+    @Test func aServerThatNeverAnswersTimesOutAtTheBound() throws {
+        // A socket that listens and never accepts: the kernel completes the handshake, nobody answers.
+        let (port, fd) = try LocalBroker.reservedPort()
+        defer { close(fd) }
+        #expect(listen(fd, 8) == 0)
+        let url = PostgresURL(user: "gymtimer", password: "x", host: "127.0.0.1", port: port, database: "chain")
+        let store = PostgresRecordStore(url: url, timeouts: PostgresTimeouts(connect: .seconds(1), query: .seconds(1)))
+        let record = PostgresRecordStoreTests.record("north", "bench-1", minutes: 1)
+        for _ in 0..<2 {
+            let start = ContinuousClock.now
+            do {
+                let stored = try store.store([record])
+                Issue.record("stored \(stored) on a server that never answers")
+            } catch let error as CentralStoreError {
+                #expect(error == .timedOut(database: url.description, what: "accept the connection", seconds: 1), "\(error)")
+            }
+            let waited = ContinuousClock.now - start
+            #expect(waited >= .milliseconds(900) && waited < .seconds(10), "\(waited)")
+        }
+    }
+}
