@@ -37,6 +37,8 @@ public final class FleetStation: TimedDriver {
     private let connection: FleetConnection?
     private var client: (any MQTTTransport)? { connection?.client }
     private var connected: Bool { connection?.isConnected == true }
+    /// Whether the station is connected to its broker now (the bench's drills wait for it).
+    public var isOnline: Bool { connected }
     private let outbox: FleetOutbox?
     private let now: () -> Moment
     private let wall: WallClock
