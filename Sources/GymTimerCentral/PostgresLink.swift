@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NIOCore
 import NIOPosix
@@ -102,6 +105,8 @@ final class PostgresLink {
             return message + state
         }
         if let connection = psql.underlying as? NIOConnectionError, let first = connection.connectionErrors.first {
+            // The system's word for it ("Connection refused"), not NIO's wrapping of it.
+            if let io = first.error as? IOError { return String(cString: strerror(io.errnoCode)) }
             return "\(first.error)"
         }
         if let underlying = psql.underlying { return "\(underlying)" }
