@@ -64,11 +64,59 @@ import Testing
         #expect(outcome.stderr == "gymtimer: --db: bad database URL: the port 70000 is not a number from 1 to 65535 (expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)\n")
     }
 
+    /// gymtimer alone in a scratch directory (a hard link when it can, so /proc/self/exe names
+    /// that directory), with `central` (a script) beside it as gymtimer-central, if given.
+    private func lone(central: String?) throws -> (directory: URL, gymtimer: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("central-lone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let copy = directory.appendingPathComponent("gymtimer").path
+        do {
+            try FileManager.default.linkItem(atPath: Self.gymtimer, toPath: copy)
+        } catch {
+            try FileManager.default.copyItem(atPath: Self.gymtimer, toPath: copy)
+        }
+        if let central {
+            let stub = directory.appendingPathComponent("gymtimer-central").path
+            try central.write(toFile: stub, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub)
+        }
+        return (directory, copy)
+    }
+
+    /// Every argument reaches gymtimer-central unchanged, the command's name first; a --db that
+    /// is a file (SQLite, one gym) stays gymtimer's own.
+    @Test func aPostgresDatabaseHandsEveryArgumentToGymtimerCentral() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.gymtimer), "build first: swift build")
+        let (directory, gymtimer) = try lone(central: "#!/bin/sh\nprintf '[%s]\\n' \"$@\"\nexit 7\n")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for arguments in [
+            ["collect", "--broker", "mqtt://h:1883", "--db", "postgres://u@h/d", "--shared", "central", "two words", ""],
+            ["history", "--json", "--db=postgresql://u:p@h/d", "--help"],
+        ] {
+            let outcome = try run(arguments, executable: gymtimer)
+            #expect(outcome.status == 7, "\(outcome.stderr)")
+            #expect(outcome.stdout == arguments.map { "[\($0)]\n" }.joined(), "\(outcome.stdout)")
+        }
+        let sqlite = try run(["history", "--db", directory.appendingPathComponent("none.db").path], executable: gymtimer)
+        #expect(sqlite.status != 7 && !sqlite.stdout.contains("["), "\(sqlite.stdout)")
+    }
+
+    @Test func aMissingGymtimerCentralIsOneLineNamingItsPath() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.gymtimer), "build first: swift build")
+        let (directory, gymtimer) = try lone(central: nil)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try run(["collect", "--db", "postgresql://u@h/d", "--broker", "mqtt://h:1883"], executable: gymtimer)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("gymtimer: collect: \(directory.path)/gymtimer-central is missing"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("install the gymtimer package"), "\(outcome.stderr)")
+    }
+
     /// `gymtimer ARGUMENTS` to its end: exit status, stdout, stderr.
-    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    private func run(_ arguments: [String], executable: String = gymtimer) throws -> (status: Int32, stdout: String, stderr: String) {
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("central-run-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: files) }
-        let process = try RunningProcess(Self.gymtimer, arguments, stdout: files.path + ".out", stderr: files.path + ".err")
+        let process = try RunningProcess(executable, arguments, stdout: files.path + ".out", stderr: files.path + ".err")
         let status = process.wait()
         defer { try? FileManager.default.removeItem(atPath: files.path + ".out"); try? FileManager.default.removeItem(atPath: files.path + ".err") }
         let out = (try? String(contentsOfFile: files.path + ".out", encoding: .utf8)) ?? ""
