@@ -84,7 +84,9 @@ public final class LocalPostgres {
     public func start() throws {
         if reservation >= 0 { close(reservation) }
         reservation = -1
+        // Small (several tests run a server each at once), and no fsync: a test's data is scratch.
         let options = "-p \(port) -c listen_addresses=127.0.0.1 -c unix_socket_directories=\(directory.path) -c fsync=off"
+            + " -c shared_buffers=16MB -c max_connections=40"
         try run("pg_ctl", ["-D", dataPath, "-l", directory.appendingPathComponent("server.log").path, "-o", options, "-w", "-t", "60", "start"])
     }
 

@@ -61,7 +61,10 @@ final class PostgresLink {
     }
 
     private func connected() throws(CentralStoreError) -> PostgresConnection {
-        if let connection { return connection }
+        // One the server closed (a restart ends every session) is dropped, not used: a query
+        // on it would wait out the query's time-out rather than fail.
+        if let connection, !connection.isClosed { return connection }
+        disconnect()
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
         configuration.options.connectTimeout = timeouts.connect.timeAmount
