@@ -97,6 +97,32 @@ public final class LocalPostgres {
         if reservation < 0 { reservation = LocalBroker.reserve(port) }
     }
 
+    /// Freezes the server and every session's process (SIGSTOP): a hung server, which takes
+    /// connections and answers nothing, until `thaw`.
+    public func freeze() { signalServer(SIGSTOP) }
+
+    /// Lets a frozen server run again (SIGCONT).
+    public func thaw() { signalServer(SIGCONT) }
+
+    /// Sends `signal` to the postmaster (its pid file's first line) and its children.
+    private func signalServer(_ signal: Int32) {
+        let pidFile = directory.appendingPathComponent("data/postmaster.pid").path
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+              let line = text.split(separator: "\n").first, let postmaster = pid_t(line) else { return }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let children = entries.compactMap(pid_t.init).filter { Self.parent(of: $0) == postmaster }
+        _ = kill(postmaster, signal)
+        for child in children { _ = kill(child, signal) }
+    }
+
+    /// The parent of `pid` (/proc/PID/stat's fourth field, after the name in parentheses).
+    private static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
+    }
+
     /// The server's log (what it said when a test fails).
     public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""

@@ -74,7 +74,7 @@ final class PostgresLink {
         } catch {
             // A login that answers after the time-out is closed, not leaked.
             future.whenSuccess { Self.close($0) }
-            if error is TimedOut {
+            if Self.isConnectTimeout(error) {
                 throw .timedOut(database: url.description, what: "accept the connection", seconds: timeouts.connect.wholeSeconds)
             }
             throw .unreachable(database: url.description, reason: Self.reason(error))
@@ -97,6 +97,17 @@ final class PostgresLink {
             promise.completeWith(result)
         }
         return try promise.futureResult.wait()
+    }
+
+    /// Whether connecting gave up at the bound: ours, or PostgresNIO's own (the same bound,
+    /// `connectTimeout`), whichever fired first.
+    private static func isConnectTimeout(_ error: any Error) -> Bool {
+        if error is TimedOut { return true }
+        guard let psql = error as? PSQLError else { return false }
+        let causes = (psql.underlying as? NIOConnectionError)?.connectionErrors.map(\.error) ?? psql.underlying.map { [$0] } ?? []
+        return causes.contains { cause in
+            if case .connectTimeout = cause as? ChannelError { true } else { false }
+        }
     }
 
     /// A failure in one line: the server's message, or what broke the connection.

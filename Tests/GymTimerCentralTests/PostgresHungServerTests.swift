@@ -28,4 +28,28 @@ import Testing
             #expect(waited >= .milliseconds(900) && waited < .seconds(10), "\(waited)")
         }
     }
+
+    /// A server hung mid-session (every process of it frozen): the batch throws at the query's
+    /// bound; thawed, the next batch reconnects and keeps both, nothing lost.
+    @Test func aFrozenServerTimesOutAndTheNextBatchAfterItKeepsEverything() throws {
+        let server = try LocalPostgres()
+        let url = try PostgresURL.parse(server.url())
+        let store = PostgresRecordStore(url: url, timeouts: PostgresTimeouts(connect: .seconds(2), query: .seconds(1)))
+        let first = [PostgresRecordStoreTests.record("north", "bench-1", minutes: 1)]
+        #expect(try store.store(first) == 1)
+        server.freeze()
+        let second = [PostgresRecordStoreTests.record("south", "rower", minutes: 2)]
+        let start = ContinuousClock.now
+        do {
+            let stored = try store.store(second)
+            Issue.record("stored \(stored) on a frozen server")
+        } catch let error as CentralStoreError {
+            #expect(error == .timedOut(database: url.description, what: "answer (begin a batch)", seconds: 1), "\(error)")
+        }
+        let waited = ContinuousClock.now - start
+        server.thaw()
+        #expect(waited < .seconds(10), "\(waited)")
+        #expect(try store.store(second + first) == 1, "\(server.log)")
+        #expect(try store.records().map(\.gym) == ["south", "north"])
+    }
 }
