@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import GymTimerConfig
 import Testing
 
@@ -111,5 +113,48 @@ struct ChainBridgeTests {
         #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["gym-a"], collectors: "gym-a") }
         #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["gym-a"], collectors: "c\ntopic readwrite #") }
         #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["gym-a"], sharedGroup: "a b") }
+    }
+
+    @Test func theCommandWritesTheSnippetReadableByItsOwnerOnly() throws {
+        var template = Array((NSTemporaryDirectory() + "chain-command-XXXXXX").utf8CString)
+        let directory = String(cString: mkdtemp(&template)!)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let gymtimer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gymtimer").path
+        try "s3cret pass\n".write(toFile: "\(directory)/gym-a.pass", atomically: true, encoding: .utf8)
+        try "PEM\n".write(toFile: "\(directory)/ca.crt", atomically: true, encoding: .utf8)
+        let output = "\(directory)/gymtimer-chain.conf"
+        try "old\n".write(toFile: output, atomically: false, encoding: .utf8)
+        _ = chmod(output, 0o644)
+        let arguments = [
+            "chain", "bridge", "--gym", "gym-a", "--centre", "mqtts://central.example.org:8883", "--password-file", "\(directory)/gym-a.pass",
+            "--ca-file", "\(directory)/ca.crt",
+        ]
+        let written = try run(gymtimer, arguments + ["--output", output])
+        #expect(written.status == 0)
+        let expected = try bridge(password: "s3cret pass", caFile: "\(directory)/ca.crt").text
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == expected)
+        var info = stat()
+        #expect(stat(output, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode 0600: it holds the gym's password")
+        let printed = try run(gymtimer, arguments)
+        #expect(printed.output == expected)
+
+        let hostile = try run(gymtimer, arguments + ["--gym", "gym-a\ntopic # both 2"])
+        #expect(hostile.status == 2 && hostile.output.isEmpty, "refused, nothing written: \(hostile.output)")
+        let acl = try run(gymtimer, ["chain", "centre", "--gyms", "gym-a,gym-b"])
+        let expectedACL = try ChainCentreACL(gyms: ["gym-a", "gym-b"]).text
+        #expect(acl.status == 0 && acl.output == expectedACL)
+    }
+
+    /// Runs `executable` and waits: its exit status and what it printed on stdout.
+    func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
