@@ -37,7 +37,8 @@ public struct ChainBridge: Sendable {
         }
         (self.username, self.password) = (username, password)
         if self.centre.tls {
-            guard let caFile, Self.isPath(caFile) else {
+            guard let caFile else { throw ChainBridgeError("mqtts:// needs --ca-file: the PEM that signed the central broker's certificate") }
+            guard Self.isPath(caFile) else {
                 throw ChainBridgeError("the CA file must be an absolute path without spaces or control characters (the PEM that signed the central broker's certificate)")
             }
         }
