@@ -18,8 +18,9 @@ import Testing
         _ = chmod(directory, 0o755)
     }
 
-    /// The central broker (TLS, accounts, ACL, persistence) and the gym's, bridged to it.
-    func brokers() throws -> (centre: LocalBroker, gym: LocalBroker, certificate: String) {
+    /// The central broker (TLS, accounts, ACL, persistence) and the gym's, bridged to it; with
+    /// `gymUsers` and `gymACL`, the gym's broker has accounts and an ACL (fleet.md) of its own.
+    func brokers(gymUsers: [String: String] = [:], gymACL: String? = nil) throws -> (centre: LocalBroker, gym: LocalBroker, certificate: String) {
         let (certificate, key) = ("\(directory)/centre.crt", "\(directory)/centre.key")
         let made = try ChildProcess(executable: "/usr/bin/openssl", arguments: [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
@@ -35,7 +36,13 @@ import Testing
         let bridge = try ChainBridge(
             gym: "gym-a", centre: "mqtts://127.0.0.1:\(centre.port)", username: "gym-a", password: "gym-a-pass", caFile: certificate,
             restartTimeout: (1, 2), keepalive: 5)
-        let gym = try LocalBroker(persistence: true, maxQueuedMessages: 100_000, extraConfig: bridge.text)
+        var gymConfig = bridge.text
+        if let gymACL {
+            try gymACL.write(toFile: "\(directory)/gym.acl", atomically: true, encoding: .utf8)
+            _ = chmod("\(directory)/gym.acl", 0o644)
+            gymConfig += "acl_file \(directory)/gym.acl\n"
+        }
+        let gym = try LocalBroker(users: gymUsers, persistence: true, maxQueuedMessages: 100_000, extraConfig: gymConfig)
         return (centre, gym, certificate)
     }
 
@@ -95,8 +102,9 @@ import Testing
         try cutOffAndBack(centre: centre, gym: gym, local: local, certificate: certificate, collector: collector)
     }
 
-    /// The centre stopped, 20 records published at the gym meanwhile, the centre started again on
-    /// its port with its saved sessions: each record reaches the collector once.
+    /// The centre stopped, 20 records published at the gym meanwhile, the gym's broker restarted,
+    /// the centre started again on its port with its saved sessions: each record reaches the
+    /// collector once.
     func cutOffAndBack(centre: LocalBroker, gym: LocalBroker, local: MQTTClient, certificate: String, collector: MQTTClient) throws {
         // A plain subscription in a kept session: a shared one did not come back from Mosquitto
         // 2.0.11's saved sessions (a central collector subscribes again on every connection).
@@ -109,11 +117,16 @@ import Testing
         #expect(down.contains { $0.topic == "gymtimer/all/bridge" && $0.text == "0" }, "the bridge said it is down: \(down)")
         let records = (2...21).map { MQTTMessage(topic: "gymtimer/rack-\($0 % 3 + 1)/workout", text: "record-\($0)", qos: 1) }
         try publish(local, records)
+        // The gym's broker restarted meanwhile: the bridge's queue comes back from its saved state.
+        local.disconnect()
+        gym.stop()
+        try gym.start()
         try centre.start()
         let back = try centralClient("collector", id: "watcher", port: centre.port, caFile: certificate)
         defer { back.disconnect() }
         // The last record's twin: once it is in, so is every record before it (one bridge, in order).
-        try publish(local, [MQTTMessage(topic: "gymtimer/rack-1/workout", text: "after", qos: 1)])
+        let again = try observer(port: gym.port, [])
+        try publish(again, [MQTTMessage(topic: "gymtimer/rack-1/workout", text: "after", qos: 1)])
         let arrived = messages(back, timeout: 30) { $0.contains { $0.text == "after" } }.filter { $0.text != "after" }
         #expect(arrived.map(\.text) == records.map(\.text), "every record once, in order")
         #expect(arrived.map(\.topic) == records.map { "gyms/gym-a/" + $0.topic.dropFirst("gymtimer/".count) })
@@ -131,5 +144,25 @@ import Testing
         ])
         let arrived = messages(collector) { $0.contains { $0.text == "own" } }
         #expect(arrived.map(\.text) == ["own"], "only its own gym's record: \(arrived.map(\.topic))")
+    }
+
+    /// The bridge is the gym broker's own: the gym's ACL, which names no account for it, does not
+    /// hold it back (out nor in).
+    @Test func theGymsACLNeedsNoLineForTheBridge() throws {
+        let acl = "user coach\ntopic readwrite gymtimer/#\n"
+        let (centre, gym, certificate) = try brokers(gymUsers: ["coach": "whistle"], gymACL: acl)
+        let coach = try MQTTClient(.init(clientID: "coach", host: "127.0.0.1", port: gym.port, username: "coach", password: "whistle"))
+        try coach.connect()
+        _ = pump([coach]) { $0[0]?.contains(.connected) == true }
+        let collector = try centralClient("collector", port: centre.port, caFile: certificate)
+        #expect(try subscribed(collector, ["$share/central/gyms/+/+/workout"]))
+        #expect(try subscribed(coach, ["gymtimer/rack-1/ack"]))
+        try coach.subscribe("gymtimer/all/bridge", qos: 1)  // retained: read below
+        let up = messages(coach) { $0.contains { $0.topic == "gymtimer/all/bridge" && $0.text == "1" } }
+        #expect(up.contains { $0.text == "1" }, "the bridge is up: \(up)")
+        try publish(coach, [MQTTMessage(topic: "gymtimer/rack-1/workout", text: "record-1", qos: 1)])
+        #expect(messages(collector) { !$0.isEmpty }.map(\.topic) == ["gyms/gym-a/rack-1/workout"])
+        try publish(collector, [MQTTMessage(topic: "gyms/gym-a/rack-1/ack", text: "record-1", qos: 1)])
+        #expect(messages(coach) { $0.contains { $0.topic == "gymtimer/rack-1/ack" } }.contains { $0.text == "record-1" })
     }
 }
