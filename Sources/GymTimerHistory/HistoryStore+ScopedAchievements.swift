@@ -12,20 +12,10 @@ extension HistoryStore {
         let rows = try Row.fetchAll(
             db, sql: "SELECT completed_at, local_day FROM workouts WHERE \(validRow)\(filter) ORDER BY completed_at, id",
             arguments: arguments)
-        var unlocked: [UnlockedAchievement] = []
-        var earned: Set<Achievement> = []
-        var days: Set<LocalDay> = []
-        var longest = 0
-        for (index, row) in rows.enumerated() {
-            guard let date = Date.fromDatabaseValue(row[0]), let text = String.fromDatabaseValue(row[1]),
-                  let day = LocalDay(text) else { continue }
-            // The longest streak changes only with a day not seen before.
-            if days.insert(day).inserted { longest = DailyStreak(days: days, today: day).longest }
-            for achievement in Achievement.earned(workouts: index + 1, longestStreak: longest)
-            where earned.insert(achievement).inserted {
-                unlocked.append(UnlockedAchievement(achievement, unlockedAt: date))
-            }
+        let dated = rows.compactMap { row -> (date: Date, day: LocalDay)? in
+            guard let date = Date.fromDatabaseValue(row[0]), let text = String.fromDatabaseValue(row[1]), let day = LocalDay(text) else { return nil }
+            return (date, day)
         }
-        return unlocked
+        return StationStats.achievements(earnedBy: dated)
     }
 }
