@@ -28,10 +28,11 @@ public final class LocalBroker {
     /// those user names and passwords, as a gym's broker is; with `tls`, mqtts only. With
     /// `persistence`, sessions are saved as Debian's broker saves them (on a clean stop and
     /// every `autosave_interval`, 30 min: a SIGKILL loses what came since); `maxQueuedMessages`
-    /// bounds what it queues for one absent client (Mosquitto's default is 1000).
+    /// bounds what it queues for one absent client (Mosquitto's default is 1000). `extraConfig`
+    /// ends its mosquitto.conf (e.g. a chain's bridge, `ChainBridge`, or an `acl_file` line).
     public init(
         port: Int? = nil, users: [String: String] = [:], tls: TLS? = nil, persistence: Bool = false,
-        maxQueuedMessages: Int? = nil
+        maxQueuedMessages: Int? = nil, extraConfig: String = ""
     ) throws {
         guard let binary = Self.binary else { throw Missing() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)")
@@ -57,6 +58,7 @@ public final class LocalBroker {
             _ = chmod(passwords.path, 0o644)
             text += "allow_anonymous false\npassword_file \(passwords.path)\n"
         }
+        text += extraConfig
         // As root Mosquitto drops to its own user, which must be able to read the config.
         try text.write(to: config, atomically: true, encoding: .utf8)
         // (With persistence it writes its file there, as its own user.)

@@ -1,0 +1,56 @@
+import GymTimerFleet
+
+/// The central broker's ACL file (Mosquitto's `acl_file`, chain.md): each gym's account, named
+/// as the gym, publishes only under `C/{gym}/` and reads that and the chain's collector status and
+/// athlete cards; the collectors' account takes the records (shared or not), acknowledges them
+/// under any gym and writes the chain-wide topics `C/all/…`. Nobody else may read or write.
+public struct ChainCentreACL: Sendable {
+    public let gyms: [String]
+    public let collectors: String
+    public let chain: String
+    public let sharedGroup: String
+
+    /// Checks every name; the error says which one and what to give instead.
+    public init(gyms: [String], collectors: String = "collector", chain: String = "gyms", sharedGroup: String = "central") throws(ChainBridgeError) {
+        guard !gyms.isEmpty else { throw ChainBridgeError("--gyms: name at least one gym (e.g. --gyms gym-a,gym-b)") }
+        for gym in gyms where !FleetStationName.isValid(gym) {
+            throw ChainBridgeError("gym name \"\(ChainBridge.shown(gym))\" \(FleetStationName.rule)")
+        }
+        guard Set(gyms).count == gyms.count else { throw ChainBridgeError("--gyms names a gym twice: each gym once") }
+        guard ChainBridge.isName(collectors), !gyms.contains(collectors) else {
+            throw ChainBridgeError("--collectors \"\(ChainBridge.shown(collectors))\": 1 to 64 of A-Z, a-z, 0-9, . _ @ -, and no gym's name")
+        }
+        for (flag, value) in [("chain", chain), ("shared", sharedGroup)] where !ChainBridge.isName(value) || value.contains("@") {
+            throw ChainBridgeError("--\(flag) \"\(ChainBridge.shown(value))\": one topic level of 1 to 64 of A-Z, a-z, 0-9, . _ -")
+        }
+        (self.gyms, self.collectors, self.chain, self.sharedGroup) = (gyms, collectors, chain, sharedGroup)
+    }
+
+    /// The lines of one gym's account.
+    public func lines(gym: String) -> [String] {
+        let every = FleetStationName.every
+        return [
+            "user \(gym)", "topic readwrite \(chain)/\(gym)/#", "topic read \(chain)/\(every)/collector", "topic read \(chain)/\(every)/athletes/+",
+        ]
+    }
+
+    /// The collectors' lines: the records as a plain and as a shared subscription (Mosquitto
+    /// versions differ in which of the two they check), the acks, the chain-wide topics.
+    public var collectorLines: [String] {
+        let records = "\(chain)/+/+/workout"
+        return [
+            "user \(collectors)", "topic read \(records)", "topic read $share/\(sharedGroup)/\(records)", "topic write \(chain)/+/+/ack",
+            "topic readwrite \(chain)/\(FleetStationName.every)/#",
+        ]
+    }
+
+    /// The whole file, ending in a newline.
+    public var text: String {
+        let header = [
+            "# GymTimer: the chain's central broker ACL (docs/chain.md), written by `gymtimer chain centre`.",
+            "# mosquitto.conf: acl_file pointing here, password_file with an account per gym and one for the collectors.",
+        ]
+        let blocks = [header] + gyms.map { lines(gym: $0) } + [collectorLines]
+        return blocks.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
+    }
+}
