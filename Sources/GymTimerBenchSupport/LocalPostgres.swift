@@ -75,9 +75,24 @@ public final class LocalPostgres {
 
     private var dataPath: String { directory.appendingPathComponent("data").path }
 
-    /// A `postgresql://` URL to `database` (the cluster has `postgres`), with the password.
-    public func url(database: String = "postgres") -> String {
-        "postgresql://\(user):\(password)@127.0.0.1:\(port)/\(database)"
+    /// The `postgresql://` URL of the cluster's `postgres` database, with the password: what a
+    /// central collector's `--db` takes.
+    public var url: String { "postgresql://\(user):\(password)@127.0.0.1:\(port)/postgres" }
+
+    /// The rows `sql` returns, each a list of its fields as text (NULL as ""), run by psql over
+    /// the server's socket: for tests and the bench to look at the database without a client.
+    public func query(_ sql: String) throws -> [[String]] {
+        let output = directory.appendingPathComponent("query-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let separator = "\u{1F}"
+        try run(
+            "psql",
+            ["-h", directory.path, "-p", "\(port)", "-U", user, "-d", "postgres", "-X", "-A", "-t", "-F", separator, "-v", "ON_ERROR_STOP=1",
+             "-o", output.path, "-c", sql])
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: true).map {
+            $0.split(separator: Character(separator), omittingEmptySubsequences: false).map(String.init)
+        }
     }
 
     /// Starts the server (again, after `stop`) on the same port; returns once it accepts.

@@ -6,7 +6,8 @@ import PostgresNIO
 ///
 /// workouts: every gym's records, one row per (gym, id); a gym's own collector's records
 /// (no gym) under gym ''. The columns are `StoredWorkout`'s: completed_at a UTC instant,
-/// local_day the station's day, exercises a JSON array, athlete a card's UID in hex.
+/// local_day the station's day, exercises a JSON array, athlete a card's UID in hex;
+/// stored_at when this database took the row (a record's station-to-centre latency).
 enum CentralSchema {
     static let version = 1
 
@@ -35,6 +36,7 @@ enum CentralSchema {
             clock_synchronised boolean,
             athlete text,
             division text,
+            stored_at timestamptz NOT NULL DEFAULT clock_timestamp(),
             PRIMARY KEY (gym, id)
         )
         """,

@@ -21,7 +21,7 @@ import Testing
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("central-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: log) }
         let collector = try RunningProcess(
-            Self.gymtimer, ["collect", "--db", server.url(), "--broker", "mqtt://127.0.0.1:\(broker.port)", "--chain", "gyms", "--client-id", "central-1"],
+            Self.gymtimer, ["collect", "--db", server.url, "--broker", "mqtt://127.0.0.1:\(broker.port)", "--chain", "gyms", "--client-id", "central-1"],
             stderr: log)
         defer { collector.signal(SIGKILL); _ = collector.wait(upTo: 5) }
         let record = PostgresRecordStoreTests.record(nil, "bench-1", minutes: 7).workout
@@ -49,10 +49,10 @@ import Testing
         collector.signal(SIGTERM)
         #expect(collector.wait(upTo: 10) == 0, "\(said)")
 
-        let history = try run(["history", "--db", server.url(), "--gym", "north", "--json"])
+        let history = try run(["history", "--db", server.url, "--gym", "north", "--json"])
         #expect(history.status == 0, "\(history.stderr)")
         #expect(history.stdout.contains("\"gym\" : \"north\"") && history.stdout.contains("\"id\" : \"\(id)\""), "\(history.stdout)")
-        let none = try run(["history", "--db=\(server.url())", "--gym", "south", "--json"])
+        let none = try run(["history", "--db=\(server.url)", "--gym", "south", "--json"])
         #expect(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]" || none.stdout.contains("[]"), "\(none.stdout)")
     }
 

@@ -33,7 +33,7 @@ import Testing
     /// bound; thawed, the next batch reconnects and keeps both, nothing lost.
     @Test func aFrozenServerTimesOutAndTheNextBatchAfterItKeepsEverything() throws {
         let server = try LocalPostgres()
-        let url = try PostgresURL.parse(server.url())
+        let url = try PostgresURL.parse(server.url)
         let store = PostgresRecordStore(url: url, timeouts: PostgresTimeouts(connect: .seconds(2), query: .seconds(1)))
         let first = [PostgresRecordStoreTests.record("north", "bench-1", minutes: 1)]
         #expect(try store.store(first) == 1)

@@ -23,7 +23,7 @@ import Testing
     }
 
     static func store(_ server: LocalPostgres) throws -> PostgresRecordStore {
-        PostgresRecordStore(url: try PostgresURL.parse(server.url()), timeouts: PostgresTimeouts(connect: .seconds(5), query: .seconds(10)))
+        PostgresRecordStore(url: try PostgresURL.parse(server.url), timeouts: PostgresTimeouts(connect: .seconds(5), query: .seconds(10)))
     }
 
     @Test func aBatchIsStoredOnceAndReadBackNewestFirst() throws {
@@ -40,6 +40,10 @@ import Testing
         #expect(try store.records(gym: "north") == [batch[2], batch[0]])
         #expect(try store.records(gym: "south") == [batch[1]])
         #expect(try store.records(gym: "east").isEmpty)
+        // As the database holds them (psql), each with when it took it.
+        let rows = try server.query("SELECT gym, id, exercises::text, local_day, stored_at >= completed_at FROM workouts ORDER BY gym, id")
+        #expect(rows.first == ["", "lone/rest@4", "[\"Squat\", \"Row \\\"heavy\\\"\"]", "2026-05-28", "t"], "\(rows)")
+        #expect(rows.map { $0[0] } == ["", "north", "north", "south"])
     }
 
     /// The same id in another gym is another record; a repeat (a resend, or the other
@@ -85,7 +89,7 @@ import Testing
     /// Bad credentials: one line at the first call, not a hang.
     @Test func aWrongPasswordIsOneLine() throws {
         let server = try LocalPostgres()
-        var url = try PostgresURL.parse(server.url())
+        var url = try PostgresURL.parse(server.url)
         url.password = "wrong"
         let store = PostgresRecordStore(url: url)
         do {
