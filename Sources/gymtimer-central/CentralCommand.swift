@@ -1,8 +1,8 @@
 import ArgumentParser
 import GymTimerCore
 
-/// `gymtimer-central` (what `gymtimer collect --db postgresql://…` and `gymtimer history --db
-/// postgresql://…` run, every argument unchanged): a chain's central collector and its history
+/// `gymtimer-central` (what `gymtimer collect|history|stats --db postgresql://…` run, every
+/// argument unchanged): a chain's central collector and its history
 /// over PostgreSQL (`GymTimerCentral`). A program of its own so that the kiosk's `gymtimer`
 /// links no PostgresNIO nor the SwiftNIO under it.
 @main
@@ -11,5 +11,5 @@ struct CentralCommand: ParsableCommand {
         commandName: "gymtimer-central",
         abstract: "A chain of gyms' central collector and history, in PostgreSQL.",
         version: GymTimerVersion.current,
-        subcommands: [CentralCollect.self, CentralHistory.self])
+        subcommands: [CentralCollect.self, CentralHistory.self, CentralStats.self])
 }

@@ -52,6 +52,11 @@ import Testing
         let history = try run(["history", "--db", server.url, "--gym", "north", "--json"])
         #expect(history.status == 0, "\(history.stderr)")
         #expect(history.stdout.contains("\"gym\" : \"north\"") && history.stdout.contains("\"id\" : \"\(id)\""), "\(history.stdout)")
+        let stats = try run(["stats", "--db", server.url, "--gym", "north", "--json"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(stats.stdout.contains("\"workouts\" : 1") && stats.stdout.contains("\"calories\" : 42"), "\(stats.stdout)")
+        let nobody = try run(["stats", "--db", server.url, "--athlete", "04A1B2C3", "--json"])
+        #expect(nobody.stdout.contains("\"workouts\" : 0"), "\(nobody.stdout)")
         let none = try run(["history", "--db=\(server.url)", "--gym", "south", "--json"])
         #expect(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]" || none.stdout.contains("[]"), "\(none.stdout)")
     }

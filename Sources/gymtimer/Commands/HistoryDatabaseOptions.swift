@@ -5,7 +5,7 @@ import GymTimerHistory
 /// Which history database `history` and `stats` read: `--db`, else the `[history] path` of
 /// `--config`, else the kiosk's default; and which of its records (`--station`, `--athlete`).
 struct HistoryDatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: "The history database (default: the config's [history] path, else \(HistoryStore.defaultPath)); a chain's postgresql://… is read by gymtimer-central (`history --db postgresql://… [--gym G] [--json]`).")
+    @Option(name: .long, help: "The history database (default: the config's [history] path, else \(HistoryStore.defaultPath)); a chain's postgresql://… is read by gymtimer-central (`history|stats --db postgresql://… [--gym G] [--json]`).")
     var db: String?
 
     @Option(name: .long, help: "Config file whose [history] path to read.")
