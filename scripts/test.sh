@@ -96,6 +96,12 @@ stage "systemd unit hardening (exposure must stay at 2.0 or lower)" unit_hardeni
 await ha
 stage "a real Home Assistant drives a station (scripts/ha-test.sh; cached in .build-ha)" scripts/ha-test.sh .build/debug/gymtimer
 
+# A chain of gyms (docs/chain.md) on three hosts: network namespaces for two gyms and the centre,
+# a Mosquitto on each (the gyms' bridged over TLS), PostgreSQL and two central collectors; a cut
+# link, a collector killed with SIGKILL and PostgreSQL restarted lose and double nothing.
+stage "a chain of gyms: three hosts (network namespaces), bridged brokers, PostgreSQL, two collectors (Tests/chain/)" \
+  python3 Tests/chain/chain_test.py .build/debug/gymtimer
+
 # The release binaries the VMs boot and the amd64 package ships (scripts/build-release-binaries.sh,
 # built in the background above): Raspberry Pi OS bookworm's libgpiod 1.6 as deploy/install.sh
 # builds on a Pi, and trixie's libgpiod 2 (2.2 from Debian trixie's source, static, cached in
