@@ -50,7 +50,7 @@ public final class KioskBenchmark {
     /// A measurement `gymtimer bench --only` can select; each gives one or more figures
     /// (`timing`: deadline and display-tick accuracy with the idle cost, measured together).
     public enum Measurement: String, CaseIterable, Hashable, Sendable {
-        case latency, timing, reader, startup, throughput, fleet, console, drill
+        case latency, timing, reader, startup, throughput, fleet, console, drill, chain
     }
 
     /// The debouncer's settle time: a press counts this long after its last edge.
@@ -123,6 +123,11 @@ public final class KioskBenchmark {
         if wanted(.drill) {
             progress("fleet: \(options.fleetRecords) records through a broker killed while the collector is away")
             figures.append(RecordLossDrill(records: options.fleetRecords).run())
+        }
+        if wanted(.chain) {
+            let (stations, burst, paced) = options.quick ? (10, 20, 3) : (50, 100, 20)
+            progress("chain: \(stations) stations over two bridged gyms, two central collectors, PostgreSQL")
+            figures += ChainBenchmark(executable: options.executable, stations: stations, burst: burst, pacedSeconds: paced).run()
         }
         return BenchmarkReport(figures: figures, quick: options.quick)
     }

@@ -216,6 +216,19 @@ extension BenchmarkSmokeTests {
         #expect(roundTrip.statistics?.count == 3 && (roundTrip.statistics?.max ?? .infinity) < 10_000, "\(roundTrip.note ?? "")")
     }
 
+    /// The chain's figures on real processes (two bridged gyms' Mosquittos, the centre's, a
+    /// PostgreSQL server, two gymtimer-central collectors): every record timed arrives, once.
+    @Test func aChainsRecordsAreCountedIntoPostgreSQLAndEachTimed() throws {
+        let figures = ChainBenchmark(executable: GymtimerBinary.path, stations: 4, burst: 5, pacedSeconds: 2).run()
+        let throughput = try #require(figures.first { $0.name == ChainBenchmark.throughputName })
+        let latency = try #require(figures.first { $0.name == ChainBenchmark.latencyName })
+        let rate = try #require(throughput.statistics, "measured: \(throughput.note ?? "")")
+        #expect(rate.count == 1 && rate.median > 0)
+        let samples = try #require(latency.statistics, "measured: \(latency.note ?? "")")
+        #expect(samples.count == 8, "each of 4 stations' 2 paced records timed, once: \(latency.note ?? "")")
+        #expect(samples.max < 30_000 && samples.median > 0)
+    }
+
     @Test func aConsoleClickIsMatchedToTheFirstIdleScreenAfterIt() {
         func display(_ text: String, _ unix: Double) -> String {
             #"{"t":0,"device":"display","text":"\#(text)","colon":true,"unix":\#(unix)}"#
