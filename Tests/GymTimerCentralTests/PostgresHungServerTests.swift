@@ -44,12 +44,15 @@ import Testing
             let stored = try store.store(second)
             Issue.record("stored \(stored) on a frozen server")
         } catch let error as CentralStoreError {
-            #expect(error == .timedOut(database: url.description, what: "answer (begin a batch)", seconds: 1), "\(error)")
+            #expect(error == .timedOut(database: url.description, what: "answer (store 1 record(s))", seconds: 1), "\(error)")
         }
         let waited = ContinuousClock.now - start
         server.thaw()
         #expect(waited < .seconds(10), "\(waited)")
-        #expect(try store.store(second + first) == 1, "\(server.log)")
-        #expect(try store.records().map(\.gym) == ["south", "north"])
+        // The timed-out INSERT reached the frozen server, which may carry it out once thawed (the
+        // collector acknowledged nothing, so its stations send it again): stored once either way.
+        let added = try store.store(second + first)
+        #expect(added == 0 || added == 1, "\(server.log)")
+        #expect(try store.records().map(\.gym) == ["south", "north"], "each record once, none lost")
     }
 }
