@@ -202,6 +202,12 @@ public final class FleetCollector {
         stop()
     }
 
+    /// Runs until SIGTERM or SIGINT (`run(until:)` on the process's stop signals, which wake the
+    /// one wait, so the collector stops cleanly); throws only when those cannot be set up.
+    public func runUntilStopped() throws {
+        run(until: try StopSignals())
+    }
+
     /// The longest `run` sleeps with nothing due (a bound, not a tick: the connection's keep-alive comes sooner).
     static let idleWait = Duration.seconds(3_600)
 

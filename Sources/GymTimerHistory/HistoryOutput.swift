@@ -49,6 +49,11 @@ public enum HistoryOutput {
         try encode(stats)
     }
 
+    /// What `stats` prints: the JSON, or the table with local times in `timeZone`.
+    public static func report(_ stats: StationStats, json: Bool, timeZone: TimeZone) throws -> String {
+        json ? try Self.json(stats) : text(stats, timeZone: timeZone)
+    }
+
     /// A table for the gym owner, local times in `timeZone`, then a line of totals; a
     /// collector's workouts (any with a station) get a `Station` column first, athletes'
     /// workouts (any with a card) an `Athlete` column next (the card's UID, empty for a

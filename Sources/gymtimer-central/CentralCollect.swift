@@ -44,13 +44,10 @@ struct CentralCollect: ParsableCommand {
         } catch {
             throw CLIError.usage("\(error)")
         }
-        // SIGTERM/SIGINT wake the collector's one wait (`run(until:)`), which then stops cleanly.
-        let stop: StopSignals
         do {
-            stop = try StopSignals()
+            try collector.runUntilStopped()
         } catch {
             throw CLIError.failed("\(error)")
         }
-        collector.run(until: stop)
     }
 }

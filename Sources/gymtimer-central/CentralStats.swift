@@ -36,17 +36,15 @@ struct CentralStats: ParsableCommand {
         } catch let error as CentralStoreError {
             throw CLIError.failed("\(error)")
         }
-        let stats = StationStats.of(workouts, today: LocalDay(Date(), in: .current))
-        let output = StandardOutput()
-        if json {
-            do {
-                output.write(try HistoryOutput.json(stats))
-            } catch {
-                throw CLIError.failed("cannot write JSON: \(error)")
-            }
-        } else {
-            output.write(HistoryOutput.text(stats, timeZone: .current))
+        let stats = StationStats.of(workouts, today: LocalDay(WallClock.system.date, in: .current))
+        let report: String
+        do {
+            report = try HistoryOutput.report(stats, json: json, timeZone: .current)
+        } catch {
+            throw CLIError.failed("cannot write JSON: \(error)")
         }
+        let output = StandardOutput()
+        output.write(report)
         output.flush()
     }
 }

@@ -24,13 +24,10 @@ struct Collect: ParsableCommand {
         } catch {
             throw CLIError.usage("\(error)")
         }
-        // SIGTERM/SIGINT wake the collector's one wait (`run(until:)`), which then stops cleanly.
-        let stop: StopSignals
         do {
-            stop = try StopSignals()
+            try collector.runUntilStopped()
         } catch {
             throw CLIError.failed("\(error)")
         }
-        collector.run(until: stop)
     }
 }

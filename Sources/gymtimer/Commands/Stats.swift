@@ -23,16 +23,14 @@ struct Stats: ParsableCommand {
         } catch {
             throw CLIError.usage("\(error)")
         }
-        let output = StandardOutput()
-        if json {
-            do {
-                output.write(try HistoryOutput.json(stats))
-            } catch {
-                throw CLIError.failed("cannot write JSON: \(error)")
-            }
-        } else {
-            output.write(HistoryOutput.text(stats, timeZone: .current))
+        let report: String
+        do {
+            report = try HistoryOutput.report(stats, json: json, timeZone: .current)
+        } catch {
+            throw CLIError.failed("cannot write JSON: \(error)")
         }
+        let output = StandardOutput()
+        output.write(report)
         output.flush()
     }
 }
