@@ -255,7 +255,7 @@ let package = Package(
             name: "GymTimerKioskTests",
             dependencies: ["GymTimerKiosk", "GymTimerHardware", "GymTimerConfig", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSetup", "GymTimerSystem"]
         ),
-        .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers", "GymTimerSystem", "GymTimerSimulation"]),
+        .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers", "GymTimerSystem", "GymTimerSimulation", "GymTimerTestSupport"]),
         .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory", "GymTimerSystem"]),
         .testTarget(
             name: "GymTimerFleetTests",

@@ -22,6 +22,25 @@ public final class LocalBroker {
             self.certificate = certificate
             self.key = key
         }
+
+        /// A self-signed certificate for 127.0.0.1 (its own CA, as a gym's server would have)
+        /// made by openssl as `name`.crt and `name`.key in `directory`, the key readable by the
+        /// broker's user; the certificate is what a client trusts.
+        public static func selfSigned(in directory: String, name: String) throws -> TLS {
+            let tls = TLS(certificate: "\(directory)/\(name).crt", key: "\(directory)/\(name).key")
+            let made = try ChildProcess(executable: "/usr/bin/openssl", arguments: [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", tls.key, "-out", tls.certificate, "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ]).run()
+            guard made.exitCode == 0 else { throw NoCertificate(description: "openssl made no certificate: \(made.standardError)") }
+            _ = chmod(tls.key, 0o644)
+            return tls
+        }
+
+        /// openssl failed (the message says why).
+        public struct NoCertificate: Error, CustomStringConvertible {
+            public var description: String
+        }
     }
 
     /// Starts a broker on `port`, or on a free one: open to anyone, or (with `users`) only to

@@ -109,6 +109,14 @@ public final class KioskBenchmark {
                 note: "the benchmark's own process after all runs (it keeps every sample and ran a simulated day); for information, the target applies to the kiosk process above"))
         }
         if let throughput { figures.append(throughput) }
+        figures += networkFigures(wanted: wanted)
+        return BenchmarkReport(figures: figures, quick: options.quick)
+    }
+
+    /// The measurements over real brokers and processes: the fleet, the console, the record-loss
+    /// drill and the chain (those `wanted` says).
+    private func networkFigures(wanted: (Measurement) -> Bool) -> [BenchmarkFigure] {
+        var figures: [BenchmarkFigure] = []
         if wanted(.fleet) {
             progress("fleet: \(options.fleetCommands) commands through Mosquitto, \(options.fleetIdleSeconds) s of an idle station")
             figures += FleetBenchmark(
@@ -129,7 +137,7 @@ public final class KioskBenchmark {
             progress("chain: \(stations) stations over two bridged gyms, two central collectors, PostgreSQL")
             figures += ChainBenchmark(executable: options.executable, stations: stations, burst: burst, pacedSeconds: paced).run()
         }
-        return BenchmarkReport(figures: figures, quick: options.quick)
+        return figures
     }
 
     // MARK: Press to output

@@ -15,4 +15,22 @@ public enum CLIError {
         StandardError.writeLine("gymtimer: \(message)")
         return ExitCode(1)
     }
+
+    /// What `make` makes of the command's input; what it throws is the user's to fix (`usage`).
+    public static func asUsage<T>(_ make: () throws -> T) throws -> T {
+        do {
+            return try make()
+        } catch {
+            throw usage("\(error)")
+        }
+    }
+
+    /// Runs `body`; what it throws stops the command (`failed`), said after `what`.
+    public static func asFailure(_ what: String = "", _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            throw failed(what + "\(error)")
+        }
+    }
 }

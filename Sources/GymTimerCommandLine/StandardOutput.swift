@@ -28,6 +28,22 @@ public final class StandardOutput {
     }
 }
 
+extension StandardOutput {
+    /// Writes the report `make` builds (a table or JSON) to stdout; one that cannot be built is
+    /// the command's failure, said in one line (`history`, `stats` and `export` of either store).
+    public static func report(_ make: () throws -> String) throws {
+        let text: String
+        do {
+            text = try make()
+        } catch {
+            throw CLIError.failed("cannot write JSON: \(error)")
+        }
+        let output = StandardOutput()
+        output.write(text)
+        output.flush()
+    }
+}
+
 /// Lines for stderr, unbuffered.
 public enum StandardError {
     public static func writeLine(_ line: String) {

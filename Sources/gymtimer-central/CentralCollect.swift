@@ -36,18 +36,11 @@ struct CentralCollect: ParsableCommand {
             StandardError.writeLine("collect: \(error); collecting anyway, storing once it answers")
         }
         let options = try broker.options(clientID: clientID, cleanSession: false)
-        let collector: FleetCollector
-        do {
-            collector = try FleetCollector(options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store) {
+        let collector = try CLIError.asUsage {
+            try FleetCollector(options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store) {
                 StandardError.writeLine($0)
             }
-        } catch {
-            throw CLIError.usage("\(error)")
         }
-        do {
-            try collector.runUntilStopped()
-        } catch {
-            throw CLIError.failed("\(error)")
-        }
+        try CLIError.asFailure { try collector.runUntilStopped() }
     }
 }

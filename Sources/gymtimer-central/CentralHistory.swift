@@ -26,22 +26,15 @@ struct CentralHistory: ParsableCommand {
         } catch let error as CentralStoreError {
             throw CLIError.failed("\(error)")
         }
-        let output = StandardOutput()
-        if json {
-            do {
-                output.write(try HistoryOutput.encode(records.map(GymWorkout.init)))
-            } catch {
-                throw CLIError.failed("cannot write JSON: \(error)")
-            }
-        } else {
+        try StandardOutput.report {
+            if json { return try HistoryOutput.encode(records.map(GymWorkout.init)) }
             let shown = records.map { record in
                 var workout = record.workout
                 workout.station = [record.gym, workout.station].compactMap { $0 }.joined(separator: "/")
                 return workout
             }
-            output.write(HistoryOutput.table(shown, timeZone: .current))
+            return HistoryOutput.table(shown, timeZone: .current)
         }
-        output.flush()
     }
 }
 

@@ -37,14 +37,6 @@ struct CentralStats: ParsableCommand {
             throw CLIError.failed("\(error)")
         }
         let stats = StationStats.of(workouts, today: LocalDay(WallClock.system.date, in: .current))
-        let report: String
-        do {
-            report = try HistoryOutput.report(stats, json: json, timeZone: .current)
-        } catch {
-            throw CLIError.failed("cannot write JSON: \(error)")
-        }
-        let output = StandardOutput()
-        output.write(report)
-        output.flush()
+        try StandardOutput.report { try HistoryOutput.report(stats, json: json, timeZone: .current) }
     }
 }

@@ -72,14 +72,9 @@ import GymTimerSystem
 
     @Test func tlsWithTheGymsCAConnectsAndWithoutItDoesNot() throws {
         // A self-signed certificate for 127.0.0.1: its own CA, as a gym's server would have.
-        let (certificate, key) = ("\(directory)/broker.crt", "\(directory)/broker.key")
-        let made = try ChildProcess(executable: "/usr/bin/openssl", arguments: [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ]).run()
-        #expect(made.exitCode == 0, "openssl made the certificate: \(made.standardError)")
-        _ = chmod(key, 0o644)
-        let broker = try LocalBroker(tls: .init(certificate: certificate, key: key))
+        let tls = try LocalBroker.TLS.selfSigned(in: directory, name: "broker")
+        let certificate = tls.certificate
+        let broker = try LocalBroker(tls: tls)
         var trusted = MQTTClient.Options(clientID: "trusted", host: "127.0.0.1", port: broker.port, tls: true)
         trusted.caFile = certificate
         #expect(try connects(trusted), "mqtts with the gym's CA file")

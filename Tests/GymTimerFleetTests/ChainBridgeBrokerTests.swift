@@ -21,13 +21,8 @@ import Testing
     /// The central broker (TLS, accounts, ACL, persistence) and the gym's, bridged to it; with
     /// `gymUsers` and `gymACL`, the gym's broker has accounts and an ACL (fleet.md) of its own.
     func brokers(gymUsers: [String: String] = [:], gymACL: String? = nil) throws -> (centre: LocalBroker, gym: LocalBroker, certificate: String) {
-        let (certificate, key) = ("\(directory)/centre.crt", "\(directory)/centre.key")
-        let made = try ChildProcess(executable: "/usr/bin/openssl", arguments: [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ]).run()
-        #expect(made.exitCode == 0, "openssl made the certificate: \(made.standardError)")
-        _ = chmod(key, 0o644)
+        let tls = try LocalBroker.TLS.selfSigned(in: directory, name: "centre")
+        let (certificate, key) = (tls.certificate, tls.key)
         try ChainCentreACL(gyms: ["gym-a", "gym-b"]).text.write(toFile: "\(directory)/chain.acl", atomically: true, encoding: .utf8)
         _ = chmod("\(directory)/chain.acl", 0o644)
         let centre = try LocalBroker(

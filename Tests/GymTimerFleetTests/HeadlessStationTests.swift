@@ -220,17 +220,7 @@ import GymTimerSystem
         rack9.signal(SIGKILL)
         #expect(rack9.wait() == 128 + SIGKILL)
         #expect(waiting() == 1, "SIGKILL loses nothing")
-        close(reservation)
-        let broker = try LocalBroker(port: port)
-        let gym = try FleetCollector(
-            options: .init(clientID: "collector", host: "127.0.0.1", port: broker.port, cleanSession: false),
-            prefix: "gymtimer", database: "\(directory)/gym.sqlite", log: { print($0) })
-        // The gym's collector has its session at the broker before the station is back (what
-        // a broker takes with no subscriber it drops).
-        #expect(eventually(20) {
-            gym.step(timeout: .milliseconds(20))
-            return gym.isSubscribed
-        }, "the broker grants the collector's subscription")
+        let (broker, gym) = try brokerAndCollector(port: port, reservation: reservation)
         rack9 = try station("rack-9", port: port, extra: quick)
         workout(rack9)
         #expect(eventually(20) {
@@ -244,6 +234,22 @@ import GymTimerSystem
         #expect(stored.count == 2, "each record once: \(stored.map(\.id))")
         #expect(Set(stored.map(\.id)).count == 2)
         #expect(stored.allSatisfy { $0.station == "rack-9" && $0.sets == 2 })
+        withExtendedLifetime(broker) {}
+    }
+
+    /// The broker started on the port `reservation` held, and the gym's collector with its
+    /// session there before a station comes back (what a broker takes with no subscriber it drops).
+    func brokerAndCollector(port: Int, reservation: Int32) throws -> (LocalBroker, FleetCollector) {
+        close(reservation)
+        let broker = try LocalBroker(port: port)
+        let gym = try FleetCollector(
+            options: .init(clientID: "collector", host: "127.0.0.1", port: broker.port, cleanSession: false),
+            prefix: "gymtimer", database: "\(directory)/gym.sqlite", log: { print($0) })
+        #expect(eventually(20) {
+            gym.step(timeout: .milliseconds(20))
+            return gym.isSubscribed
+        }, "the broker grants the collector's subscription")
+        return (broker, gym)
     }
 
     /// A member taps in (the real card source and its thread, in the headless station), does a
@@ -263,15 +269,7 @@ import GymTimerSystem
         #expect(eventually(45) { waiting() == 1 }, "the record waits in the outbox while the broker is away\n\(printed("rack-9-first"))")
         rack9.signal(SIGKILL)
         #expect(rack9.wait() == 128 + SIGKILL)
-        close(reservation)
-        let broker = try LocalBroker(port: port)
-        let gym = try FleetCollector(
-            options: .init(clientID: "collector", host: "127.0.0.1", port: broker.port, cleanSession: false),
-            prefix: "gymtimer", database: "\(directory)/gym.sqlite", log: { print($0) })
-        #expect(eventually(20) {
-            gym.step(timeout: .milliseconds(20))
-            return gym.isSubscribed
-        }, "the broker grants the collector's subscription")
+        let (broker, gym) = try brokerAndCollector(port: port, reservation: reservation)
         rack9 = try station("rack-9", port: port, extra: quick)
         #expect(eventually(30) {
             gym.step(timeout: .milliseconds(20))

@@ -5,6 +5,7 @@ import GymTimerDrivers
 import GymTimerHAL
 import Synchronization
 import Testing
+import GymTimerTestSupport
 @testable import GymTimerHardware
 
 /// The real alsa-lib path with no sound card: a `file` PCM writes what it is given to a WAV file
@@ -52,7 +53,7 @@ import Testing
         let rate = captured.sampleRate
         let high = captured.samples.prefix(rate * 225 / 1000)
         #expect(high.count == rate * 225 / 1000)
-        #expect(abs(ALSASignal.zeroCrossingFrequency(high, sampleRate: rate) - 1175) < 15)
+        #expect(abs(AudioSignal.zeroCrossingFrequency(high, sampleRate: rate) - 1175) < 15)
         #expect(captured.samples.prefix(high.count) == alarm.prefix(high.count))
     }
 
@@ -83,7 +84,7 @@ import Testing
         #expect(Array(captured.samples[0..<period.count]) == period)
         #expect(Array(captured.samples[period.count..<(2 * period.count)]) == period)
         let high = captured.samples[period.count..<(period.count + rate * 225 / 1000)]
-        #expect(abs(ALSASignal.zeroCrossingFrequency(high, sampleRate: rate) - 1175) < 15)
+        #expect(abs(AudioSignal.zeroCrossingFrequency(high, sampleRate: rate) - 1175) < 15)
     }
 
     @Test func missingDeviceIsNoSuchDeviceWithAHint() {
@@ -131,18 +132,4 @@ final class CountingPCM: PCMOutput {
         return accepted
     }
     func stop() throws(HALError) { try inner.stop() }
-}
-
-/// Zero-crossing frequency estimate (the drivers' tests have their own copy).
-enum ALSASignal {
-    static func zeroCrossingFrequency(_ samples: ArraySlice<Int16>, sampleRate: Int) -> Double {
-        var crossings = 0
-        var previous = samples.first.map { $0 >= 0 } ?? true
-        for sample in samples.dropFirst() where sample != 0 {
-            let positive = sample > 0
-            if positive != previous { crossings += 1 }
-            previous = positive
-        }
-        return Double(crossings) / 2 / (Double(samples.count) / Double(sampleRate))
-    }
 }

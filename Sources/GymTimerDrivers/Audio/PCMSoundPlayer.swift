@@ -136,23 +136,14 @@ extension PCMSoundPlayer {
         }
 
         func shutdown(waitingAtMost limit: Duration) -> Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            closing = true
-            condition.broadcast()
-            let deadline = Date(timeIntervalSinceNow: Double(limit.nanoseconds) / 1e9)
-            while !finished {
-                if !condition.wait(until: deadline) { return finished }
-            }
-            return true
+            condition.shutDownWorker(waitingAtMost: limit, close: { closing = true }, isFinished: { finished })
         }
 
         func workerFinished() {
-            condition.lock()
-            defer { condition.unlock() }
-            finished = true
-            busy = false
-            condition.broadcast()
+            condition.broadcast {
+                finished = true
+                busy = false
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerSystem
 import GymTimerCore
 import GymTimerHAL
 
@@ -148,22 +149,13 @@ extension CardTapSource {
         }
 
         func shutdown(waitingAtMost limit: Duration) -> Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            closing = true
-            condition.broadcast()
-            let deadline = Date(timeIntervalSinceNow: Double(limit.nanoseconds) / 1e9)
-            while !finished {
-                if !condition.wait(until: deadline) { return finished }
-            }
-            return true
+            condition.shutDownWorker(waitingAtMost: limit, close: { closing = true }, isFinished: { finished })
         }
 
         func workerFinished() {
-            condition.lock()
-            defer { condition.unlock() }
-            finished = true
-            condition.broadcast()
+            condition.broadcast {
+                finished = true
+            }
         }
     }
 

@@ -22,16 +22,6 @@ struct AthletesExport: ParsableCommand {
         } catch let error as RosterError {
             throw Athletes.failure(error)
         }
-        let output = StandardOutput()
-        if csv {
-            output.write(export.csv())
-        } else {
-            do {
-                output.write(try export.json())
-            } catch {
-                throw CLIError.failed("cannot write JSON: \(error)")
-            }
-        }
-        output.flush()
+        try StandardOutput.report { csv ? export.csv() : try export.json() }
     }
 }

@@ -18,16 +18,9 @@ struct Collect: ParsableCommand {
 
     func run() throws {
         let options = try broker.options(clientID: clientID, cleanSession: false)
-        let collector: FleetCollector
-        do {
-            collector = try FleetCollector(options: options, prefix: broker.topicPrefix, database: db) { StandardError.writeLine($0) }
-        } catch {
-            throw CLIError.usage("\(error)")
+        let collector = try CLIError.asUsage {
+            try FleetCollector(options: options, prefix: broker.topicPrefix, database: db) { StandardError.writeLine($0) }
         }
-        do {
-            try collector.runUntilStopped()
-        } catch {
-            throw CLIError.failed("\(error)")
-        }
+        try CLIError.asFailure { try collector.runUntilStopped() }
     }
 }

@@ -49,17 +49,12 @@ struct History: ParsableCommand {
         } catch {
             throw CLIError.usage("\(error)")
         }
-        let output = StandardOutput()
-        switch format {
-        case .table: output.write(HistoryOutput.table(workouts, timeZone: .current))
-        case .csv: output.write(HistoryOutput.csv(workouts))
-        case .json:
-            do {
-                output.write(try HistoryOutput.json(workouts))
-            } catch {
-                throw CLIError.failed("cannot write JSON: \(error)")
+        try StandardOutput.report {
+            switch format {
+            case .table: HistoryOutput.table(workouts, timeZone: .current)
+            case .csv: HistoryOutput.csv(workouts)
+            case .json: try HistoryOutput.json(workouts)
             }
         }
-        output.flush()
     }
 }

@@ -51,20 +51,13 @@ struct Simulate: ParsableCommand {
             throw CLIError.usage("\(script): \(error)")
         }
         let output = StandardOutput()
-        let simulation: ScriptedSimulation
-        do {
-            simulation = try ScriptedSimulation(
+        let simulation = try CLIError.asUsage {
+            try ScriptedSimulation(
                 script: parsed, settings: configuration.kiosk, display: configuration.hardware.display.kind,
                 audio: configuration.audio.enabled, dataDirectory: dataDir,
                 fleet: configuration.fleet != nil ? configuration : nil, write: { output.writeLine($0) }, log: { StandardError.writeLine($0) })
-        } catch {
-            throw CLIError.usage("\(error)")
         }
-        do {
-            try simulation.run()
-        } catch {
-            throw CLIError.failed("simulation failed: \(error)")
-        }
+        try CLIError.asFailure("simulation failed: ") { try simulation.run() }
         output.flush()
     }
 

@@ -14,19 +14,12 @@ extension Simulate {
             directory = String(cString: made)
         }
         let output = StandardOutput()
-        let simulation: HeadlessSimulation
-        do {
-            simulation = try HeadlessSimulation(
+        let simulation = try CLIError.asUsage {
+            try HeadlessSimulation(
                 configuration: configuration, dataDirectory: directory!,
                 write: { output.writeLine($0); output.flush() }, log: { StandardError.writeLine($0) })
-        } catch {
-            throw CLIError.usage("\(error)")
         }
-        do {
-            try simulation.run()
-        } catch {
-            throw CLIError.failed("simulation failed: \(error)")
-        }
+        try CLIError.asFailure("simulation failed: ") { try simulation.run() }
         output.flush()
         if dataDir == nil { try? FileManager.default.removeItem(atPath: directory!) }
     }

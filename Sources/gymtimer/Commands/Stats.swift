@@ -23,14 +23,6 @@ struct Stats: ParsableCommand {
         } catch {
             throw CLIError.usage("\(error)")
         }
-        let report: String
-        do {
-            report = try HistoryOutput.report(stats, json: json, timeZone: .current)
-        } catch {
-            throw CLIError.failed("cannot write JSON: \(error)")
-        }
-        let output = StandardOutput()
-        output.write(report)
-        output.flush()
+        try StandardOutput.report { try HistoryOutput.report(stats, json: json, timeZone: .current) }
     }
 }
