@@ -51,15 +51,15 @@ final class ChainRig {
         }
         let origin = ContinuousClock.now
         var built: [FleetStation] = []
-        for index in 0..<count {
+        // a-1, b-1, a-2, b-2, …: the stations taken in turn from each gym.
+        names = (0..<count).map { index in "\(Self.gyms[index % Self.gyms.count].suffix(1))-\(index / Self.gyms.count + 1)" }
+        for (index, name) in names.enumerated() {
             let gym = index % Self.gyms.count
-            let name = "\(Self.gyms[gym].suffix(1))-\(index / Self.gyms.count + 1)"
             let settings = FleetSettings(broker: .init(host: "127.0.0.1", port: gymBrokers[gym].port, tls: false), station: name, homeAssistant: false)
             built.append(FleetStation(
                 settings: settings, password: nil, outbox: nil, now: { Moment(origin.duration(to: .now)) }, log: { _ in }))
         }
         stations = built
-        names = built.indices.map { index in "\(Self.gyms[index % Self.gyms.count].suffix(1))-\(index / Self.gyms.count + 1)" }
         guard drive(seconds: 60, until: { stations.allSatisfy(\.isOnline) }) else {
             stop()
             throw Problem(description: "\(stations.filter(\.isOnline).count) of \(count) stations connected within 60 s")

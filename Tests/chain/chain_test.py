@@ -359,26 +359,27 @@ def scenario(chain):
     each_once(chain, "2")
 
     # 3. A central collector killed with SIGKILL while records flow.
-    start, _ = chain.rows()
-    for gym, name in chain.stations:
-        chain.workouts(gym, name)
-    check(wait_for(lambda: (chain.rows()[0] or 0) > start, 60), "3: records flow")
-    chain.processes["central-1"].send_signal(signal.SIGKILL)
-    chain.processes["central-1"].wait()
-    check(everything_arrived(chain, 300), "3: with central-1 killed, every record arrives",
-          f"rows {chain.rows()}, finished {chain.done()}\n{chain.log('central-2')}")
-    each_once(chain, "3")
+    def kill_central_1():
+        chain.processes["central-1"].send_signal(signal.SIGKILL)
+        chain.processes["central-1"].wait()
+    fault_while_records_flow(chain, "3", "with central-1 killed", kill_central_1)
 
     # 4. The PostgreSQL server restarted while records flow.
+    fault_while_records_flow(chain, "4", "with PostgreSQL restarted", lambda: chain.pg("restart"))
+    check(chain.processes["central-2"].poll() is None, "4: the collector outlived the database's restart")
+
+
+def fault_while_records_flow(chain, phase, what, fault):
+    """Every station records; once the first rows arrive, `fault` strikes; every record still
+    arrives, each once (central-2 is the collector that stays)."""
     start, _ = chain.rows()
     for gym, name in chain.stations:
         chain.workouts(gym, name)
-    check(wait_for(lambda: (chain.rows()[0] or 0) > start, 60), "4: records flow")
-    chain.pg("restart")
-    check(everything_arrived(chain, 300), "4: with PostgreSQL restarted, every record arrives",
+    check(wait_for(lambda: (chain.rows()[0] or 0) > start, 60), f"{phase}: records flow")
+    fault()
+    check(everything_arrived(chain, 300), f"{phase}: {what}, every record arrives",
           f"rows {chain.rows()}, finished {chain.done()}\n{chain.log('central-2')}")
-    each_once(chain, "4")
-    check(chain.processes["central-2"].poll() is None, "4: the collector outlived the database's restart")
+    each_once(chain, phase)
 
 
 def main():
