@@ -5,6 +5,7 @@ import GymTimerSystem
 import GymTimerFleetLink
 import GymTimerMQTT
 import Testing
+import GymTimerTestSupport
 import GymTimerSystem
 
 /// A gym's broker is not open: user names with passwords, and TLS with the gym's own CA. The
@@ -14,8 +15,7 @@ import GymTimerSystem
     let gymtimer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gymtimer").path
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-security-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("fleet-security")
         _ = chmod(directory, 0o755)
     }
 

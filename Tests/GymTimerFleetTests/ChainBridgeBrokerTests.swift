@@ -5,6 +5,7 @@ import GymTimerConfig
 import GymTimerMQTT
 import GymTimerSystem
 import Testing
+import GymTimerTestSupport
 
 /// A gym's real Mosquitto bridged with `ChainBridge`'s snippet, over TLS with the gym's account,
 /// to a real central Mosquitto kept to `ChainCentreACL`: records out under `gyms/gym-a/`, acks
@@ -13,8 +14,7 @@ import Testing
     let directory: String
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "chain-bridge-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("chain-bridge")
         _ = chmod(directory, 0o755)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import GymTimerConfig
 import Testing
+import GymTimerTestSupport
 
 /// The bridge snippet `gymtimer chain bridge` writes, and the central ACL: the exact text
 /// Mosquitto reads, and refusals of anything that could add a line to it.
@@ -116,8 +117,7 @@ struct ChainBridgeTests {
     }
 
     @Test func theCommandWritesTheSnippetReadableByItsOwnerOnly() throws {
-        var template = Array((NSTemporaryDirectory() + "chain-command-XXXXXX").utf8CString)
-        let directory = String(cString: mkdtemp(&template)!)
+        let directory = testDirectory("chain-command")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let gymtimer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gymtimer").path
         try "s3cret pass\n".write(toFile: "\(directory)/gym-a.pass", atomically: true, encoding: .utf8)

@@ -8,6 +8,7 @@ import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSimulation
 import Testing
+import GymTimerTestSupport
 
 /// A chain of gyms in virtual time (chain.md): two gyms' in-memory brokers bridged to the
 /// centre's (`InMemoryBridge`, the twin of Mosquitto's, with the topic lines `gymtimer chain
@@ -23,8 +24,7 @@ import Testing
     let gyms: [String: InMemoryBroker]
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-chain-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("fleet-chain")
         let loop = loop
         centre = InMemoryBroker(now: { loop.now.sinceOrigin })
         gyms = ["gym-a": InMemoryBroker(now: { loop.now.sinceOrigin }), "gym-b": InMemoryBroker(now: { loop.now.sinceOrigin })]

@@ -8,6 +8,7 @@ import GymTimerMQTT
 import GymTimerSimulation
 import GymTimerSystem
 import Testing
+import GymTimerTestSupport
 
 /// The collector's desk over the broker (in virtual time, a real SQLite file): the console's
 /// asks answered from the gym's database (the roster, an athlete's page, the edits, each
@@ -21,8 +22,7 @@ import Testing
     var path: String { directory + "/gym.sqlite" }
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "collector-desk-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("collector-desk")
         let loop = loop
         broker = InMemoryBroker(now: { loop.now.sinceOrigin })
         // Anna's two results and a new card's one, then Anna in the roster.

@@ -3,6 +3,7 @@ import Glibc
 import GymTimerFleetLink
 import GymTimerHistory
 import Testing
+import GymTimerTestSupport
 import GymTimerSystem
 
 /// `gymtimer collect` processes started together on one new database (a gym's two collector
@@ -15,8 +16,7 @@ import GymTimerSystem
     let gymtimer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gymtimer").path
 
     @Test func collectorsCreatingOneNewDatabaseAtOnceAllStayUp() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-race-XXXXXX").utf8CString)
-        let directory = String(cString: mkdtemp(&template)!)
+        let directory = testDirectory("fleet-race")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for round in 0..<4 {
             let database = "\(directory)/gym-\(round).sqlite"

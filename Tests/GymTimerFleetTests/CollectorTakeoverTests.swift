@@ -4,6 +4,7 @@ import GymTimerCore
 import GymTimerFleetLink
 import GymTimerSimulation
 import Testing
+import GymTimerTestSupport
 
 /// Two collectors with one client id: the broker closes one's connection whenever the other
 /// connects, forever. Each says so in one clear line naming --client-id, instead of an endless
@@ -12,8 +13,7 @@ import Testing
 /// all there, and the lines are counted over all of them.
 @Suite struct CollectorTakeoverTests {
     @Test func twoCollectorsWithOneClientIDSayItOnceEach() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-twins-XXXXXX").utf8CString)
-        let directory = String(cString: mkdtemp(&template)!)
+        let directory = testDirectory("fleet-twins")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let loop = VirtualLoop()
         let broker = InMemoryBroker(now: { loop.now.sinceOrigin })

@@ -10,6 +10,7 @@ import GymTimerMQTT
 import GymTimerSimulation
 import GymTimerSystem
 import Testing
+import GymTimerTestSupport
 
 /// An athlete's card travels with their record: the station's outbox (across a restart), the
 /// `P/workout` message, the collector, the gym's database's `athlete` column. An `athlete`
@@ -22,8 +23,7 @@ import Testing
     let broker: InMemoryBroker
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-athlete-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("fleet-athlete")
         let loop = loop
         broker = InMemoryBroker(now: { loop.now.sinceOrigin })
     }

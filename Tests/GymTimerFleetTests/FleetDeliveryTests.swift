@@ -21,8 +21,7 @@ import GymTimerSystem
     let broker: InMemoryBroker
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-delivery-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("fleet-delivery")
         let loop = loop
         broker = InMemoryBroker(now: { loop.now.sinceOrigin })
     }

@@ -9,6 +9,7 @@ import GymTimerMQTT
 import GymTimerSimulation
 import GymTimerSystem
 import Testing
+import GymTimerTestSupport
 
 /// The collector tells the stations who the gym's athletes are (retained `FleetAthleteCard`s,
 /// republished only on a change, cleared when the roster drops a card), and carries a forget
@@ -23,8 +24,7 @@ import Testing
     let broker: InMemoryBroker
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-forget-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("fleet-forget")
         let loop = loop
         broker = InMemoryBroker(now: { loop.now.sinceOrigin })
     }

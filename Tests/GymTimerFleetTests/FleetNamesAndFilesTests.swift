@@ -5,6 +5,7 @@ import GymTimerFleet
 @testable import GymTimerFleetLink
 import GymTimerMQTT
 import Testing
+import GymTimerTestSupport
 import GymTimerSystem
 
 /// Names and files (issue #21, item 5) and what a coach's tools print of the network: station
@@ -17,8 +18,7 @@ import GymTimerSystem
     let gymtimer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gymtimer").path
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-names-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("fleet-names")
     }
 
     /// Runs gymtimer to its end: exit status, stdout, stderr.

@@ -8,6 +8,7 @@ import GymTimerMQTT
 import GymTimerSimulation
 import GymTimerSystem
 import Testing
+import GymTimerTestSupport
 
 /// Records from the network are checked before the gym's database takes them, as the kiosk
 /// checks what it reads back: hostile numbers, times and texts are refused (one log line per
@@ -66,8 +67,7 @@ import Testing
     /// A collector on an in-memory broker in virtual time, its database in a new directory,
     /// subscribed: its loop, the broker, the collector, its log lines and the directory.
     func subscribedCollector() throws -> (VirtualLoop, InMemoryBroker, FleetCollector, LogLines, String) {
-        var template = Array((NSTemporaryDirectory() + "fleet-check-XXXXXX").utf8CString)
-        let directory = String(cString: mkdtemp(&template)!)
+        let directory = testDirectory("fleet-check")
         let loop = VirtualLoop()
         let broker = InMemoryBroker(now: { loop.now.sinceOrigin })
         let lines = LogLines()

@@ -3,6 +3,7 @@ import GymTimerCore
 import GymTimerFleetLink
 import GymTimerHistory
 import Testing
+import GymTimerTestSupport
 import GymTimerSystem
 
 /// A fleet record says whether its date came from a synchronised clock (`clock_synchronised`,
@@ -25,8 +26,7 @@ import GymTimerSystem
         let decoded = try FleetWorkoutMessage.decode(Array(payload.utf8), station: "rack-1", receivedAt: Self.receivedAt).get()
         #expect(decoded.clockSynchronised == synchronised)
 
-        var template = Array((NSTemporaryDirectory() + "fleet-clock-XXXXXX").utf8CString)
-        let directory = String(cString: mkdtemp(&template)!)
+        let directory = testDirectory("fleet-clock")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let gym = try HistoryStore(path: directory + "/gym.sqlite", faults: FaultLog { _ in })
         #expect(try gym.store([decoded]) == 1)

@@ -4,6 +4,7 @@ import GymTimerCore
 import GymTimerFleet
 import GymTimerMQTT
 import Testing
+import GymTimerTestSupport
 @testable import GymTimerFleetLink
 
 /// The station's record path in virtual time, without a broker: what it publishes when, what
@@ -19,8 +20,7 @@ import Testing
     }
 
     func sender(_ wire: Wire) throws -> (FleetRecordSender, FleetOutbox) {
-        var template = Array((NSTemporaryDirectory() + "fleet-sender-XXXXXX").utf8CString)
-        let outbox = try FleetOutbox(path: String(cString: mkdtemp(&template)!) + "/outbox.sqlite")
+        let outbox = try FleetOutbox(path: testDirectory("fleet-sender") + "/outbox.sqlite")
         let sender = FleetRecordSender(outbox: outbox, topics: topics, log: { print($0) })
         sender.publish = { message in
             guard wire.up else { return nil }

@@ -7,6 +7,7 @@ import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
 import Testing
+import GymTimerTestSupport
 import GymTimerSystem
 
 /// Issue 33's erasure, end to end with real processes: a Mosquitto, `gymtimer collect`, two
@@ -34,8 +35,7 @@ import GymTimerSystem
         """
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-forget-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("fleet-forget")
     }
 
     var database: String { "\(directory)/gym.sqlite" }

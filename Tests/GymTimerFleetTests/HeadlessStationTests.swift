@@ -26,8 +26,7 @@ import GymTimerSystem
     let gymtimer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gymtimer").path
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "fleet-headless-XXXXXX").utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = testDirectory("fleet-headless")
     }
 
     /// A headless station named `name` on the broker at `port`, stdin a pipe; `extra` goes
@@ -864,8 +863,7 @@ extension HeadlessStationTests {
     @Test func aTerminalKioskJoinsTheFleetStartsAtTheCoachsInstantAndSaysOfflineOnQ() throws {
         let broker = try LocalBroker()
         let watcher = try observer(port: broker.port, ["gymtimer/term-1/status", "gymtimer/term-1/state"])
-        var template = Array((NSTemporaryDirectory() + "fleet-terminal-XXXXXX").utf8CString)
-        let directory = String(cString: mkdtemp(&template)!)
+        let directory = testDirectory("fleet-terminal")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let configuration = try GymTimerConfiguration.parse(
             "[fleet]\nbroker = \"mqtt://127.0.0.1:\(broker.port)\"\nstation = \"term-1\"\n")

@@ -6,6 +6,7 @@ import GymTimerMQTT
 import GymTimerSimulation
 import GymTimerSimulator
 import Testing
+import GymTimerTestSupport
 
 /// The fleet in virtual time, with no broker process and no socket: a station hosted by its
 /// kiosk's loop, the collector and a coach, all clients of one `InMemoryBroker`, the clock
@@ -24,8 +25,7 @@ import Testing
     }
 
     @Test func aStartCommandAndTheFinishedRestReachTheCollectorInVirtualTime() throws {
-        var template = Array((NSTemporaryDirectory() + "virtual-fleet-XXXXXX").utf8CString)
-        let directory = String(cString: mkdtemp(&template)!)
+        let directory = testDirectory("virtual-fleet")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = VirtualClock()
         let broker = InMemoryBroker(now: { clock.now.offset })
