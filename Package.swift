@@ -51,6 +51,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
         // A chain's central store (GymTimerCentral): PostgreSQL's client, over SwiftNIO.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // Its TLS (named here because the central store makes the TLS context from `sslmode`).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
     ],
     targets: [
         .systemLibrary(
@@ -134,7 +136,7 @@ let package = Package(
             dependencies: [
                 "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The simulated twins, the in-memory MQTT broker among them (behind GymTimerMQTT's MQTTTransport).

@@ -23,14 +23,15 @@ public final class LocalBroker {
             self.key = key
         }
 
-        /// A self-signed certificate for 127.0.0.1 (its own CA, as a gym's server would have)
-        /// made by openssl as `name`.crt and `name`.key in `directory`, the key readable by the
-        /// broker's user; the certificate is what a client trusts.
-        public static func selfSigned(in directory: String, name: String) throws -> TLS {
+        /// A self-signed certificate for `host` (127.0.0.1 by default; its own CA, as a gym's
+        /// server would have) made by openssl as `name`.crt and `name`.key in `directory`, the
+        /// key readable by the broker's user; the certificate is what a client trusts.
+        public static func selfSigned(in directory: String, name: String, host: String = "127.0.0.1") throws -> TLS {
             let tls = TLS(certificate: "\(directory)/\(name).crt", key: "\(directory)/\(name).key")
+            let isAddress = host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" }
             let made = try ChildProcess(executable: "/usr/bin/openssl", arguments: [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", tls.key, "-out", tls.certificate, "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                "-subj", "/CN=\(host)", "-addext", "subjectAltName=\(isAddress ? "IP" : "DNS"):\(host)",
             ]).run()
             guard made.exitCode == 0 else { throw NoCertificate(description: "openssl made no certificate: \(made.standardError)") }
             _ = chmod(tls.key, 0o644)

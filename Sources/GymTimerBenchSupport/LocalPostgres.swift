@@ -18,6 +18,8 @@ public final class LocalPostgres {
     /// As root, who the server runs as (`runuser -u`); nil runs it as this process's user.
     private let runAs: String?
     private var reservation: Int32 = -1
+    /// Whether the server takes TCP logins over TLS only (`init(tls:)`).
+    private let tls: Bool
 
     /// No PostgreSQL to test against.
     public struct Missing: Error, CustomStringConvertible {
@@ -41,12 +43,15 @@ public final class LocalPostgres {
             .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
     }
 
-    /// Makes a cluster and starts its server.
-    public init() throws {
+    /// Makes a cluster and starts its server; with `tls`, the server offers TLS with that
+    /// certificate and takes TCP logins over TLS only (`hostssl` in pg_hba.conf), as a central
+    /// database reached across the internet should.
+    public init(tls: LocalBroker.TLS? = nil) throws {
         guard let bin = Self.binaries else { throw Missing() }
         self.bin = bin
         runAs = geteuid() == 0 ? (getpwnam("postgres") != nil ? "postgres" : "nobody") : nil
         password = UUID().uuidString
+        self.tls = tls != nil
         // As root, under /tmp: a TMPDIR of root's own may be closed to the server's user.
         let temporary = runAs == nil ? FileManager.default.temporaryDirectory : URL(fileURLWithPath: "/tmp")
         directory = temporary.appendingPathComponent("postgres-\(UUID().uuidString)")
@@ -64,7 +69,25 @@ public final class LocalPostgres {
                 "-D", dataPath, "-U", user, "--pwfile", passwordFile.path, "--auth-local=trust", "--auth-host=scram-sha-256",
                 "-E", "UTF8", "--no-locale", "--no-sync",
             ])
+        if let tls { try offerTLS(tls) }
         try start()
+    }
+
+    /// The server's certificate and key in the cluster (the key its user's alone, as
+    /// PostgreSQL demands), and `host` logins turned into `hostssl` ones.
+    private func offerTLS(_ tls: LocalBroker.TLS) throws {
+        for (source, name) in [(tls.certificate, "server.crt"), (tls.key, "server.key")] {
+            let target = "\(dataPath)/\(name)"
+            try? FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: source, toPath: target)
+            _ = chmod(target, 0o600)
+            try hand(target)
+        }
+        let hba = "\(dataPath)/pg_hba.conf"
+        let lines = try String(contentsOfFile: hba, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let sslOnly = lines.map { $0.hasPrefix("host ") ? "hostssl " + $0.dropFirst("host ".count) : String($0) }
+        try sslOnly.joined(separator: "\n").write(toFile: hba, atomically: true, encoding: .utf8)
+        try hand(hba)
     }
 
     deinit {
@@ -101,7 +124,7 @@ public final class LocalPostgres {
         reservation = -1
         // Small (several tests run a server each at once), and no fsync: a test's data is scratch.
         let options = "-p \(port) -c listen_addresses=127.0.0.1 -c unix_socket_directories=\(directory.path) -c fsync=off"
-            + " -c shared_buffers=16MB -c max_connections=40"
+            + " -c shared_buffers=16MB -c max_connections=40" + (tls ? " -c ssl=on" : "")
         try run("pg_ctl", ["-D", dataPath, "-l", directory.appendingPathComponent("server.log").path, "-o", options, "-w", "-t", "60", "start"])
     }
 

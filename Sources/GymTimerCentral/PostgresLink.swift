@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 
 /// One connection to PostgreSQL behind a blocking API with bounded waits, for a caller on a
@@ -15,6 +16,8 @@ final class PostgresLink {
     private let timeouts: PostgresTimeouts
     private let prepare: (PostgresLink) throws(CentralStoreError) -> Void
     private var connection: PostgresConnection?
+    /// The TLS context, once made (see `tls()`).
+    private var tlsContext: NIOSSLContext?
     private let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
     private let logger = Logger(label: "gymtimer-central", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -66,7 +69,7 @@ final class PostgresLink {
         if let connection, !connection.isClosed { return connection }
         disconnect()
         var configuration = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: try tls())
         configuration.options.connectTimeout = timeouts.connect.timeAmount
         let future = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 1, logger: logger)
         do {
@@ -74,6 +77,9 @@ final class PostgresLink {
         } catch {
             // A login that answers after the time-out is closed, not leaked.
             future.whenSuccess { Self.close($0) }
+            if let tls = Self.tlsFailure(error) {
+                throw .tls(database: url.description, reason: tls)
+            }
             if Self.isConnectTimeout(error) {
                 throw .timedOut(database: url.description, what: "accept the connection", seconds: timeouts.connect.wholeSeconds)
             }
@@ -86,6 +92,29 @@ final class PostgresLink {
             throw error
         }
         return connection!
+    }
+
+    /// The TLS the URL's `sslmode` asks for, its context made once (a CA file that cannot be
+    /// read is said, as the server being unreachable is, and tried again on the next connect).
+    private func tls() throws(CentralStoreError) -> PostgresConnection.Configuration.TLS {
+        guard url.sslMode != .disable else { return .disable }
+        if tlsContext == nil {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            switch url.sslMode {
+            case .verifyFull: configuration.certificateVerification = .fullVerification
+            case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+            case .require: configuration.certificateVerification = url.sslRootCertificate == nil ? .none : .noHostnameVerification
+            case .prefer, .disable: configuration.certificateVerification = .none
+            }
+            if let file = url.sslRootCertificate { configuration.trustRoots = .file(file) }
+            do {
+                tlsContext = try NIOSSLContext(configuration: configuration)
+            } catch {
+                let what = url.sslRootCertificate.map { "the CA certificate \($0) cannot be used" } ?? "no TLS context"
+                throw .unreachable(database: url.description, reason: "\(what): \(error)")
+            }
+        }
+        return url.sslMode.demandsTLS ? .require(tlsContext!) : .prefer(tlsContext!)
     }
 
     /// `future`'s value, or `TimedOut` after `limit` (the future's own outcome then ignored).
@@ -107,6 +136,18 @@ final class PostgresLink {
         let causes = (psql.underlying as? NIOConnectionError)?.connectionErrors.map(\.error) ?? psql.underlying.map { [$0] } ?? []
         return causes.contains { cause in
             if case .connectTimeout = cause as? ChannelError { true } else { false }
+        }
+    }
+
+    /// What went wrong with TLS when connecting failed for it (nil: something else).
+    static func tlsFailure(_ error: any Error) -> String? {
+        guard let psql = error as? PSQLError else { return nil }
+        if psql.code == .sslUnsupported { return "the server does not offer TLS, which sslmode asks for" }
+        switch psql.underlying {
+        case let ssl as NIOSSLError: return "the TLS handshake failed (\(ssl))"
+        case let ssl as NIOSSLExtraError: return "the server's certificate is not for this host (\(ssl))"
+        case let ssl as BoringSSLError: return "the TLS handshake failed (\(ssl))"
+        default: return nil
         }
     }
 

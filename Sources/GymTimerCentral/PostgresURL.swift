@@ -1,25 +1,38 @@
 /// Where a chain's central database is: `postgresql://USER[:PASS]@HOST[:PORT]/DB` (or
-/// `postgres://`), each part percent-decoded. Parsed strictly, so a typo fails in one line at the
-/// start rather than as a connection error later; the password never appears in a message.
+/// `postgres://`), each part percent-decoded, with libpq's TLS options after `?`:
+/// `sslmode=disable|prefer|require|verify-ca|verify-full` (`PostgresSSLMode`) and
+/// `sslrootcert=PATH` (the CA the server's certificate must chain to). Parsed strictly, so a
+/// typo fails in one line at the start rather than as a connection error later; the password
+/// never appears in a message.
 public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
     public var user: String
     public var password: String?
     public var host: String
     public var port: Int
     public var database: String
+    /// How the connection uses TLS.
+    public var sslMode: PostgresSSLMode
+    /// The PEM file of the CA(s) the server's certificate must chain to (nil: the system's).
+    public var sslRootCertificate: String?
 
-    public init(user: String, password: String?, host: String, port: Int = 5432, database: String) {
+    public init(
+        user: String, password: String?, host: String, port: Int = 5432, database: String, sslMode: PostgresSSLMode = .prefer,
+        sslRootCertificate: String? = nil
+    ) {
         self.user = user
         self.password = password
         self.host = host
         self.port = port
         self.database = database
+        self.sslMode = sslMode
+        self.sslRootCertificate = sslRootCertificate
     }
 
-    /// The URL without its password: what messages show.
+    /// The URL without its password: what messages show (the TLS mode when it is not the default).
     public var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "postgresql://\(user)@\(shownHost):\(port)/\(database)"
+        let tls = sslMode == .prefer ? "" : "?sslmode=\(sslMode.rawValue)"
+        return "postgresql://\(user)@\(shownHost):\(port)/\(database)\(tls)"
     }
 
     /// Whether `text` names a PostgreSQL database (rather than a SQLite file): its scheme.
@@ -32,12 +45,13 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
     public struct Invalid: Error, Hashable, Sendable, CustomStringConvertible {
         public var problem: String
         public var description: String {
-            "bad database URL: \(problem) (expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)"
+            "bad database URL: \(problem) (expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&sslrootcert=FILE])"
         }
     }
 
     /// Parses `text`, every part percent-decoded; a missing part, a bad port or escape, a
-    /// control character or a query string (`?sslmode=…`: not supported) is `Invalid`.
+    /// control character, a fragment or an option other than `sslmode` and `sslrootcert` is
+    /// `Invalid`.
     public static func parse(_ text: String) throws(Invalid) -> PostgresURL {
         func bad(_ problem: String) -> Invalid { Invalid(problem: problem) }
         let rest: Substring
@@ -51,16 +65,48 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         guard !rest.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else {
             throw bad("it holds a space or a control character (percent-encode them)")
         }
-        guard !rest.contains("?"), !rest.contains("#") else { throw bad("options after ? or # are not supported") }
-        guard let at = rest.lastIndex(of: "@") else { throw bad("no USER@ before the host") }
-        let userInfo = rest[..<at]
-        let location = rest[rest.index(after: at)...]
+        guard !rest.contains("#") else { throw bad("a # fragment is not part of a database URL") }
+        let query = rest.firstIndex(of: "?").map { rest[rest.index(after: $0)...] }
+        let address = rest.firstIndex(of: "?").map { rest[..<$0] } ?? rest
+        guard let at = address.lastIndex(of: "@") else { throw bad("no USER@ before the host") }
+        let userInfo = address[..<at]
+        let location = address[address.index(after: at)...]
         guard let slash = location.firstIndex(of: "/") else { throw bad("no /DATABASE after the host") }
         let (user, password) = try credentials(userInfo)
         let (host, port) = try hostAndPort(location[..<slash])
         let database = try decode(location[location.index(after: slash)...], "the database name")
         guard !database.isEmpty else { throw bad("the database name is empty") }
-        return PostgresURL(user: user, password: password, host: host, port: port, database: database)
+        var url = PostgresURL(user: user, password: password, host: host, port: port, database: database)
+        if let query { try url.readOptions(query) }
+        return url
+    }
+
+    /// The `name=value&…` options after `?`: each known one once.
+    private mutating func readOptions(_ query: Substring) throws(Invalid) {
+        var seen: Set<String> = []
+        for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            guard parts.count == 2, seen.insert(name).inserted else {
+                throw Invalid(problem: "the option \(name.prefix(32)) is not NAME=VALUE once")
+            }
+            let value = try Self.decode(parts[1], "the option \(name.prefix(32))")
+            switch name {
+            case "sslmode":
+                guard let mode = PostgresSSLMode(rawValue: value) else {
+                    throw Invalid(problem: "sslmode \(value.prefix(32)) is none of \(PostgresSSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                sslMode = mode
+            case "sslrootcert":
+                guard !value.isEmpty else { throw Invalid(problem: "sslrootcert is empty: give the CA certificate's file") }
+                sslRootCertificate = value
+            default:
+                throw Invalid(problem: "the option \(name.prefix(32)) is not supported (only sslmode and sslrootcert)")
+            }
+        }
+        if sslRootCertificate != nil, !sslMode.demandsTLS {
+            throw Invalid(problem: "sslrootcert needs sslmode=require, verify-ca or verify-full")
+        }
     }
 
     private static func credentials(_ userInfo: Substring) throws(Invalid) -> (String, String?) {

@@ -66,7 +66,7 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: Self.gymtimer), "build first: swift build")
         let outcome = try run(["history", "--db", "postgresql://u:secret@h:70000/d"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr == "gymtimer: --db: bad database URL: the port 70000 is not a number from 1 to 65535 (expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)\n")
+        #expect(outcome.stderr == "gymtimer: --db: bad database URL: the port 70000 is not a number from 1 to 65535 (expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&sslrootcert=FILE])\n")
     }
 
     /// gymtimer alone in a scratch directory (a hard link when it can, so /proc/self/exe names

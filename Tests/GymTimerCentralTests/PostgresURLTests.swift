@@ -18,6 +18,17 @@ import Testing
         #expect(v6.description == "postgresql://u@[::1]:5433/d")
     }
 
+    /// libpq's TLS options: the mode and the CA file, percent-decoded; `prefer` when none is
+    /// said (libpq's default), shown in messages only when it is another.
+    @Test func theTLSOptionsAreLibpqs() throws {
+        let url = try PostgresURL.parse("postgresql://u:p@db.example.org/chain?sslmode=verify-full&sslrootcert=/etc/gymtimer/ca%20chain.crt")
+        #expect(url.sslMode == .verifyFull && url.sslRootCertificate == "/etc/gymtimer/ca chain.crt" && url.database == "chain")
+        #expect(url.description == "postgresql://u@db.example.org:5432/chain?sslmode=verify-full")
+        #expect(try PostgresURL.parse("postgresql://u@h/d").sslMode == .prefer)
+        #expect(try PostgresURL.parse("postgresql://u@h/d?sslmode=disable").sslMode == .disable)
+        #expect(try PostgresURL.parse("postgresql://u@h/d?sslmode=require").sslRootCertificate == nil)
+    }
+
     /// A password with an unescaped @: the last @ ends the user's part, as libpq reads it.
     @Test func thePasswordMayHoldAnAt() throws {
         let url = try PostgresURL.parse("postgresql://u:a@b@host/d")
@@ -35,7 +46,14 @@ import Testing
         ("postgresql://u@h:65536/d", "port 65536"),
         ("postgresql://u@h:54x/d", "port 54x"),
         ("postgresql://u@h:99999999999999999999/d", "not a number from 1 to 65535"),
-        ("postgresql://u@h/d?sslmode=require", "options after ?"),
+        ("postgresql://u@h/d?sslmode=allow", "sslmode allow is none of disable, prefer, require, verify-ca, verify-full"),
+        ("postgresql://u@h/d?sslmode=require&sslmode=disable", "not NAME=VALUE once"),
+        ("postgresql://u@h/d?sslmode", "not NAME=VALUE once"),
+        ("postgresql://u@h/d?application_name=x", "application_name is not supported"),
+        ("postgresql://u@h/d?sslrootcert=/ca.crt", "sslrootcert needs sslmode=require"),
+        ("postgresql://u@h/d?sslmode=verify-full&sslrootcert=", "sslrootcert is empty"),
+        ("postgresql://u@h/d?sslmode=require&sslrootcert=%0A", "holds a control character"),
+        ("postgresql://u@h/d#x", "fragment"),
         ("postgresql://u@h/d e", "space or a control"),
         ("postgresql://u@h/d\u{0}", "space or a control"),
         ("postgresql://u%0A@h/d", "user name holds a control character"),
