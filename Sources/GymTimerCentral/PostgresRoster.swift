@@ -154,7 +154,7 @@ public final class PostgresRoster {
 
     /// `query`, its failure the roster's.
     @discardableResult
-    private func run(_ query: PostgresQuery, _ operation: String) throws(CentralRosterError) -> PostgresQueryResult {
+    func run(_ query: PostgresQuery, _ operation: String) throws(CentralRosterError) -> PostgresQueryResult {
         do throws(CentralStoreError) {
             return try link.run(query, operation)
         } catch {
@@ -215,7 +215,7 @@ public final class PostgresRoster {
     }
 
     /// What `body` decodes of a row; a row it cannot read (edited by hand) fails `operation`.
-    private func decoding<T>(_ operation: String, _ body: () throws -> T) throws(CentralRosterError) -> T {
+    func decoding<T>(_ operation: String, _ body: () throws -> T) throws(CentralRosterError) -> T {
         do {
             return try body()
         } catch {

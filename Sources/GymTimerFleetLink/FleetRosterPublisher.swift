@@ -22,15 +22,26 @@ import GymTimerSystem
 ///   their station and dropped (`isForgotten`), never stored.
 ///
 /// The roster is edited by other processes (the CLI, the console). The collector notices by
-/// asking SQLite's `PRAGMA data_version` every `rosterCheck` on its own timeline: one read of a
-/// counter that changes only when another connection commits, so it costs nothing while nobody
-/// edits, needs no cooperation from the editors (any tool that writes the file is noticed, a
-/// `sqlite3` shell included) and opens no topic that anyone allowed to publish under
-/// `{prefix}/all/` could flood with nudges. A change costs one read of the roster and the
-/// bests, and publishes only the cards that changed.
+/// asking its store's `rosterStamp` every `rosterCheck` on its own timeline: SQLite's `PRAGMA
+/// data_version` (a counter that changes only when another connection commits), or at a
+/// chain's centre a digest of the roster's cards and short names (`PostgresRoster`). Either
+/// costs one small read while nobody edits, needs no cooperation from the editors (any tool
+/// that writes the database is noticed, a `sqlite3` or `psql` shell included) and opens no
+/// topic that anyone allowed to publish under `{prefix}/all/` could flood with nudges. (At the
+/// centre, PostgreSQL's LISTEN/NOTIFY would need a connection that waits for notifications
+/// beside the collector's blocking one, and every editor, psql included, to NOTIFY; a poll of
+/// a digest needs neither.) A change costs one read of the roster and the bests, and
+/// publishes only the cards that changed.
+///
+/// The same publisher serves a chain's central collector (`CollectorTopics.chain`): the chain's
+/// cards retained on `C/all/athletes/{card}` (each gym's bridge carries them in as
+/// `P/all/athletes/{card}`), their bests over every gym's records. Forgetting there is not yet
+/// carried to the stations (the central roster keeps no forget requests): only the cards.
 final class FleetRosterPublisher {
-    private let store: HistoryStore
+    private let store: any RosterSource
     private let prefix: String
+    /// Whether this is a chain's centre: cards only (no stations' statuses, no forgets).
+    private let isChain: Bool
     private let log: (String) -> Void
     private let wall: WallClock
     /// Publishes while connected (false when it could not now).
@@ -49,7 +60,8 @@ final class FleetRosterPublisher {
 
     /// The topics to subscribe to on every connection.
     var subscriptions: [String] {
-        [FleetTopics.everyAthleteCard(prefix: prefix), FleetTopics.everyStation(prefix: prefix).status, "\(prefix)/+/event"]
+        if isChain { return [FleetTopics.everyAthleteCard(prefix: prefix)] }
+        return [FleetTopics.everyAthleteCard(prefix: prefix), FleetTopics.everyStation(prefix: prefix).status, "\(prefix)/+/event"]
     }
 
     /// The cards the broker retains, as their payloads (what this connection read or published).
@@ -61,15 +73,16 @@ final class FleetRosterPublisher {
     private var settled = false
     private var nextCheck: Moment?
     private var nextResend: Moment?
-    private var dataVersion: Int64?
+    private var dataVersion: String?
     /// The forget requests waiting, as last read.
     private var requests: [ForgetRequest] = []
     /// Refusals already logged (request and station), once each.
     private var loggedRefusals: Set<String> = []
 
-    init(store: HistoryStore, prefix: String, wall: WallClock, log: @escaping (String) -> Void) {
+    init(store: any RosterSource, topics: CollectorTopics, wall: WallClock, log: @escaping (String) -> Void) {
         self.store = store
-        self.prefix = prefix
+        self.prefix = topics.prefix
+        self.isChain = topics.isChain
         self.wall = wall
         self.log = log
         requests = (try? store.forgetRequests()) ?? []
@@ -109,7 +122,7 @@ final class FleetRosterPublisher {
         guard let settledAt, now >= settledAt else { return }
         if !settled {
             settled = true
-            dataVersion = try? store.dataVersion()
+            dataVersion = try? store.rosterStamp()
             nextResend = now + Self.forgetResend
             nextCheck = now + Self.rosterCheck
             changed()
@@ -117,7 +130,7 @@ final class FleetRosterPublisher {
         }
         if let check = nextCheck, now >= check {
             nextCheck = now + Self.rosterCheck
-            let version = try? store.dataVersion()
+            let version = try? store.rosterStamp()
             if version != dataVersion {
                 dataVersion = version
                 changed()
@@ -141,7 +154,7 @@ final class FleetRosterPublisher {
             return true
         }
         let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.count == 3, levels[0] == prefix,
+        guard !isChain, levels.count == 3, levels[0] == prefix,
               let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { return false }
         switch levels[2] {
         case "status":
@@ -177,7 +190,7 @@ final class FleetRosterPublisher {
     /// that the roster no longer has, and looks at the forget requests.
     private func synchronise(sendingForgets: Bool) {
         do {
-            let cards = try store.rosterCards()
+            let cards = try store.rosterCards(only: nil)
             publish(cards)
             let known = Set(cards.map(\.card))
             for card in retained.keys.sorted() where !known.contains(card) {

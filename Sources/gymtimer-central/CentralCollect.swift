@@ -38,7 +38,9 @@ struct CentralCollect: ParsableCommand {
         let options = try broker.options(clientID: clientID, cleanSession: false)
         let collector: FleetCollector
         do {
-            collector = try FleetCollector(options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store) {
+            collector = try FleetCollector(
+                options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store, roster: try database.roster()
+            ) {
                 StandardError.writeLine($0)
             }
         } catch {

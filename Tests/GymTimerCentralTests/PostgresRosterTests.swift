@@ -108,3 +108,42 @@ import Testing
         #expect(try server.query("SELECT count(*) FROM workouts") == [["0"]])
     }
 }
+
+/// What the central collector reads of the roster (`RosterSource`): each card with its
+/// athlete's bests over every gym's records of every card of theirs, and a stamp that moves
+/// with an edit and only then.
+@Suite(.serialized) struct PostgresRosterSourceTests {
+    @Test func cardsCarryBestsOverEveryGymAndTheStampMovesWithEdits() throws {
+        let server = try LocalPostgres()
+        let store = try PostgresRecordStoreTests.store(server)
+        let roster = try PostgresRosterTests.roster(server)
+        let empty = try roster.rosterStamp()
+        #expect(try roster.rosterCards(only: nil).isEmpty)
+        try roster.add(name: "Anna", card: PostgresRosterTests.anna, shortName: "AnnA")
+        try roster.addCard(PostgresRosterTests.fob, to: "Anna")
+        try roster.add(name: "Bo", card: PostgresRosterTests.bo, shortName: "bo")
+        let added = try roster.rosterStamp()
+        #expect(added != empty && added.count == 32)
+        // Anna trained at two gyms, one card at each.
+        let records = [
+            PostgresRecordStoreTests.record("north", "bench-1", minutes: 1, athlete: PostgresRosterTests.anna),
+            PostgresRecordStoreTests.record("south", "rower", minutes: 2, athlete: PostgresRosterTests.fob),
+        ]
+        #expect(try store.store(records) == 2)
+        #expect(try roster.rosterStamp() == added, "records are no edit of the roster")
+        let cards = try roster.rosterCards(only: nil)
+        #expect(cards.map(\.card) == [PostgresRosterTests.anna, PostgresRosterTests.fob, PostgresRosterTests.bo])
+        #expect(cards.map(\.shortName) == ["AnnA", "AnnA", "bo"])
+        let expected = PersonalRecord.bests(of: records.map {
+            PersonalRecord.Result(program: "Fran", division: .scaled, score: $0.workout.score!, completedAt: $0.workout.completedAt)
+        }).map { ProgramBest(program: $0.program, division: $0.division, score: $0.score) }
+        #expect(!expected.isEmpty && cards[0].bests == expected && cards[1].bests == expected, "\(cards)")
+        #expect(cards[2].bests.isEmpty)
+        #expect(try roster.rosterCards(only: [PostgresRosterTests.fob]).map(\.card) == [PostgresRosterTests.anna, PostgresRosterTests.fob])
+        try roster.rename("Bo", shortName: "b0")
+        let renamed = try roster.rosterStamp()
+        #expect(renamed != added)
+        try roster.forget("Bo")
+        #expect(try roster.rosterStamp() != renamed)
+    }
+}
