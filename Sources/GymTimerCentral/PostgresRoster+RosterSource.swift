@@ -6,8 +6,9 @@ import PostgresNIO
 
 /// What a chain's central collector reads of the roster (`FleetRosterPublisher`): a digest of
 /// the cards and short names to notice another process's edit, and each card with its
-/// athlete's bests over every gym's records of every card of theirs. Forget requests are one
-/// gym's (the central roster keeps none yet): none waiting, nothing to answer.
+/// athlete's bests over every gym's records of every card of theirs. The central roster keeps
+/// no forget requests: the collector's publisher keeps a chain's forgets itself (a retained card
+/// the roster lost), so none are read here and nothing is written of their answers.
 extension PostgresRoster: RosterSource {
     /// An md5 of every card with its athlete and short name: one small read, changed by any
     /// add, card, rename or forget, whoever made it (`psql` included).

@@ -34,7 +34,7 @@ public final class FleetCollector {
     public let history: HistoryStore?
     /// Where the records go: `history`, or a chain's central store.
     private let records: any CollectorStore
-    /// The athletes' cards it retains for the stations (one gym's, or the chain's) and the forgets it carries to them (one gym's).
+    /// The athletes' cards it retains for the stations (one gym's, or the chain's) and the forgets it carries to them.
     private let roster: FleetRosterPublisher?
     /// What it answers the coach's console, and today's scores it retains for it (one gym's collector).
     private let desk: CollectorDesk?

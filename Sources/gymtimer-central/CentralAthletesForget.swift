@@ -19,7 +19,7 @@ struct CentralAthletesForget: ParsableCommand {
             let forgotten = try roster.forget(name)
             let cards = forgotten.athlete.cards.count
             print("Forgot \(forgotten.athlete.name): \(cards) card\(cards == 1 ? "" : "s") and \(forgotten.workouts) workout\(forgotten.workouts == 1 ? "" : "s") removed from \(roster.database).")
-            print("The central collectors clear the card from every gym's stations (its name and bests); what the stations and backups still hold: see \"Athletes across the chain\" in docs/chain.md.")
+            print("The central collectors now tell every station of every gym to delete the card's records; backups are not touched: see \"Athletes across the chain\" in docs/chain.md.")
         } catch {
             throw CentralAthletes.failure(error)
         }
