@@ -8,10 +8,16 @@ import PostgresNIO
 /// (no gym) under gym ''. The columns are `StoredWorkout`'s: completed_at a UTC instant,
 /// local_day the station's day, exercises a JSON array, athlete a card's UID in hex;
 /// stored_at when this database took the row (a record's station-to-centre latency).
+///
+/// Version 2 adds the chain's roster (`PostgresRoster`): athletes (a unique name, the short
+/// name the stations show) and athlete_cards (a card's UID in hex, as workouts.athlete, to its
+/// athlete; deleted with them). A version 1 database is brought to 2 in place, under the same
+/// lock: its tables stay, the roster's are created empty.
 enum CentralSchema {
-    static let version = 1
+    static let version = 2
 
-    /// Each statement of version 1 (PostgreSQL takes one per query with parameters).
+    /// Each statement of version 2 (PostgreSQL takes one per query with parameters); every one
+    /// is a no-op on a database that has it, so a version 1 database gets only what is new.
     static let statements: [PostgresQuery] = [
         """
         CREATE TABLE IF NOT EXISTS gymtimer_schema (
@@ -43,6 +49,22 @@ enum CentralSchema {
         "CREATE INDEX IF NOT EXISTS workouts_completed_at ON workouts (completed_at)",
         "CREATE INDEX IF NOT EXISTS workouts_athlete ON workouts (athlete)",
         "INSERT INTO gymtimer_schema (version) VALUES (1) ON CONFLICT DO NOTHING",
+        """
+        CREATE TABLE IF NOT EXISTS athletes (
+            id bigserial PRIMARY KEY,
+            name text NOT NULL UNIQUE,
+            short_name text NOT NULL,
+            added_at timestamptz NOT NULL DEFAULT clock_timestamp()
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS athlete_cards (
+            card text PRIMARY KEY,
+            athlete_id bigint NOT NULL REFERENCES athletes(id) ON DELETE CASCADE
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS athlete_cards_athlete ON athlete_cards (athlete_id)",
+        "INSERT INTO gymtimer_schema (version) VALUES (2) ON CONFLICT DO NOTHING",
     ]
 
     /// The key of the advisory lock the schema is created under.

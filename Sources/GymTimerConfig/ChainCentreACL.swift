@@ -35,11 +35,14 @@ public struct ChainCentreACL: Sendable {
     }
 
     /// The collectors' lines: the records as a plain and as a shared subscription (Mosquitto
-    /// versions differ in which of the two they check), the acks, the chain-wide topics.
+    /// versions differ in which of the two they check), the acks, the forgets to every gym's
+    /// stations (their commands, statuses and events), the chain-wide topics.
     public var collectorLines: [String] {
         let records = "\(chain)/+/+/workout"
         return [
             "user \(collectors)", "topic read \(records)", "topic read $share/\(sharedGroup)/\(records)", "topic write \(chain)/+/+/ack",
+            // The chain's forgets: to every station of every gym, their answers and statuses.
+            "topic write \(chain)/+/+/cmd", "topic read \(chain)/+/+/status", "topic read \(chain)/+/+/event",
             "topic readwrite \(chain)/\(FleetStationName.every)/#",
         ]
     }

@@ -27,13 +27,14 @@ import GymTimerSystem
 /// poll loop of its own on the connection's life cycle (`FleetConnection`).
 /// A chain's central collector (chain.md) is the same loop over other topics (`CollectorTopics`:
 /// every gym's stations, the records shared among the centre's collectors) and another store
-/// (`CollectorStore`: PostgreSQL), without the roster and the desk of one gym's.
+/// (`CollectorStore`: PostgreSQL), without the desk of one gym's; with a `RosterSource`, the
+/// chain's athletes' cards retained for every gym's stations.
 public final class FleetCollector {
     /// One gym's history database (nil at a chain's centre, whose store is `records`).
     public let history: HistoryStore?
     /// Where the records go: `history`, or a chain's central store.
     private let records: any CollectorStore
-    /// The athletes' cards it retains for the stations and the forgets it carries to them (one gym's collector).
+    /// The athletes' cards it retains for the stations (one gym's, or the chain's) and the forgets it carries to them.
     private let roster: FleetRosterPublisher?
     /// What it answers the coach's console, and today's scores it retains for it (one gym's collector).
     private let desk: CollectorDesk?
@@ -84,18 +85,22 @@ public final class FleetCollector {
         // Another collector writing the same database waits for its turn rather than failing.
         let store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current, busyTimeout: .seconds(1))
         let gym = GymSides(
-            history: store, roster: FleetRosterPublisher(store: store, prefix: prefix, wall: wall, log: log),
+            history: store, roster: FleetRosterPublisher(store: store, topics: .gym(prefix: prefix), wall: wall, log: log),
             desk: CollectorDesk(database: GymDatabase(path: database, wall: wall), prefix: prefix, log: log))
         try self.init(options: options, topics: .gym(prefix: prefix), store: store, gym: gym, transport: transport, now: now, wall: wall, log: log)
     }
 
     /// Collects into `store` from the topics `topics` names: a chain's central collector (no
-    /// roster, no desk: those are one gym's). The rest as the gym's initializer says.
+    /// desk: that is one gym's). With `roster`, it retains the chain's athletes' cards for every
+    /// gym's stations (`FleetRosterPublisher`). The rest as the gym's initializer says.
     public convenience init(
-        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, transport: MQTTTransportFactory = MQTTClient.factory,
-        now: (() -> Moment)? = nil, wall: WallClock = .system, log: @escaping (String) -> Void
+        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, roster: (any RosterSource)? = nil,
+        transport: MQTTTransportFactory = MQTTClient.factory, now: (() -> Moment)? = nil, wall: WallClock = .system,
+        log: @escaping (String) -> Void
     ) throws {
-        try self.init(options: options, topics: topics, store: store, gym: nil, transport: transport, now: now, wall: wall, log: log)
+        let publisher = roster.map { FleetRosterPublisher(store: $0, topics: topics, wall: wall, log: log) }
+        try self.init(
+            options: options, topics: topics, store: store, gym: nil, chainRoster: publisher, transport: transport, now: now, wall: wall, log: log)
     }
 
     /// What only one gym's collector has: its history file, the roster's publisher and the desk.
@@ -107,11 +112,11 @@ public final class FleetCollector {
 
     private init(
         options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, gym: GymSides?,
-        transport: MQTTTransportFactory, now: (() -> Moment)?, wall: WallClock, log: @escaping (String) -> Void
+        chainRoster: FleetRosterPublisher? = nil, transport: MQTTTransportFactory, now: (() -> Moment)?, wall: WallClock, log: @escaping (String) -> Void
     ) throws {
         records = store
         history = gym?.history
-        roster = gym?.roster
+        roster = gym?.roster ?? chainRoster
         desk = gym?.desk
         var options = options
         options.deferWrites = true

@@ -22,15 +22,31 @@ import GymTimerSystem
 ///   their station and dropped (`isForgotten`), never stored.
 ///
 /// The roster is edited by other processes (the CLI, the console). The collector notices by
-/// asking SQLite's `PRAGMA data_version` every `rosterCheck` on its own timeline: one read of a
-/// counter that changes only when another connection commits, so it costs nothing while nobody
-/// edits, needs no cooperation from the editors (any tool that writes the file is noticed, a
-/// `sqlite3` shell included) and opens no topic that anyone allowed to publish under
-/// `{prefix}/all/` could flood with nudges. A change costs one read of the roster and the
-/// bests, and publishes only the cards that changed.
+/// asking its store's `rosterStamp` every `rosterCheck` on its own timeline: SQLite's `PRAGMA
+/// data_version` (a counter that changes only when another connection commits), or at a
+/// chain's centre a digest of the roster's cards and short names (`PostgresRoster`). Either
+/// costs one small read while nobody edits, needs no cooperation from the editors (any tool
+/// that writes the database is noticed, a `sqlite3` or `psql` shell included) and opens no
+/// topic that anyone allowed to publish under `{prefix}/all/` could flood with nudges. (At the
+/// centre, PostgreSQL's LISTEN/NOTIFY would need a connection that waits for notifications
+/// beside the collector's blocking one, and every editor, psql included, to NOTIFY; a poll of
+/// a digest needs neither.) A change costs one read of the roster and the bests, and
+/// publishes only the cards that changed.
+///
+/// The same publisher serves a chain's central collector (`CollectorTopics.chain`): the chain's
+/// cards retained on `C/all/athletes/{card}` (each gym's bridge carries them in as
+/// `P/all/athletes/{card}`), their bests over every gym's records. The central roster keeps no
+/// forget requests: a card retained there that the roster no longer has is one forgotten, so
+/// the retained card itself is the request, kept (surviving a restart) until every station of
+/// every gym known from `C/{gym}/{station}/status` has answered the `forget` sent on
+/// `C/{gym}/{station}/cmd` (or `ForgetRequest.patience` passed); then it is cleared. Such a
+/// request lives in memory under a random id, so two central collectors never take each
+/// other's answers for their own.
 final class FleetRosterPublisher {
-    private let store: HistoryStore
+    private let store: any RosterSource
     private let prefix: String
+    /// Whether this is a chain's centre: stations are `{gym}/{station}`, forgets kept in memory.
+    private let isChain: Bool
     private let log: (String) -> Void
     private let wall: WallClock
     /// Publishes while connected (false when it could not now).
@@ -49,7 +65,8 @@ final class FleetRosterPublisher {
 
     /// The topics to subscribe to on every connection.
     var subscriptions: [String] {
-        [FleetTopics.everyAthleteCard(prefix: prefix), FleetTopics.everyStation(prefix: prefix).status, "\(prefix)/+/event"]
+        if isChain { return [FleetTopics.everyAthleteCard(prefix: prefix), "\(prefix)/+/+/status", "\(prefix)/+/+/event"] }
+        return [FleetTopics.everyAthleteCard(prefix: prefix), FleetTopics.everyStation(prefix: prefix).status, "\(prefix)/+/event"]
     }
 
     /// The cards the broker retains, as their payloads (what this connection read or published).
@@ -61,15 +78,16 @@ final class FleetRosterPublisher {
     private var settled = false
     private var nextCheck: Moment?
     private var nextResend: Moment?
-    private var dataVersion: Int64?
+    private var dataVersion: String?
     /// The forget requests waiting, as last read.
     private var requests: [ForgetRequest] = []
     /// Refusals already logged (request and station), once each.
     private var loggedRefusals: Set<String> = []
 
-    init(store: HistoryStore, prefix: String, wall: WallClock, log: @escaping (String) -> Void) {
+    init(store: any RosterSource, topics: CollectorTopics, wall: WallClock, log: @escaping (String) -> Void) {
         self.store = store
-        self.prefix = prefix
+        self.prefix = topics.prefix
+        self.isChain = topics.isChain
         self.wall = wall
         self.log = log
         requests = (try? store.forgetRequests()) ?? []
@@ -109,7 +127,7 @@ final class FleetRosterPublisher {
         guard let settledAt, now >= settledAt else { return }
         if !settled {
             settled = true
-            dataVersion = try? store.dataVersion()
+            dataVersion = try? store.rosterStamp()
             nextResend = now + Self.forgetResend
             nextCheck = now + Self.rosterCheck
             changed()
@@ -117,7 +135,7 @@ final class FleetRosterPublisher {
         }
         if let check = nextCheck, now >= check {
             nextCheck = now + Self.rosterCheck
-            let version = try? store.dataVersion()
+            let version = try? store.rosterStamp()
             if version != dataVersion {
                 dataVersion = version
                 changed()
@@ -140,10 +158,8 @@ final class FleetRosterPublisher {
             retained[card] = message.payload.isEmpty ? nil : Array(message.payload.prefix(FleetAthleteCard.maximumBytes + 1))
             return true
         }
-        let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.count == 3, levels[0] == prefix,
-              let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { return false }
-        switch levels[2] {
+        guard let (station, kind) = stationTopic(message.topic) else { return false }
+        switch kind {
         case "status":
             // A cleared status is a station taken out of the fleet: no longer waited for.
             let online = message.text == "online"
@@ -158,6 +174,24 @@ final class FleetRosterPublisher {
         default:
             return false
         }
+    }
+
+    /// The station (`{gym}/{station}` at a chain's centre) and the last level of a station's topic.
+    private func stationTopic(_ topic: String) -> (String, Substring)? {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard isChain else {
+            guard levels.count == 3, levels[0] == prefix, let station = FleetTopics.validStation(in: topic, prefix: prefix) else { return nil }
+            return (station, levels[2])
+        }
+        guard levels.count == 4, levels[0] == prefix, levels[1] != "all", levels[2] != "all",
+              FleetStationName.isValid(String(levels[1])), FleetStationName.isValid(String(levels[2])) else { return nil }
+        return ("\(levels[1])/\(levels[2])", levels[3])
+    }
+
+    /// Where the commands for `station` (`{gym}/{station}` at a chain's centre) go.
+    private func commandTopic(_ station: String) -> String {
+        guard isChain, let slash = station.firstIndex(of: "/") else { return FleetTopics(prefix: prefix, station: station).command }
+        return FleetTopics(prefix: "\(prefix)/\(station[..<slash])", station: String(station[station.index(after: slash)...])).command
     }
 
     /// Records of these cards were stored: their athletes' bests may have changed (every card
@@ -177,15 +211,24 @@ final class FleetRosterPublisher {
     /// that the roster no longer has, and looks at the forget requests.
     private func synchronise(sendingForgets: Bool) {
         do {
-            let cards = try store.rosterCards()
+            let cards = try store.rosterCards(only: nil)
             publish(cards)
             let known = Set(cards.map(\.card))
-            for card in retained.keys.sorted() where !known.contains(card) {
-                if publish(MQTTMessage(topic: FleetTopics.athleteCard(prefix: prefix, card: card), payload: [], qos: 1, retain: true)) {
-                    retained[card] = nil
+            if isChain {
+                // A retained card the roster lost was forgotten: it stays until the stations answered.
+                for card in retained.keys.sorted() where !known.contains(card) && !isForgotten(card) {
+                    requests.append(ForgetRequest(id: Int64.random(in: 1...Int64.max), card: card, requestedAt: wall.date))
                 }
+                // One named again meanwhile is no longer forgotten.
+                requests.removeAll { known.contains($0.card) }
+            } else {
+                for card in retained.keys.sorted() where !known.contains(card) {
+                    if publish(MQTTMessage(topic: FleetTopics.athleteCard(prefix: prefix, card: card), payload: [], qos: 1, retain: true)) {
+                        retained[card] = nil
+                    }
+                }
+                requests = try store.forgetRequests()
             }
-            requests = try store.forgetRequests()
         } catch {
             log("collect: cannot read the roster: \(error)")
             return
@@ -215,7 +258,7 @@ final class FleetRosterPublisher {
             for (station, online) in stations.sorted(by: { $0.key < $1.key })
             where online && !request.answered.contains(station) && (only?.contains(station) ?? true) {
                 let command = FleetRequest(.forget(card: request.card), id: request.commandID)
-                _ = publish(MQTTMessage(topic: FleetTopics(prefix: prefix, station: station).command, text: command.json, qos: 1))
+                _ = publish(MQTTMessage(topic: commandTopic(station), text: command.json, qos: 1))
             }
         }
     }
@@ -227,7 +270,7 @@ final class FleetRosterPublisher {
         switch answer {
         case .done:
             do {
-                try store.recordForgetAnswer(request: request, station: station)
+                if !isChain { try store.recordForgetAnswer(request: request, station: station) }
                 requests[index].answered.insert(station)
             } catch {
                 log("collect: cannot keep \(station)'s answer to \(id): \(error)")
@@ -249,7 +292,15 @@ final class FleetRosterPublisher {
             let expired = now.timeIntervalSince(request.requestedAt) > ForgetRequest.patience
             guard owing.isEmpty || expired else { continue }
             do {
-                let late = try store.completeForget(request: request.id)
+                var late = 0
+                if isChain {
+                    // The card's last trace at the centre: the retained card, cleared.
+                    guard publish(MQTTMessage(topic: FleetTopics.athleteCard(prefix: prefix, card: request.card), payload: [], qos: 1, retain: true))
+                    else { continue }
+                    retained[request.card] = nil
+                } else {
+                    late = try store.completeForget(request: request.id)
+                }
                 requests.removeAll { $0.id == request.id }
                 if owing.isEmpty {
                     log("collect: \(request.commandID) done: every station known (\(request.answered.count)) forgot the card"

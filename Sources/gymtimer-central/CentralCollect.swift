@@ -36,8 +36,9 @@ struct CentralCollect: ParsableCommand {
             StandardError.writeLine("collect: \(error); collecting anyway, storing once it answers")
         }
         let options = try broker.options(clientID: clientID, cleanSession: false)
+        let roster = try database.roster()
         let collector = try CLIError.asUsage {
-            try FleetCollector(options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store) {
+            try FleetCollector(options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store, roster: roster) {
                 StandardError.writeLine($0)
             }
         }

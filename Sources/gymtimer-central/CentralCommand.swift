@@ -1,9 +1,9 @@
 import ArgumentParser
 import GymTimerCore
 
-/// `gymtimer-central` (what `gymtimer collect|history|stats --db postgresql://…` run, every
-/// argument unchanged): a chain's central collector and its history
-/// over PostgreSQL (`GymTimerCentral`). A program of its own so that the kiosk's `gymtimer`
+/// `gymtimer-central` (what `gymtimer collect|history|stats|athletes --db postgresql://…` run, every
+/// argument unchanged): a chain's central collector, its history
+/// and its roster over PostgreSQL (`GymTimerCentral`). A program of its own so that the kiosk's `gymtimer`
 /// links no PostgresNIO nor the SwiftNIO under it.
 @main
 struct CentralCommand: ParsableCommand {
@@ -11,5 +11,5 @@ struct CentralCommand: ParsableCommand {
         commandName: "gymtimer-central",
         abstract: "A chain of gyms' central collector and history, in PostgreSQL.",
         version: GymTimerVersion.current,
-        subcommands: [CentralCollect.self, CentralHistory.self, CentralStats.self])
+        subcommands: [CentralCollect.self, CentralHistory.self, CentralStats.self, CentralAthletes.self])
 }

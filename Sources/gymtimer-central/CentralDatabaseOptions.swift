@@ -13,6 +13,16 @@ struct CentralDatabaseOptions: ParsableArguments {
 
     /// The store `--db` names, or a one-line usage error.
     func store() throws -> PostgresRecordStore {
+        PostgresRecordStore(url: try url())
+    }
+
+    /// The roster `--db` names, or a one-line usage error.
+    func roster() throws -> PostgresRoster {
+        PostgresRoster(url: try url())
+    }
+
+    /// The database `--db` names, with the password file's password; or a one-line usage error.
+    func url() throws -> PostgresURL {
         var url: PostgresURL
         do {
             url = try PostgresURL.parse(db)
@@ -22,6 +32,6 @@ struct CentralDatabaseOptions: ParsableArguments {
         if let passwordFile {
             url.password = try readPassword(passwordFile)
         }
-        return PostgresRecordStore(url: url)
+        return url
     }
 }

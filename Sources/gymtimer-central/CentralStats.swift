@@ -7,7 +7,8 @@ import GymTimerHistory
 
 /// `gymtimer-central stats`: totals, points, streaks, achievements and bests over the chain's
 /// records (`StationStats.of`, the rules `gymtimer stats` applies to one gym's): of one gym, or
-/// one athlete's card over every gym they trained at.
+/// one athlete over every gym they trained at — named in the chain's roster (every card of
+/// theirs) or by a card (every card of its owner's; that card alone if nobody's).
 struct CentralStats: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
@@ -18,21 +19,27 @@ struct CentralStats: ParsableCommand {
     @Option(name: .long, help: "Only this gym's workouts.")
     var gym: String?
 
-    @Option(name: .long, help: "Only this athlete's card (its UID in hex, e.g. 04A1B2C3), at every gym.")
+    @Option(name: .long, help: "Only this athlete, at every gym: their name in the chain's roster, or a card's UID in hex (e.g. 04A1B2C3).")
     var athlete: String?
 
     @Flag(name: .long, help: "JSON, as `gymtimer stats --json` prints it.")
     var json = false
 
     func run() throws {
-        var card: CardID?
+        var cards: Set<CardID>?
         if let athlete {
-            guard let parsed = CardID(hex: athlete) else { throw CLIError.usage("--athlete \(athlete): a card's UID in hex (1 to 10 bytes, e.g. 04A1B2C3)") }
-            card = parsed
+            do {
+                cards = Set(try database.roster().cards(for: athlete))
+            } catch let error as CentralRosterError {
+                throw CentralAthletes.failure(error)
+            }
         }
         let workouts: [StoredWorkout]
         do {
-            workouts = try database.store().records(gym: gym).map(\.workout).filter { card == nil || $0.athlete == card }
+            workouts = try database.store().records(gym: gym).map(\.workout).filter { workout in
+                guard let cards else { return true }
+                return workout.athlete.map(cards.contains) ?? false
+            }
         } catch let error as CentralStoreError {
             throw CLIError.failed("\(error)")
         }

@@ -16,14 +16,14 @@ struct GymTimer: ParsableCommand {
 
     /// `gymtimer console …` becomes `gymtimer-console …` before any parsing, so that every
     /// argument reaches it untouched (`--help` too, which the parser would answer itself);
-    /// `gymtimer collect|history|stats --db postgresql://…` becomes `gymtimer-central …`
+    /// `gymtimer collect|history|stats|athletes --db postgresql://…` becomes `gymtimer-central …`
     /// (a chain's central database: PostgreSQL, which this binary links no client for).
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "console" {
             exit(withError: Console.exec(Array(arguments.dropFirst())))
         }
-        if let command = arguments.first, ["collect", "history", "stats"].contains(command), SiblingProgram.namesPostgres(Array(arguments.dropFirst())) {
+        if let command = arguments.first, ["collect", "history", "stats", "athletes"].contains(command), SiblingProgram.namesPostgres(Array(arguments.dropFirst())) {
             exit(withError: SiblingProgram.exec(centralProgram, arguments, command: command))
         }
         main(nil)

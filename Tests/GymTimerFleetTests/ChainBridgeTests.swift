@@ -105,6 +105,9 @@ struct ChainBridgeTests {
         topic read gyms/+/+/workout
         topic read $share/central/gyms/+/+/workout
         topic write gyms/+/+/ack
+        topic write gyms/+/+/cmd
+        topic read gyms/+/+/status
+        topic read gyms/+/+/event
         topic readwrite gyms/all/#
 
         """)
