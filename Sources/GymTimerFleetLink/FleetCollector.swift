@@ -27,7 +27,8 @@ import GymTimerSystem
 /// poll loop of its own on the connection's life cycle (`FleetConnection`).
 /// A chain's central collector (chain.md) is the same loop over other topics (`CollectorTopics`:
 /// every gym's stations, the records shared among the centre's collectors) and another store
-/// (`CollectorStore`: PostgreSQL), without the roster and the desk of one gym's.
+/// (`CollectorStore`: PostgreSQL), without the roster of one gym's; its desk (the same
+/// `CollectorDesk`) answers every gym's console from that gym's rows.
 public final class FleetCollector {
     /// One gym's history database (nil at a chain's centre, whose store is `records`).
     public let history: HistoryStore?
@@ -35,7 +36,7 @@ public final class FleetCollector {
     private let records: any CollectorStore
     /// The athletes' cards it retains for the stations and the forgets it carries to them (one gym's collector).
     private let roster: FleetRosterPublisher?
-    /// What it answers the coach's console, and today's scores it retains for it (one gym's collector).
+    /// What it answers the coach's console, and today's scores it retains for it (at a chain's centre, every gym's).
     private let desk: CollectorDesk?
     private let connection: FleetConnection
     private let topics: CollectorTopics
@@ -90,29 +91,33 @@ public final class FleetCollector {
     }
 
     /// Collects into `store` from the topics `topics` names: a chain's central collector (no
-    /// roster, no desk: those are one gym's). The rest as the gym's initializer says.
+    /// roster: that is one gym's), with `desk` its desk for every gym's console (chain.md, "The
+    /// chain's desk": the same `CollectorDesk` as one gym's, over each gym's rows in `desk`).
+    /// The rest as the gym's initializer says.
     public convenience init(
-        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, transport: MQTTTransportFactory = MQTTClient.factory,
-        now: (() -> Moment)? = nil, wall: WallClock = .system, log: @escaping (String) -> Void
+        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, desk: GymDeskStores? = nil,
+        transport: MQTTTransportFactory = MQTTClient.factory, now: (() -> Moment)? = nil, wall: WallClock = .system,
+        log: @escaping (String) -> Void
     ) throws {
-        try self.init(options: options, topics: topics, store: store, gym: nil, transport: transport, now: now, wall: wall, log: log)
+        let gym = GymSides(history: nil, roster: nil, desk: desk.map { CollectorDesk(stores: $0, topics: topics, log: log) })
+        try self.init(options: options, topics: topics, store: store, gym: gym, transport: transport, now: now, wall: wall, log: log)
     }
 
-    /// What only one gym's collector has: its history file, the roster's publisher and the desk.
+    /// What only one gym's collector has (its history file, the roster's publisher), and the desk.
     private struct GymSides {
-        var history: HistoryStore
-        var roster: FleetRosterPublisher
-        var desk: CollectorDesk
+        var history: HistoryStore?
+        var roster: FleetRosterPublisher?
+        var desk: CollectorDesk?
     }
 
     private init(
-        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, gym: GymSides?,
+        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, gym: GymSides,
         transport: MQTTTransportFactory, now: (() -> Moment)?, wall: WallClock, log: @escaping (String) -> Void
     ) throws {
         records = store
-        history = gym?.history
-        roster = gym?.roster
-        desk = gym?.desk
+        history = gym.history
+        roster = gym.roster
+        desk = gym.desk
         var options = options
         options.deferWrites = true
         options.will = MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true)
@@ -264,7 +269,7 @@ public final class FleetCollector {
             }
         }
         roster?.stored(cards: Set(batch.records.compactMap(\.workout.athlete)))
-        if !batch.records.isEmpty { desk?.stored() }
+        if !batch.records.isEmpty { desk?.stored(gyms: Set(batch.records.map(\.gym))) }
         var acknowledged = batch.dropped
         // Each record's station is the one its topic named (`take`).
         for record in batch.records {
