@@ -3,7 +3,7 @@ import GymTimerFleet
 /// The central broker's ACL file (Mosquitto's `acl_file`, chain.md): each gym's account, named
 /// as the gym, publishes only under `C/{gym}/` and reads that and the chain's collector status and
 /// athlete cards; the collectors' account takes the records (shared or not), acknowledges them
-/// under any gym and writes the chain-wide topics `C/all/…`. Nobody else may read or write.
+/// under any gym, answers each gym's console (its desk's asks, answers and scores) and writes the chain-wide topics `C/all/…`. Nobody else may read or write.
 public struct ChainCentreACL: Sendable {
     public let gyms: [String]
     public let collectors: String
@@ -38,9 +38,11 @@ public struct ChainCentreACL: Sendable {
     /// versions differ in which of the two they check), the acks, the chain-wide topics.
     public var collectorLines: [String] {
         let records = "\(chain)/+/+/workout"
+        let asks = "\(chain)/+/\(FleetStationName.every)/gym/ask"
         return [
             "user \(collectors)", "topic read \(records)", "topic read $share/\(sharedGroup)/\(records)", "topic write \(chain)/+/+/ack",
-            "topic readwrite \(chain)/\(FleetStationName.every)/#",
+            "topic read \(asks)", "topic read $share/\(sharedGroup)/\(asks)", "topic write \(chain)/+/\(FleetStationName.every)/gym/answer/+",
+            "topic write \(chain)/+/\(FleetStationName.every)/gym/scores", "topic readwrite \(chain)/\(FleetStationName.every)/#",
         ]
     }
 

@@ -81,5 +81,5 @@ public struct CollectorTopics: Hashable, Sendable {
 
     /// The chain's leaderboard (every gym's scores, each entry naming its gym), retained on
     /// `C/all/gym/scores`; nil for one gym.
-    public var leaderboard: String? { isChain ? FleetTopics.gymScores(prefix: "\(prefix)/\(FleetStationName.every)") : nil }
+    public var leaderboard: String? { isChain ? FleetTopics.gymScores(prefix: prefix) : nil }
 }

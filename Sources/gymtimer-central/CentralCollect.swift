@@ -38,7 +38,17 @@ struct CentralCollect: ParsableCommand {
         let options = try broker.options(clientID: clientID, cleanSession: false)
         let collector: FleetCollector
         do {
-            collector = try FleetCollector(options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store) {
+            // The desk: each gym's console asks over its bridge and is answered from that gym's rows.
+            let desk = GymDeskStores.chain(
+                timeZone: .current, wall: .system, store: { store.desk(gym: $0) },
+                gymsSince: { since in
+                    do {
+                        return .success(try PostgresGymDesk.gyms(in: store, since: since))
+                    } catch {
+                        return .failure(GymDeskProblem(description: "\(error)"))
+                    }
+                })
+            collector = try FleetCollector(options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store, desk: desk) {
                 StandardError.writeLine($0)
             }
         } catch {

@@ -44,6 +44,9 @@ struct ChainBridgeTests {
         topic +/cmd in 1 gymtimer/ gyms/gym-a/
         topic collector in 1 gymtimer/all/ gyms/all/
         topic athletes/+ in 1 gymtimer/all/ gyms/all/
+        topic all/gym/ask out 1 gymtimer/ gyms/gym-a/
+        topic all/gym/answer/+ in 1 gymtimer/ gyms/gym-a/
+        topic all/gym/scores in 1 gymtimer/ gyms/gym-a/
 
         """)
     }
@@ -53,7 +56,7 @@ struct ChainBridgeTests {
         #expect(plain.text.contains("address 10.0.0.9:1883\n"))
         #expect(!plain.text.contains("bridge_cafile"), "no TLS lines for mqtt://")
         #expect(plain.topics.first == "topic +/workout out 1 club/ chain/north-2/")
-        #expect(plain.topics.last == "topic athletes/+ in 1 club/all/ chain/all/")
+        #expect(plain.topics.last == "topic all/gym/scores in 1 club/ chain/north-2/")
         #expect(plain.notificationTopic == "club/all/bridge")
         #expect(throws: ChainBridgeError.self) { try bridge(centre: "mqtt://10.0.0.9:1883") }
     }
@@ -104,6 +107,10 @@ struct ChainBridgeTests {
         topic read gyms/+/+/workout
         topic read $share/central/gyms/+/+/workout
         topic write gyms/+/+/ack
+        topic read gyms/+/all/gym/ask
+        topic read $share/central/gyms/+/all/gym/ask
+        topic write gyms/+/all/gym/answer/+
+        topic write gyms/+/all/gym/scores
         topic readwrite gyms/all/#
 
         """)
