@@ -25,6 +25,24 @@ public struct ConsoleChainFloor: Sendable {
         for gym in self.named ?? [] { floors[gym] = ConsoleFloor(prefix: "\(chain)/\(gym)") }
     }
 
+    /// Why `--chain` or `--gyms` is refused.
+    public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The floor for `--chain chain --gyms a,b` (nil `gyms`: discovered), or why not.
+    public static func parse(chain: String, gyms: String?) -> Result<ConsoleChainFloor, Problem> {
+        let allowed = chain.utf8.allSatisfy { $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber || "._-".utf8.contains($0)) }
+        guard (1...64).contains(chain.utf8.count), allowed else {
+            return .failure(Problem(description: "--chain \(chain): one topic level of 1 to 64 of A-Z, a-z, 0-9, . _ -"))
+        }
+        let named = gyms.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        if let bad = named?.first(where: { !FleetStationName.isValid($0) || $0 == FleetStationName.every }) {
+            return .failure(Problem(description: "--gyms: \"\(bad)\" is no gym's name (1 to 32 of a-z, 0-9, -; never all)"))
+        }
+        return .success(ConsoleChainFloor(chain: chain, gyms: named))
+    }
+
     /// What the console subscribes to on the central broker.
     public var subscriptions: [String] {
         ["status", "state", "event"].map { "\(chain)/+/+/\($0)" } + [CollectorTopics.chain(prefix: chain, sharedGroup: nil).leaderboard!]
