@@ -91,7 +91,7 @@ struct ChainBridgeTests {
     @Test func theCentresACLKeepsEachGymUnderItsOwnTopics() throws {
         #expect(try ChainCentreACL(gyms: ["gym-a", "gym-b"]).text == """
         # GymTimer: the chain's central broker ACL (docs/chain.md), written by `gymtimer chain centre`.
-        # mosquitto.conf: acl_file pointing here, password_file with an account per gym and one for the collectors.
+        # mosquitto.conf: acl_file pointing here, password_file with an account per gym, one for the collectors and one for the chain's console.
 
         user gym-a
         topic readwrite gyms/gym-a/#
@@ -113,6 +113,12 @@ struct ChainBridgeTests {
         topic write gyms/+/all/gym/scores
         topic readwrite gyms/all/#
 
+        user console
+        topic read gyms/+/+/status
+        topic read gyms/+/+/state
+        topic read gyms/+/+/event
+        topic read gyms/all/gym/scores
+
         """)
         for gyms in [[], ["all"], ["gym-a", "gym-a"], ["gym-a\nuser collector"], ["gym a"]] {
             #expect(throws: ChainBridgeError.self, "\(gyms)") { try ChainCentreACL(gyms: gyms) }
@@ -120,6 +126,7 @@ struct ChainBridgeTests {
         #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["gym-a"], collectors: "gym-a") }
         #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["gym-a"], collectors: "c\ntopic readwrite #") }
         #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["gym-a"], sharedGroup: "a b") }
+        #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["console"]) }
     }
 
     @Test func theCommandWritesTheSnippetReadableByItsOwnerOnly() throws {
