@@ -19,6 +19,10 @@ import GymTimerMQTT
 ///   `scoresCheck`, a change of the roster at once (`rosterChanged`: a forgotten athlete's name
 ///   is gone from them before any station is told to forget them), and only when their bytes
 ///   differ from what this connection last published.
+/// * **A chain's centre** (chain.md, "The chain's desk"): the same desk over every gym's asks
+///   (`C/{gym}/all/gym/ask`, shared among the central collectors), each answered from that
+///   gym's rows only (`GymDeskStores`), each gym's scores retained under `C/{gym}/` and the
+///   chain's leaderboard on `C/all/gym/scores`; a failed read waits `failedCheck` before the next.
 final class CollectorDesk {
     private let stores: GymDeskStores
     private let topics: CollectorTopics
@@ -28,6 +32,9 @@ final class CollectorDesk {
 
     /// The least time between two publications of the scores while records keep coming.
     static let scoresCheck: Duration = .seconds(2)
+    /// The time before the scores are read again after a read failed (a database away: each
+    /// read may wait out its time-out, and the collector's loop waits with it).
+    static let failedCheck: Duration = .seconds(30)
 
     /// The earliest the scores may go out again (nil while not subscribed).
     private var nextCheck: Moment?
@@ -113,7 +120,7 @@ final class CollectorDesk {
         }
         guard !stale.isEmpty else { return }
         nextCheck = now + Self.scoresCheck
-        publishScores()
+        if !publishScores() { nextCheck = now + Self.failedCheck }
     }
 
     /// A chain's new day: its gyms are those with records today (and those asked about later).
@@ -139,8 +146,10 @@ final class CollectorDesk {
     }
 
     /// Each stale gym's today's scores, retained, unless this connection published the same
-    /// bytes; at a chain's centre then the leaderboard made of them.
-    private func publishScores() {
+    /// bytes; at a chain's centre then the leaderboard made of them. False when a read failed
+    /// (the rest are left for the next check: a database away fails them all).
+    @discardableResult
+    private func publishScores() -> Bool {
         for gym in stale.sorted(by: { ($0 ?? "") < ($1 ?? "") }) {
             switch stores.store(gym).scores() {
             case .success(let scores):
@@ -151,11 +160,13 @@ final class CollectorDesk {
                 }
             case .failure(let problem):
                 once("scores \(gym ?? "")", "collect: cannot read \(gym.map { "\($0)'s" } ?? "today's") scores for the console: \(problem)")
+                return false
             }
         }
-        guard let board = topics.leaderboard, let day else { return }
+        guard let board = topics.leaderboard, let day else { return true }
         let payload = Self.encoded(GymScores.chain(latest, day: day.description))
         if retain(payload, on: board, as: "the chain's leaderboard", last: publishedBoard) { publishedBoard = payload }
+        return true
     }
 
     /// `payload` retained on `topic` unless it is `last` (true: it is out, or was).

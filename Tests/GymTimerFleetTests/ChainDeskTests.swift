@@ -121,4 +121,50 @@ import Testing
         let gym = CollectorTopics.gym(prefix: "gymtimer")
         #expect(gym.deskAsks == "gymtimer/all/gym/ask" && gym.deskGym(ofAsk: "gymtimer/all/gym/ask") == .some(nil) && gym.leaderboard == nil)
     }
+
+    /// A store whose every read fails (the database away), counting its reads.
+    final class Away: @unchecked Sendable {
+        var reads = 0
+    }
+
+    struct AwayRows: GymDeskStore {
+        let away: Away
+        var timeZone: TimeZone { ChainDeskTests.utc }
+        var wall: WallClock { .fixed(ChainDeskTests.now) }
+        func down<T>() -> Result<T, GymDeskProblem> { .failure(.init(description: "the database is away")) }
+        func roster(onStations: [String: CardID]) -> Result<GymRoster, GymDeskProblem> { down() }
+        func athletes() -> Result<[GymRoster.Athlete], GymDeskProblem> { down() }
+        func summary(id: Int64) -> Result<GymAthleteSummary?, GymDeskProblem> { down() }
+        func name(card: CardID, name: String, short: String?) -> Result<String, GymDeskProblem> { down() }
+        func rename(id: Int64, name: String?, short: String?) -> Result<String, GymDeskProblem> { down() }
+        func setDivision(record: String, division: Division) -> Result<String, GymDeskProblem> { down() }
+        func scores() -> Result<GymScores, GymDeskProblem> {
+            away.reads += 1
+            return down()
+        }
+    }
+
+    /// The database away: the scores are read once per `failedCheck`, one gym at a time (each read may wait out
+    /// a time-out in the collector's loop), and said once in the log.
+    @Test func aDatabaseAwayIsReadAgainOnlyAfterTheBackOff() throws {
+        let loop = loop
+        let away = Away()
+        let lines = LogLines()
+        let desk = GymDeskStores.chain(
+            timeZone: Self.utc, wall: .fixed(Self.now), store: { _ in AwayRows(away: away) }, gymsSince: { _ in .success(["gym-a", "gym-b"]) })
+        let collector = try FleetCollector(
+            options: .init(clientID: "central-1", host: "centre.local", port: 1883, cleanSession: false),
+            topics: .chain(prefix: "gyms", sharedGroup: "central"), store: ChainCollectorTests.CentralStore(), desk: desk,
+            transport: centre.factory, now: { loop.now }, log: lines.add)
+        loop.drivers = [collector]
+        #expect(loop.run(upTo: .seconds(60)) { collector.isSubscribed })
+        loop.run(for: .seconds(1))
+        #expect(away.reads == 1, "one failed read stops the pass")
+        loop.run(for: .seconds(25))
+        #expect(away.reads == 1, "not read again within the back-off")
+        loop.run(for: .seconds(10))
+        #expect(away.reads == 2)
+        #expect(lines.all.filter { $0.contains("cannot read gym-a's scores") }.count == 1, "\(lines.all)")
+        #expect(centre.retained["gyms/gym-a/all/gym/scores"] == nil && centre.retained["gyms/all/gym/scores"] == nil)
+    }
 }
