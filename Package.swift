@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "GymTimerCentral",
             dependencies: [
-                "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]

@@ -58,6 +58,8 @@ console() {
   .build-venv/bin/python Tests/console/console_test.py .build/debug/gymtimer --screenshot .build/console.png
   # Athletes: a new card named, the class list on the stations, the leaderboard by athlete (phone size).
   .build-venv/bin/python Tests/console/athletes_test.py .build/debug/gymtimer
+  # A chain's console on the central broker: the gym picker and the chain's leaderboard (phone size).
+  .build-venv/bin/python Tests/console/chain_test.py .build/debug/gymtimer
   python3 Tests/console/hostile_test.py .build/debug/gymtimer
 }
 stage "the coach's console in a real browser, and on a hostile Wi-Fi (Tests/console/)" console

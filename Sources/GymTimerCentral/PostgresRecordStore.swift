@@ -2,6 +2,7 @@ import Foundation
 import GymTimerCore
 import GymTimerFleetLink
 import GymTimerHistory
+import GymTimerSystem
 import PostgresNIO
 
 /// A chain's central store: every gym's records in one PostgreSQL database, each once by its gym
@@ -10,11 +11,16 @@ import PostgresNIO
 /// then acknowledges nothing and the stations send again), and the next call reconnects, so a
 /// PostgreSQL restart loses nothing. Several collectors may share one database.
 public final class PostgresRecordStore: CollectorStore {
-    private let link: PostgresLink
+    let link: PostgresLink
 
     /// The store at `url`; nothing is connected until the first call (`check` connects now).
     public init(url: PostgresURL, timeouts: PostgresTimeouts = PostgresTimeouts()) {
         link = PostgresLink(url: url, timeouts: timeouts, prepare: CentralSchema.prepare)
+    }
+
+    /// The desk of `gym` (`PostgresGymDesk`) over this store's connection, for the collector's loop.
+    public func desk(gym: String, timeZone: TimeZone = .current, wall: WallClock = .system) -> PostgresGymDesk {
+        PostgresGymDesk(link: link, gym: gym, timeZone: timeZone, wall: wall)
     }
 
     /// Where the store is (without its password).
@@ -118,7 +124,7 @@ public final class PostgresRecordStore: CollectorStore {
     }
 
     /// The columns `record` reads, in its order (the day and the exercises as text).
-    private static let readColumns =
+    static let readColumns =
         "gym, id, station, kind, sets, duration_ms, calories, exercises::text, preset, score, completed_at, local_day::text, clock_synchronised, athlete, division"
 
     /// A row unreadable as a record (edited by hand): which column.
@@ -127,7 +133,7 @@ public final class PostgresRecordStore: CollectorStore {
         var description: String { "its \(column) is not one" }
     }
 
-    private static func record(_ row: PostgresRow) throws -> CollectedRecord {
+    static func record(_ row: PostgresRow) throws -> CollectedRecord {
         let cells = row.makeRandomAccess()
         let gym = try cells[0].decode(String.self)
         guard let kind = WorkoutRecord.Kind(rawValue: try cells[3].decode(String.self)) else { throw Unreadable(column: "kind") }

@@ -60,7 +60,10 @@ public struct ChainBridge: Sendable {
         let out = ["workout", "state", "status", "event"].map { "topic +/\($0) out 1 \(local) \(remote)" }
         let back = ["ack", "cmd"].map { "topic +/\($0) in 1 \(local) \(remote)" }
         let chainWide = ["collector", "athletes/+"].map { "topic \($0) in 1 \(local)\(every) \(chain)/\(every)" }
-        return out + back + chainWide
+        // The console's desk (chain.md, "The chain's desk"): its asks out, the answers and the gym's scores in.
+        let desk = ["topic \(every)gym/ask out 1 \(local) \(remote)"]
+            + ["answer/+", "scores"].map { "topic \(every)gym/\($0) in 1 \(local) \(remote)" }
+        return out + back + chainWide + desk
     }
 
     /// Where the bridge says whether it is up (retained `1`, or `0` once it is down), on the gym's

@@ -8,6 +8,8 @@ public struct ConsoleFloorEvent: Hashable, Sendable, Codable {
     public var broker: String
     public var problem: String?
     public var tiles: [ConsoleTile]
+    /// On a chain's central broker: each gym's tiles, by gym (the page's gym picker); nil in one gym.
+    public var gyms: [String: [ConsoleTile]]? = nil
 
     /// The event as one line of JSON.
     public var json: String {

@@ -28,6 +28,8 @@ public final class ConsoleLink: @unchecked Sendable {
     /// What the HTTP side and the thread share.
     private struct State {
         var floor: ConsoleFloor
+        /// On a chain's central broker (`--chain`): every gym's floor and the leaderboard (`floor` then stays empty).
+        var chain: ConsoleChainFloor?
         var outbox: [MQTTMessage] = []
         /// Classes that repeat: their starts are queued by the thread as they fall due.
         var schedules: [ConsoleSchedule] = []
@@ -80,7 +82,7 @@ public final class ConsoleLink: @unchecked Sendable {
 
     public init(
         options: MQTTClient.Options, prefix: String, broadcast: ConsoleBroadcast,
-        wall: WallClock = .system,
+        chain: ConsoleChainFloor? = nil, wall: WallClock = .system,
         log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
         var options = options
@@ -91,7 +93,7 @@ public final class ConsoleLink: @unchecked Sendable {
         self.broadcast = broadcast
         self.wall = wall
         self.log = log
-        self.state = Mutex(State(floor: ConsoleFloor(prefix: prefix)))
+        self.state = Mutex(State(floor: ConsoleFloor(prefix: prefix), chain: chain))
     }
 
     /// Where the collector answers this console's asks.
@@ -369,7 +371,8 @@ public final class ConsoleLink: @unchecked Sendable {
             switch event {
             case .connected:
                 subscribe(client)
-                ping()
+                // On a chain's central broker the console watches: it commands no station.
+                if state.withLock({ $0.chain == nil }) { ping() }
                 setConnected(true, problem: nil)
                 log("console: connected to \(options.broker)")
                 changed = true
@@ -387,7 +390,12 @@ public final class ConsoleLink: @unchecked Sendable {
                 changed = true
             case .message(let message):
                 let (applied, isScores) = state.withLock { state in
-                    (state.floor.apply(message), take(message, into: &state))
+                    if state.chain != nil {
+                        // The leaderboard is the chain's scores; the rest is a gym's floor.
+                        let board = message.topic == state.chain?.subscriptions.last
+                        return (state.chain!.apply(message) && !board, board)
+                    }
+                    return (state.floor.apply(message), take(message, into: &state))
                 }
                 if applied { changed = true }
                 if isScores { publishScores() }
@@ -418,6 +426,10 @@ public final class ConsoleLink: @unchecked Sendable {
     }
 
     private func subscribe(_ client: MQTTClient) {
+        if let chain = state.withLock({ $0.chain }) {
+            for topic in chain.subscriptions { _ = try? client.subscribe(topic, qos: 1) }
+            return
+        }
         let every = FleetTopics.everyStation(prefix: prefix)
         _ = try? client.subscribe(every.status, qos: 1)
         _ = try? client.subscribe(every.state, qos: 1)
@@ -458,7 +470,11 @@ public final class ConsoleLink: @unchecked Sendable {
 
     /// The scores' event to the pages (an equal one is not sent again).
     private func publishScores() {
-        let payload = state.withLock { $0.scores }
+        let (payload, chain) = state.withLock { ($0.scores, $0.chain) }
+        if let chain {
+            broadcast.publish(event: "scores", data: chain.leaderboardEvent(today: ConsoleScoresEvent.day(wall.now)))
+            return
+        }
         broadcast.publish(event: "scores", data: ConsoleScoresEvent.json(payload, today: ConsoleScoresEvent.day(wall.now)))
     }
 
@@ -489,7 +505,12 @@ public final class ConsoleLink: @unchecked Sendable {
 
     private func publishTiles() {
         let (tiles, connected, problem) = snapshot()
-        let floor = ConsoleFloorEvent(now: wall.now, connected: connected, broker: options.broker, problem: problem, tiles: tiles)
+        var floor = ConsoleFloorEvent(now: wall.now, connected: connected, broker: options.broker, problem: problem, tiles: tiles)
+        if let chain = state.withLock({ $0.chain }) {
+            // The gym picker's floors: each gym's tiles, the page shows the chosen one's.
+            let now = wall.now
+            floor.gyms = Dictionary(uniqueKeysWithValues: chain.gyms.map { ($0, chain.tiles(gym: $0, now: now)) })
+        }
         broadcast.publish(event: "floor", data: floor.json)
     }
 }

@@ -48,4 +48,38 @@ public struct CollectorTopics: Hashable, Sendable {
     public func ack(gym: String?, station: String) -> String {
         FleetTopics(prefix: gym.map { "\(prefix)/\($0)" } ?? prefix, station: station).ack
     }
+
+    // MARK: The desk (fleet.md, "The console asks the collector"; chain.md, "The chain's desk")
+
+    /// The desk's asks: `P/all/gym/ask`; at a chain's centre every gym's `C/{gym}/all/gym/ask`
+    /// (each gym's bridge carries its console's there), shared among the collectors of the group.
+    public var deskAsks: String {
+        guard isChain else { return FleetTopics.gymAsk(prefix: prefix) }
+        let filter = FleetTopics.gymAsk(prefix: "\(prefix)/+")
+        return sharedGroup.map { "$share/\($0)/\(filter)" } ?? filter
+    }
+
+    /// The gym an ask's topic is of: `.some(nil)` for one gym's own, `.some(gym)` at a chain's
+    /// centre (a gym's valid name, never `all`), nil for a topic that is no ask.
+    public func deskGym(ofAsk topic: String) -> String?? {
+        guard isChain else { return topic == FleetTopics.gymAsk(prefix: prefix) ? .some(nil) : nil }
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 5, levels[0] == prefix, levels[2...] == ["all", "gym", "ask"] else { return nil }
+        let gym = String(levels[1])
+        guard gym != FleetStationName.every, FleetStationName.isValid(gym) else { return nil }
+        return .some(gym)
+    }
+
+    /// The prefix `gym`'s desk topics are under: `P`, or `C/{gym}`.
+    private func deskPrefix(gym: String?) -> String { gym.map { "\(prefix)/\($0)" } ?? prefix }
+
+    /// Where the answer to `gym`'s console `reply` goes (the bridge carries it back to the gym).
+    public func deskAnswer(gym: String?, reply: String) -> String { FleetTopics.gymAnswer(prefix: deskPrefix(gym: gym), to: reply) }
+
+    /// Where `gym`'s today's scores are retained (the bridge carries them to the gym's `P/all/gym/scores`).
+    public func deskScores(gym: String?) -> String { FleetTopics.gymScores(prefix: deskPrefix(gym: gym)) }
+
+    /// The chain's leaderboard (every gym's scores, each entry naming its gym), retained on
+    /// `C/all/gym/scores`; nil for one gym.
+    public var leaderboard: String? { isChain ? FleetTopics.gymScores(prefix: prefix) : nil }
 }

@@ -60,8 +60,10 @@ public struct FleetTopics: Hashable, Sendable {
 
     /// The station named in a topic of the form `prefix/station/...`, if it is one.
     public static func station(in topic: String, prefix: String) -> String? {
+        // A prefix of several levels (a chain gym's `C/{gym}` as the centre's console reads it) too.
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.count == 3, levels[0] == prefix, levels[1] != "all" else { return nil }
-        return String(levels[1])
+        let lead = prefix.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == lead.count + 2, levels.starts(with: lead), levels[lead.count] != "all" else { return nil }
+        return String(levels[lead.count])
     }
 }

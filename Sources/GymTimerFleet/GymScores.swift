@@ -40,10 +40,12 @@ public struct GymScores: Hashable, Sendable, Codable {
         /// Its place on the board: equal scores in one division share one (1, 2, 2, 4),
         /// whoever finished first.
         public var rank: Int = 0
+        /// The gym it was done at, on the chain's leaderboard (`C/all/gym/scores`); nil on one gym's.
+        public var gym: String? = nil
 
         public init(
             id: String = "", athlete: String = GymScores.guest, athleteID: Int64? = nil, station: String, score: String,
-            division: Division = .rx, at: Double, rank: Int = 0
+            division: Division = .rx, at: Double, rank: Int = 0, gym: String? = nil
         ) {
             self.id = id
             self.athlete = athlete
@@ -53,6 +55,7 @@ public struct GymScores: Hashable, Sendable, Codable {
             self.division = division
             self.at = at
             self.rank = rank
+            self.gym = gym
         }
     }
 

@@ -27,8 +27,9 @@ import GymTimerSystem
 /// poll loop of its own on the connection's life cycle (`FleetConnection`).
 /// A chain's central collector (chain.md) is the same loop over other topics (`CollectorTopics`:
 /// every gym's stations, the records shared among the centre's collectors) and another store
-/// (`CollectorStore`: PostgreSQL), without the desk of one gym's; with a `RosterSource`, the
-/// chain's athletes' cards retained for every gym's stations.
+/// (`CollectorStore`: PostgreSQL); with a `RosterSource`, the chain's athletes' cards retained
+/// for every gym's stations, and its desk (the same `CollectorDesk`) answering every gym's
+/// console from that gym's rows.
 public final class FleetCollector {
     /// One gym's history database (nil at a chain's centre, whose store is `records`).
     public let history: HistoryStore?
@@ -36,7 +37,7 @@ public final class FleetCollector {
     private let records: any CollectorStore
     /// The athletes' cards it retains for the stations (one gym's, or the chain's) and the forgets it carries to them.
     private let roster: FleetRosterPublisher?
-    /// What it answers the coach's console, and today's scores it retains for it (one gym's collector).
+    /// What it answers the coach's console, and today's scores it retains for it (at a chain's centre, every gym's).
     private let desk: CollectorDesk?
     private let connection: FleetConnection
     private let topics: CollectorTopics
@@ -91,33 +92,37 @@ public final class FleetCollector {
     }
 
     /// Collects into `store` from the topics `topics` names: a chain's central collector (no
-    /// desk: that is one gym's). With `roster`, it retains the chain's athletes' cards for every
-    /// gym's stations (`FleetRosterPublisher`). The rest as the gym's initializer says.
+    /// roster file: that is one gym's). With `roster`, it retains the chain's athletes' cards for
+    /// every gym's stations (`FleetRosterPublisher`); with `desk`, its desk answers every gym's
+    /// console (chain.md, "The chain's desk": the same `CollectorDesk` as one gym's, over each
+    /// gym's rows in `desk`). The rest as the gym's initializer says.
     public convenience init(
         options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, roster: (any RosterSource)? = nil,
-        transport: MQTTTransportFactory = MQTTClient.factory, now: (() -> Moment)? = nil, wall: WallClock = .system,
-        log: @escaping (String) -> Void
+        desk: GymDeskStores? = nil, transport: MQTTTransportFactory = MQTTClient.factory, now: (() -> Moment)? = nil,
+        wall: WallClock = .system, log: @escaping (String) -> Void
     ) throws {
-        let publisher = roster.map { FleetRosterPublisher(store: $0, topics: topics, wall: wall, log: log) }
-        try self.init(
-            options: options, topics: topics, store: store, gym: nil, chainRoster: publisher, transport: transport, now: now, wall: wall, log: log)
+        let sides = GymSides(
+            history: nil, roster: roster.map { FleetRosterPublisher(store: $0, topics: topics, wall: wall, log: log) },
+            desk: desk.map { CollectorDesk(stores: $0, topics: topics, log: log) })
+        try self.init(options: options, topics: topics, store: store, gym: sides, transport: transport, now: now, wall: wall, log: log)
     }
 
-    /// What only one gym's collector has: its history file, the roster's publisher and the desk.
+    /// What a collector has beside its store: one gym's history file, the athletes' publisher
+    /// (one gym's roster or the chain's) and the desk.
     private struct GymSides {
-        var history: HistoryStore
-        var roster: FleetRosterPublisher
-        var desk: CollectorDesk
+        var history: HistoryStore?
+        var roster: FleetRosterPublisher?
+        var desk: CollectorDesk?
     }
 
     private init(
-        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, gym: GymSides?,
-        chainRoster: FleetRosterPublisher? = nil, transport: MQTTTransportFactory, now: (() -> Moment)?, wall: WallClock, log: @escaping (String) -> Void
+        options: MQTTClient.Options, topics: CollectorTopics, store: any CollectorStore, gym: GymSides,
+        transport: MQTTTransportFactory, now: (() -> Moment)?, wall: WallClock, log: @escaping (String) -> Void
     ) throws {
         records = store
-        history = gym?.history
-        roster = gym?.roster ?? chainRoster
-        desk = gym?.desk
+        history = gym.history
+        roster = gym.roster
+        desk = gym.desk
         var options = options
         options.deferWrites = true
         options.will = MQTTMessage(topic: topics.status, text: "offline", qos: 1, retain: true)
@@ -269,7 +274,7 @@ public final class FleetCollector {
             }
         }
         roster?.stored(cards: Set(batch.records.compactMap(\.workout.athlete)))
-        if !batch.records.isEmpty { desk?.stored() }
+        if !batch.records.isEmpty { desk?.stored(gyms: Set(batch.records.map(\.gym))) }
         var acknowledged = batch.dropped
         // Each record's station is the one its topic named (`take`).
         for record in batch.records {

@@ -8,7 +8,7 @@ import GymTimerHistory
 extension GymAthleteSummary {
     /// The summary of `athlete` from their `workouts` (any days: only the 7 ending on `today`
     /// are kept) and their `stats`.
-    static func make(athlete: RosterAthlete, workouts: [StoredWorkout], stats: StationStats, today: LocalDay) -> GymAthleteSummary {
+    package static func make(athlete: RosterAthlete, workouts: [StoredWorkout], stats: StationStats, today: LocalDay) -> GymAthleteSummary {
         let days = (0..<7).reversed().map { GymScores.earlier(today, by: $0) }
         let week = days.map { day in
             Day(day: day.description, workouts: workouts.filter { $0.localDay == day }.map {

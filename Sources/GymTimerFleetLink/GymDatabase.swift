@@ -9,21 +9,20 @@ import GymTimerSystem
 /// Rx/Scaled, an athlete's page, today's scores. Each edit opens the file for writing as
 /// `gymtimer athletes` does (`AthleteRoster.open`) and closes it again (the roster's publisher
 /// notices the change as any other process's); everything else is read through read-only
-/// handles. Each failure is a sentence for the coach's page.
-struct GymDatabase {
+/// handles. Each failure is a sentence for the coach's page. The desk's store (`GymDeskStore`)
+/// for one gym; its pure builders (`roster`, `athlete`) serve a chain's central store too.
+package struct GymDatabase: GymDeskStore {
     let path: String
-    let timeZone: TimeZone
-    let wall: WallClock
+    package let timeZone: TimeZone
+    package let wall: WallClock
 
     /// Why something could not be read or done, as the page says it.
-    struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
-        var description: String
-    }
+    package typealias Problem = GymDeskProblem
 
     /// How far back records are looked through for cards the roster does not know.
-    static let newCardDays = 30.0
+    package static let newCardDays = 30.0
     /// The most new cards listed (a flood of taps from unknown cards cannot grow the page).
-    static let maximumNewCards = 50
+    package static let maximumNewCards = 50
 
     init(path: String, timeZone: TimeZone = .current, wall: WallClock = .system) {
         self.path = path
@@ -33,7 +32,7 @@ struct GymDatabase {
 
     /// The roster, and the cards of the last `newCardDays` days' records and of `onStations`
     /// (each station's athlete now) that no athlete has; the newest first.
-    func roster(onStations: [String: CardID] = [:]) -> Result<GymRoster, Problem> {
+    package func roster(onStations: [String: CardID] = [:]) -> Result<GymRoster, Problem> {
         do {
             let athletes = try readAthletes()
             let names = GymAthleteNames(athletes)
@@ -46,7 +45,7 @@ struct GymDatabase {
     }
 
     /// The page's roster from what was read. Pure.
-    static func roster(_ athletes: [RosterAthlete], names: GymAthleteNames, workouts: [StoredWorkout], onStations: [String: CardID]) -> GymRoster {
+    package static func roster(_ athletes: [RosterAthlete], names: GymAthleteNames, workouts: [StoredWorkout], onStations: [String: CardID]) -> GymRoster {
         var seen: [CardID: String?] = [:]
         var order: [CardID] = []
         func saw(_ card: CardID, on station: String?) {
@@ -63,12 +62,12 @@ struct GymDatabase {
     }
 
     /// One athlete as the page sees them.
-    static func athlete(_ athlete: RosterAthlete) -> GymRoster.Athlete {
+    package static func athlete(_ athlete: RosterAthlete) -> GymRoster.Athlete {
         .init(id: athlete.id, name: athlete.name, short: athlete.shortName, cards: athlete.cards.map(\.hex))
     }
 
     /// Every athlete of the roster, by name.
-    func athletes() -> Result<[GymRoster.Athlete], Problem> {
+    package func athletes() -> Result<[GymRoster.Athlete], Problem> {
         do {
             return .success(try readAthletes().map(Self.athlete))
         } catch {
@@ -77,7 +76,7 @@ struct GymDatabase {
     }
 
     /// `name` (and `short`, else derived from the name) for `card`, added to the roster.
-    func name(card: CardID, name: String, short: String?) -> Result<String, Problem> {
+    package func name(card: CardID, name: String, short: String?) -> Result<String, Problem> {
         do {
             let added = try AthleteRoster.open(path: path, wall: wall).add(name: name, card: card, shortName: short)
             return .success("Card \(card.hex) is \(added.name) (\(added.shortName) on the wall)")
@@ -87,7 +86,7 @@ struct GymDatabase {
     }
 
     /// The athlete `id` renamed to `name` and/or given the short name `short`.
-    func rename(id: Int64, name: String?, short: String?) -> Result<String, Problem> {
+    package func rename(id: Int64, name: String?, short: String?) -> Result<String, Problem> {
         do {
             guard let athlete = try readAthletes().first(where: { $0.id == id }) else {
                 return .failure(.init(description: "Not renamed: no such athlete in the roster (reload the page)"))
@@ -102,7 +101,7 @@ struct GymDatabase {
     /// The program result `record` (its id in the gym, `station/program@…`) set to `division`
     /// (`HistoryStore.setDivision`): the coach's word after the fact; the athlete's records
     /// follow it as they are next read.
-    func setDivision(record: String, division: Division) -> Result<String, Problem> {
+    package func setDivision(record: String, division: Division) -> Result<String, Problem> {
         // Never a new file: a typo'd path is an error, as for the roster.
         guard FileManager.default.fileExists(atPath: path) else {
             return .failure(.init(description: "Not changed: no gym database at \(path)"))
@@ -123,7 +122,7 @@ struct GymDatabase {
     }
 
     /// Everything the athlete's page shows of athlete `id`, as of now; nil when the roster has no such athlete.
-    func summary(id: Int64) -> Result<GymAthleteSummary?, Problem> {
+    package func summary(id: Int64) -> Result<GymAthleteSummary?, Problem> {
         do {
             guard let athlete = try readAthletes().first(where: { $0.id == id }) else { return .success(nil) }
             let store = try HistoryStore.reading(path: path, timeZone: timeZone, wall: wall)
@@ -137,7 +136,7 @@ struct GymDatabase {
     }
 
     /// Today's scores, as of now.
-    func scores() -> Result<GymScores, Problem> {
+    package func scores() -> Result<GymScores, Problem> {
         do {
             let now = wall.date
             let store = try HistoryStore.reading(path: path, timeZone: timeZone, wall: .fixed(now))

@@ -35,7 +35,7 @@ extension GymScores {
 
     /// The boards of `day` from `workouts` (a collector's rows: program results with a score
     /// and a station), each named by `names`, and the table of the 7 days that end on `day`.
-    static func make(_ workouts: [StoredWorkout], day: LocalDay, names: GymAthleteNames = GymAthleteNames()) -> GymScores {
+    package static func make(_ workouts: [StoredWorkout], day: LocalDay, names: GymAthleteNames = GymAthleteNames()) -> GymScores {
         var byProgram: [String: [(Entry, Parsed)]] = [:]
         for workout in workouts where workout.localDay == day && workout.kind == .program {
             guard let score = workout.score, let parsed = parse(score), let program = workout.preset else { continue }

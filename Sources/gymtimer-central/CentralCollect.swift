@@ -37,8 +37,20 @@ struct CentralCollect: ParsableCommand {
         }
         let options = try broker.options(clientID: clientID, cleanSession: false)
         let roster = try database.roster()
+        // The desk: each gym's console asks over its bridge and is answered from that gym's rows.
+        let desk = GymDeskStores.chain(
+            timeZone: .current, wall: .system, store: { store.desk(gym: $0) },
+            gymsSince: { since in
+                do {
+                    return .success(try PostgresGymDesk.gyms(in: store, since: since))
+                } catch {
+                    return .failure(GymDeskProblem(description: "\(error)"))
+                }
+            })
         let collector = try CLIError.asUsage {
-            try FleetCollector(options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store, roster: roster) {
+            try FleetCollector(
+                options: options, topics: .chain(prefix: chain, sharedGroup: shared), store: store, roster: roster, desk: desk
+            ) {
                 StandardError.writeLine($0)
             }
         }

@@ -40,6 +40,12 @@ struct ConsoleCommand: AsyncParsableCommand {
     @Option(name: .customLong("client-id"), help: "The console's MQTT client id.")
     var clientID: String?
 
+    @Option(name: .long, help: "On a chain's CENTRAL broker: the chain's prefix C (docs/chain.md); the page shows a gym picker for the floor and the chain's leaderboard.")
+    var chain: String?
+
+    @Option(name: .long, help: "With --chain: the gyms to show, comma-separated (default: those whose stations' statuses are seen).")
+    var gyms: String?
+
     func run() async throws {
         if db != nil {
             throw CLIError.usage("--db is gone: the console asks the collector (gymtimer collect --db FILE) over the broker; give the programs' file with --library FILE")
@@ -61,7 +67,17 @@ struct ConsoleCommand: AsyncParsableCommand {
         }
         let options = try broker.options(clientID: clientID ?? "gymtimer-console-\(getpid())")
         let broadcast = ConsoleBroadcast()
-        let link = ConsoleLink(options: options, prefix: broker.topicPrefix, broadcast: broadcast, log: { StandardError.writeLine($0) })
+        var chainFloor: ConsoleChainFloor?
+        if let chain {
+            switch ConsoleChainFloor.parse(chain: chain, gyms: gyms) {
+            case .success(let floor): chainFloor = floor
+            case .failure(let problem): throw CLIError.usage("\(problem)")
+            }
+        } else if gyms != nil {
+            throw CLIError.usage("--gyms goes with --chain C (the console on the chain's central broker)")
+        }
+        let link = ConsoleLink(
+            options: options, prefix: broker.topicPrefix, broadcast: broadcast, chain: chainFloor, log: { StandardError.writeLine($0) })
         do {
             try link.start()
         } catch {

@@ -45,6 +45,9 @@ struct ChainBridgeTests {
         topic +/cmd in 1 gymtimer/ gyms/gym-a/
         topic collector in 1 gymtimer/all/ gyms/all/
         topic athletes/+ in 1 gymtimer/all/ gyms/all/
+        topic all/gym/ask out 1 gymtimer/ gyms/gym-a/
+        topic all/gym/answer/+ in 1 gymtimer/ gyms/gym-a/
+        topic all/gym/scores in 1 gymtimer/ gyms/gym-a/
 
         """)
     }
@@ -54,7 +57,7 @@ struct ChainBridgeTests {
         #expect(plain.text.contains("address 10.0.0.9:1883\n"))
         #expect(!plain.text.contains("bridge_cafile"), "no TLS lines for mqtt://")
         #expect(plain.topics.first == "topic +/workout out 1 club/ chain/north-2/")
-        #expect(plain.topics.last == "topic athletes/+ in 1 club/all/ chain/all/")
+        #expect(plain.topics.last == "topic all/gym/scores in 1 club/ chain/north-2/")
         #expect(plain.notificationTopic == "club/all/bridge")
         #expect(throws: ChainBridgeError.self) { try bridge(centre: "mqtt://10.0.0.9:1883") }
     }
@@ -89,7 +92,7 @@ struct ChainBridgeTests {
     @Test func theCentresACLKeepsEachGymUnderItsOwnTopics() throws {
         #expect(try ChainCentreACL(gyms: ["gym-a", "gym-b"]).text == """
         # GymTimer: the chain's central broker ACL (docs/chain.md), written by `gymtimer chain centre`.
-        # mosquitto.conf: acl_file pointing here, password_file with an account per gym and one for the collectors.
+        # mosquitto.conf: acl_file pointing here, password_file with an account per gym, one for the collectors and one for the chain's console.
 
         user gym-a
         topic readwrite gyms/gym-a/#
@@ -108,7 +111,17 @@ struct ChainBridgeTests {
         topic write gyms/+/+/cmd
         topic read gyms/+/+/status
         topic read gyms/+/+/event
+        topic read gyms/+/all/gym/ask
+        topic read $share/central/gyms/+/all/gym/ask
+        topic write gyms/+/all/gym/answer/+
+        topic write gyms/+/all/gym/scores
         topic readwrite gyms/all/#
+
+        user console
+        topic read gyms/+/+/status
+        topic read gyms/+/+/state
+        topic read gyms/+/+/event
+        topic read gyms/all/gym/scores
 
         """)
         for gyms in [[], ["all"], ["gym-a", "gym-a"], ["gym-a\nuser collector"], ["gym a"]] {
@@ -117,6 +130,7 @@ struct ChainBridgeTests {
         #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["gym-a"], collectors: "gym-a") }
         #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["gym-a"], collectors: "c\ntopic readwrite #") }
         #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["gym-a"], sharedGroup: "a b") }
+        #expect(throws: ChainBridgeError.self) { try ChainCentreACL(gyms: ["console"]) }
     }
 
     @Test func theCommandWritesTheSnippetReadableByItsOwnerOnly() throws {

@@ -57,6 +57,8 @@ import GymTimerTestSupport
         return ["+/workout", "+/state", "+/status", "+/event"].map { InMemoryBridge.Rule($0, .out, local: "gymtimer/", remote: remote) }
             + ["+/ack", "+/cmd"].map { InMemoryBridge.Rule($0, .in, local: "gymtimer/", remote: remote) }
             + ["all/collector", "all/athletes/+"].map { InMemoryBridge.Rule($0, .in, local: "gymtimer/", remote: "gyms/") }
+            + [InMemoryBridge.Rule("all/gym/ask", .out, local: "gymtimer/", remote: remote)]
+            + ["all/gym/answer/+", "all/gym/scores"].map { InMemoryBridge.Rule($0, .in, local: "gymtimer/", remote: remote) }
     }
 
     func workout(_ n: Int) -> StoredWorkout {

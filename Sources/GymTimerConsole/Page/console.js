@@ -102,11 +102,15 @@ function renderScores(s) {
     for (const e of b.entries) {
       const li = el("li"); li.value = e.rank || 1;
       Object.assign(li.dataset, { station: e.station, rank: e.rank, athlete: e.athlete, division: e.division, score: e.score, id: e.id });
-      const who = e.athleteID && csrf ? el("a", "who", e.athlete) : el("span", "who", e.athlete);
-      if (e.athleteID && csrf) who.href = "/athlete/" + encodeURIComponent(e.athleteID);
+      // The chain's leaderboard (each entry names its gym) is read-only: a gym's pages are its own console's.
+      if (e.gym) li.dataset.gym = e.gym;
+      const mine = csrf && !e.gym;
+      const who = e.athleteID && mine ? el("a", "who", e.athlete) : el("span", "who", e.athlete);
+      if (e.athleteID && mine) who.href = "/athlete/" + encodeURIComponent(e.athleteID);
+      if (e.gym) li.append(el("span", "gym", e.gym + " · "));
       li.append(who, el("span", "station", " · " + e.station), document.createTextNode(" — " + e.score + " "),
         el("span", "division " + e.division, e.division === "scaled" ? "Scaled" : "Rx"));
-      if (csrf) {
+      if (mine) {
         const other = e.division === "scaled" ? "rx" : "scaled", flip = el("button", "flip", other === "rx" ? "→ Rx" : "→ Scaled");
         flip.type = "button"; flip.addEventListener("click", () => act("/api/division", { id: e.id, division: other }, "cl-result"));
         li.append(document.createTextNode(" "), flip);
@@ -282,10 +286,28 @@ if (csrf) {
   document.getElementById("b-delete").addEventListener("click", () =>
     act("/api/program-delete", { name: document.getElementById("b-name").value.trim() }, "b-result"));
 }
+// On a chain's central broker (`--chain`): a gym picker above the floor; the chosen gym's tiles.
+function pickGym(gyms) {
+  let picker = document.getElementById("gym-picker");
+  if (!picker) {
+    picker = el("select"); picker.id = "gym-picker"; picker.setAttribute("aria-label", "Gym");
+    picker.addEventListener("change", () => { localStorage.setItem("gym", picker.value); tiles = lastGyms[picker.value] || []; renderFloor(); });
+    const floor = document.getElementById("floor"); floor.parentNode.insertBefore(picker, floor);
+  }
+  lastGyms = gyms;
+  const names = Object.keys(gyms).sort(), want = picker.value || localStorage.getItem("gym") || names[0] || "";
+  if ([...picker.options].map(o => o.value).join() !== names.join()) {
+    picker.replaceChildren(...names.map(n => { const o = el("option", null, n); o.value = n; return o; }));
+  }
+  picker.value = names.includes(want) ? want : (names[0] || "");
+  const h = document.querySelector("#scores h2"); if (h) h.textContent = "Today's scores across the chain";
+  return gyms[picker.value] || [];
+}
+let lastGyms = {};
 const events = new EventSource("/events");
 events.addEventListener("floor", e => {
   const f = JSON.parse(e.data);
-  offset = f.now - Date.now() / 1000; tiles = f.tiles;
+  offset = f.now - Date.now() / 1000; tiles = f.gyms ? pickGym(f.gyms) : f.tiles;
   const broker = document.getElementById("broker");
   broker.textContent = f.connected ? "broker connected" : "broker: " + (f.problem || "disconnected");
   broker.className = f.connected ? "online" : "offline";

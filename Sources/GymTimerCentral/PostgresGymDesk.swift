@@ -1,0 +1,154 @@
+import Foundation
+import GymTimerCore
+import GymTimerFleet
+import GymTimerFleetLink
+import GymTimerHistory
+import PostgresNIO
+
+/// One chain gym's desk store (`GymDeskStore`) in the central PostgreSQL: what the central
+/// collector's desk answers that gym's console, from that gym's rows only (`workouts WHERE gym
+/// = $1`) and the chain's roster (`athletes`, `athlete_cards`: one roster across the chain,
+/// a card in no row is new). Made by the same pure builders as one gym's SQLite desk
+/// (`GymScores.make`, `GymDatabase.roster`, `GymAthleteSummary.make`, `StationStats.of`). The
+/// roster is edited with `gymtimer athletes --db postgresql://…`, not from a gym's console:
+/// naming and renaming are refused, saying so. Blocking, on the collector's loop, over its
+/// store's connection (`PostgresRecordStore.desk(gym:)`); a server away is a sentence.
+public struct PostgresGymDesk: GymDeskStore {
+    let link: PostgresLink
+    /// The gym whose rows are read.
+    public let gym: String
+    public let timeZone: TimeZone
+    public let wall: WallClock
+
+    init(link: PostgresLink, gym: String, timeZone: TimeZone, wall: WallClock) {
+        self.link = link
+        self.gym = gym
+        self.timeZone = timeZone
+        self.wall = wall
+    }
+
+    /// What a console's name or rename is told.
+    public static let rosterElsewhere = "Refused: edit the chain's roster with gymtimer athletes --db postgresql://…"
+
+    public func roster(onStations: [String: CardID]) -> Result<GymRoster, GymDeskProblem> {
+        read {
+            let athletes = try readAthletes()
+            let workouts = try readWorkouts(since: wall.date.addingTimeInterval(-GymDatabase.newCardDays * 86_400))
+            return GymDatabase.roster(athletes, names: GymAthleteNames(athletes), workouts: workouts, onStations: onStations)
+        }
+    }
+
+    public func athletes() -> Result<[GymRoster.Athlete], GymDeskProblem> {
+        read { try readAthletes().map(GymDatabase.athlete) }
+    }
+
+    public func summary(id: Int64) -> Result<GymAthleteSummary?, GymDeskProblem> {
+        read {
+            guard let athlete = try readAthletes().first(where: { $0.id == id }) else { return nil }
+            let today = LocalDay(wall.date, in: timeZone)
+            // Their records at this gym, every day (the stats), of which the page keeps the week.
+            let workouts = try readWorkouts(cards: athlete.cards)
+            return GymAthleteSummary.make(athlete: athlete, workouts: workouts, stats: StationStats.of(workouts, today: today), today: today)
+        }
+    }
+
+    public func name(card: CardID, name: String, short: String?) -> Result<String, GymDeskProblem> {
+        .failure(.init(description: Self.rosterElsewhere))
+    }
+
+    public func rename(id: Int64, name: String?, short: String?) -> Result<String, GymDeskProblem> {
+        .failure(.init(description: Self.rosterElsewhere))
+    }
+
+    public func setDivision(record: String, division: Division) -> Result<String, GymDeskProblem> {
+        do {
+            var bindings = PostgresBindings()
+            bindings.append(division.rawValue)
+            bindings.append(gym)
+            bindings.append(record)
+            let sql = "UPDATE workouts SET division = $1 WHERE gym = $2 AND id = $3 AND kind = 'program'"
+            let changed = try link.run(PostgresQuery(unsafeSQL: sql, binds: bindings), "set a result's division").metadata.rows ?? 0
+            guard changed > 0 else { return .failure(.init(description: "Not changed: no such program result (reload the page)")) }
+            let workout = try readWorkouts(since: wall.date.addingTimeInterval(-8 * 86_400)).first { $0.id == record }
+            let names = GymAthleteNames((try? readAthletes()) ?? [])
+            let what = workout.map { "\(names.name($0.athlete))'s \($0.preset ?? "result") (\($0.score ?? "-"))" } ?? "The result"
+            return .success("\(what) is \(division == .rx ? "Rx" : "Scaled") now")
+        } catch {
+            return .failure(.init(description: "Not changed: \(error)"))
+        }
+    }
+
+    public func scores() -> Result<GymScores, GymDeskProblem> {
+        let now = wall.date
+        do {
+            let workouts = try readWorkouts(since: now.addingTimeInterval(-8 * 86_400))
+            // The roster's names (a database without the roster's tables: every card is new).
+            let athletes = (try? readAthletes()) ?? []
+            return .success(GymScores.make(workouts, day: LocalDay(now, in: timeZone), names: GymAthleteNames(athletes)))
+        } catch {
+            return .failure(.init(description: "\(error)"))
+        }
+    }
+
+    /// The gyms with records on or after `since` (the central desk's scores to publish).
+    public static func gyms(in store: PostgresRecordStore, since: Date) throws(CentralStoreError) -> [String] {
+        var bindings = PostgresBindings()
+        bindings.append(since)
+        let result = try store.link.run(
+            PostgresQuery(unsafeSQL: "SELECT DISTINCT gym FROM workouts WHERE completed_at >= $1 AND gym <> '' ORDER BY gym", binds: bindings),
+            "read today's gyms")
+        return result.rows.compactMap { try? $0.decode(String.self) }
+    }
+
+    /// `body`'s value, or the page's sentence for what failed.
+    private func read<Value>(_ body: () throws -> Value) -> Result<Value, GymDeskProblem> {
+        do {
+            return .success(try body())
+        } catch {
+            return .failure(.init(description: "the chain's database cannot be read: \(error)"))
+        }
+    }
+
+    /// The chain's roster by name (none while the database has no roster's tables).
+    func readAthletes() throws(CentralStoreError) -> [RosterAthlete] {
+        let exists = try link.run("SELECT to_regclass('athlete_cards') IS NOT NULL AND to_regclass('athletes') IS NOT NULL", "look for the roster")
+        guard (try? exists.rows.first?.decode(Bool.self)) == true else { return [] }
+        let result = try link.run(
+            """
+            SELECT a.id, a.name, a.short_name, a.added_at, c.card FROM athletes a
+            LEFT JOIN athlete_cards c ON c.athlete_id = a.id ORDER BY lower(a.name), a.id, c.card
+            """, "read the roster")
+        var athletes: [RosterAthlete] = []
+        for row in result.rows {
+            guard let (id, name, short, added, card) = try? row.decode((Int64, String, String, Date, String?).self) else { continue }
+            if athletes.last?.id != id {
+                athletes.append(RosterAthlete(id: id, name: name, shortName: short, createdAt: added, cards: []))
+            }
+            if let card = card.flatMap(CardID.init(hex:)) { athletes[athletes.count - 1].cards.append(card) }
+        }
+        return athletes
+    }
+
+    /// This gym's records completed at or after `since`, oldest first (unreadable rows left out).
+    func readWorkouts(since: Date) throws(CentralStoreError) -> [StoredWorkout] {
+        var bindings = PostgresBindings()
+        bindings.append(gym)
+        bindings.append(since)
+        return try workouts("WHERE gym = $1 AND completed_at >= $2", bindings)
+    }
+
+    /// This gym's records of `cards`, oldest first.
+    func readWorkouts(cards: [CardID]) throws(CentralStoreError) -> [StoredWorkout] {
+        guard !cards.isEmpty else { return [] }
+        var bindings = PostgresBindings()
+        bindings.append(gym)
+        bindings.append(cards.map(\.hex))
+        return try workouts("WHERE gym = $1 AND athlete = ANY($2)", bindings)
+    }
+
+    private func workouts(_ filter: String, _ bindings: PostgresBindings) throws(CentralStoreError) -> [StoredWorkout] {
+        let sql = "SELECT \(PostgresRecordStore.readColumns) FROM workouts \(filter) ORDER BY completed_at, id"
+        let result = try link.run(PostgresQuery(unsafeSQL: sql, binds: bindings), "read \(gym)'s records")
+        return result.rows.compactMap { try? PostgresRecordStore.record($0).workout }
+    }
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""The console for a chain (docs/chain.md, "The chain's desk"): a real `gymtimer console --chain
+gyms` on a real Mosquitto standing in for the central broker, where the gyms' bridges put their
+stations' retained statuses and states under gyms/{gym}/… and the central collectors retain the
+chain's leaderboard on gyms/all/gym/scores. In headless Chromium at a phone's size (390 × 844):
+
+  1. a gym picker lists the gyms discovered from their stations' statuses;
+  2. the floor shows the chosen gym's stations only, and another gym's once picked;
+  3. the leaderboard is the chain's, each entry naming its gym, read-only (no Rx/Scaled switch);
+  4. nothing is wider than the phone's screen.
+
+usage: chain_test.py GYMTIMER
+Prints "N passed, M failed"; exits non-zero on any failure.
+"""
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Gym, check, mqtt_publish, until  # noqa: E402
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    centre = Gym(os.path.abspath(sys.argv[1]), "gymtimer-chain-console-")
+    browser = None
+    try:
+        centre.start_broker()
+        state = {"mode": "program", "phase": "idle", "t": 990}
+        for gym, station in [("gym-a", "rack-1"), ("gym-a", "rack-2"), ("gym-b", "rower")]:
+            mqtt_publish(centre.mqtt, f"gyms/{gym}/{station}/status", "online", retain=True)
+            mqtt_publish(centre.mqtt, f"gyms/{gym}/{station}/state", json.dumps(state), retain=True)
+        today = datetime.date.today().isoformat()
+        entry = {"station": "rack-1", "division": "rx", "at": 1, "id": "rack-1/program@1"}
+        board = {"day": today, "boards": [{"program": "Fran", "kind": "For Time", "entries": [
+            dict(entry, athlete="Bo Lind", score="2:30, 3 rounds", rank=1, gym="gym-b", station="rower"),
+            dict(entry, athlete="Anna Berg", score="3:00, 3 rounds", rank=2, gym="gym-a"),
+        ]}], "week": {"days": [today], "stations": ["gym-a", "gym-b"], "counts": [[1], [1]]}}
+        mqtt_publish(centre.mqtt, "gyms/all/gym/scores", json.dumps(board), retain=True)
+        centre.start("console", [centre.gymtimer, "console", "--broker", centre.broker, "--listen", f"127.0.0.1:{centre.http}",
+                                 "--chain", "gyms"])
+        served = until(30, lambda: urllib.request.urlopen(centre.base + "/", timeout=2).status == 200) is not None
+        if not check("the chain's console serves its page", served):
+            return
+        browser = centre.browser(390, 844)
+        browser.get(centre.base + "/")
+        options = until(20, lambda: browser.execute_script(
+            "const p = document.getElementById('gym-picker'); return p && p.options.length === 2 && [...p.options].map(o => o.value)"))
+        check("1. the gym picker lists the gyms seen", options == ["gym-a", "gym-b"], f"{options}")
+        stations = lambda: browser.execute_script("return [...document.querySelectorAll('#floor .tile')].map(t => t.dataset.station)")
+        shown = until(20, lambda: stations() == ["rack-1", "rack-2"] and stations())
+        check("2. the floor shows the chosen gym's stations only", shown == ["rack-1", "rack-2"], f"{stations()}")
+        browser.execute_script("const p = document.getElementById('gym-picker'); p.value = 'gym-b'; p.dispatchEvent(new Event('change'))")
+        picked = until(10, lambda: stations() == ["rower"] and stations())
+        check("2. another gym picked: its stations", picked == ["rower"], f"{stations()}")
+        # The floor's next refresh (every 10 s) keeps the picked gym.
+        time.sleep(11)
+        kept = until(15, lambda: browser.execute_script("return document.getElementById('gym-picker').value") == "gym-b"
+                     and stations() == ["rower"])
+        check("2. the choice stays across the floor's refreshes", kept is True, f"{stations()}")
+        entries = until(20, lambda: browser.execute_script(
+            "const l = [...document.querySelectorAll('#boards li')]; return l.length === 2 && l.map(li => li.dataset.gym + ' ' + li.dataset.athlete)"))
+        check("3. the chain's leaderboard, each entry naming its gym", entries == ["gym-b Bo Lind", "gym-a Anna Berg"], f"{entries}")
+        flips = browser.execute_script("return document.querySelectorAll('#boards button.flip, #boards a.who').length")
+        check("3. the leaderboard is read-only", flips == 0, f"{flips}")
+        wide = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        check("4. nothing is wider than the phone", wide[0] <= wide[1], f"{wide}")
+    finally:
+        if browser is not None:
+            browser.quit()
+        status = centre.finish(["console", "mosquitto"])
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
