@@ -10,7 +10,10 @@ each gym finishing real workouts. Checked on the database's rows and the station
   2. gym B's link cut while its stations keep recording: nothing arrives, nothing is lost; the
      link restored: every record arrives, once;
   3. a central collector killed with SIGKILL while records flow: nothing lost or doubled;
-  4. the PostgreSQL server restarted while records flow: nothing lost.
+  4. the PostgreSQL server restarted while records flow: nothing lost;
+  5. an athlete named once at the centre (`gymtimer athletes --db postgresql://…`) is known at
+     a station of either gym (the card's short name shown on a tap, the chain's retained card
+     over each bridge), and their workouts at both gyms are one history (`stats --athlete`).
 
     Tests/chain/chain_test.py [path/to/gymtimer]     (as root; gymtimer-central beside it)
 
@@ -132,6 +135,13 @@ class Chain:
         self.processes[name] = process
         return process
 
+    def whole_log(self, name):
+        try:
+            with open(self.path(f"{name}.log"), errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
     def log(self, name):
         try:
             with open(self.path(f"{name}.log"), errors="replace") as f:
@@ -204,8 +214,10 @@ class Chain:
             return None
         return [line.split("|") for line in out.splitlines()]
 
+    PG_URL = "postgresql://gymtimer@127.0.0.1:5432/postgres"
+
     def collector(self, n):
-        url = "postgresql://gymtimer@127.0.0.1:5432/postgres"
+        url = self.PG_URL
         return self.start(f"central-{n}", [
             BIN, "collect", "--db", url, "--chain", "gyms", "--shared", "central", "--client-id", f"central-{n}",
             "--broker", "mqtt://127.0.0.1:1883", "--username", "collector", "--password-file", self.path("collector.pass")], "centre")
@@ -367,6 +379,32 @@ def scenario(chain):
     # 4. The PostgreSQL server restarted while records flow.
     fault_while_records_flow(chain, "4", "with PostgreSQL restarted", lambda: chain.pg("restart"))
     check(chain.processes["central-2"].poll() is None, "4: the collector outlived the database's restart")
+
+    # 5. Athletes across the chain.
+    athletes_across_the_chain(chain)
+
+
+def athletes_across_the_chain(chain):
+    """Anna is named at the centre; at rack-1 of each gym she taps her card (the display shows
+    her short name: the chain's card reached that gym's station over its bridge) and does a
+    workout; both records are hers in PostgreSQL and in `stats --athlete`."""
+    card = "04A1B2C3"
+    added = run(BIN, "athletes", "--db", Chain.PG_URL, "add", "Anna Berg", "--card", card, "--short", "AnnA", ns="centre")
+    check("Anna Berg" in added.stdout, "5: gymtimer athletes --db postgresql://… names Anna at the centre", added.stdout)
+    for gym in LINKS:
+        station = chain.stations[(gym, "rack-1")]
+        def tapped():
+            station["process"].stdin.write(f"0 tap {card}\n".encode())
+            station["process"].stdin.flush()
+            return wait_for(lambda: '"AnnA"' in chain.whole_log(f"{gym}-rack-1"), 3)
+        check(wait_for(tapped, 60, step=0.5), f"5: {gym}'s station shows AnnA for her card (the chain's roster over the bridge)",
+              chain.log(f"{gym}-rack-1")[-800:])
+        chain.workouts(gym, "rack-1", count=1)
+    def hers():
+        return [row[0] for row in chain.sql(f"SELECT gym FROM workouts WHERE athlete = '{card}' ORDER BY gym") or []]
+    check(wait_for(lambda: hers() == sorted(LINKS), 120), "5: her workouts at both gyms reach the centre as hers", str(hers()))
+    stats = run(BIN, "stats", "--db", Chain.PG_URL, "--athlete", "Anna Berg", ns="centre").stdout
+    check("Workouts:        2" in stats, "5: stats --athlete gives her one history over both gyms", stats)
 
 
 def fault_while_records_flow(chain, phase, what, fault):
