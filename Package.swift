@@ -189,7 +189,7 @@ let package = Package(
             dependencies: [
                 "GymTimerCore", "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
                 "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
-                "GymTimerCommandLine", "GymTimerHAL", "GymTimerSystem", systemPackage,
+                "GymTimerCommandLine", "GymTimerHAL", "GymTimerSystem", "GymTimerRosterCommands", systemPackage,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Linked by LLVM's lld (shipped with the Swift toolchain) with packed relative
@@ -199,6 +199,12 @@ let package = Package(
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
             ]
+        ),
+        // The roster's commands (`athletes` list, add, card, rename, forget), one set for one gym's
+        // SQLite (`gymtimer athletes`) and the chain's PostgreSQL (`gymtimer-central athletes`).
+        .target(
+            name: "GymTimerRosterCommands",
+            dependencies: ["GymTimerHistory", "GymTimerCommandLine", "GymTimerCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // `gymtimer console`'s program (Console: HTTP server, MQTT thread), linked as gymtimer is.
         .executableTarget(
@@ -215,7 +221,7 @@ let package = Package(
             name: "gymtimer-central",
             dependencies: [
                 "GymTimerCentral", "GymTimerFleetLink", "GymTimerFleet", "GymTimerHistory", "GymTimerCommandLine", "GymTimerSystem",
-                "GymTimerCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GymTimerRosterCommands", "GymTimerCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))

@@ -3,16 +3,20 @@ import GymTimerCentral
 import GymTimerCommandLine
 import GymTimerCore
 import GymTimerHistory
+import GymTimerRosterCommands
 
 /// `gymtimer-central athletes --db postgresql://… …` (what `gymtimer athletes --db
 /// postgresql://…` runs): the chain's roster in the central database (`PostgresRoster`), with
 /// the subcommands, output and refusals of one gym's `gymtimer athletes`. The subcommands read
 /// `--db` from here.
-struct CentralAthletes: ParsableCommand {
+struct CentralAthletes: RosterCommand {
     static let configuration = CommandConfiguration(
         commandName: "athletes",
         abstract: "The chain's roster in its central database: list, add, give a card, rename or forget an athlete.",
-        subcommands: [CentralAthletesList.self, CentralAthletesAdd.self, CentralAthletesCard.self, CentralAthletesRename.self, CentralAthletesForget.self])
+        subcommands: [
+            RosterList<CentralAthletes>.self, RosterAdd<CentralAthletes>.self, RosterCard<CentralAthletes>.self,
+            RosterRename<CentralAthletes>.self, RosterForget<CentralAthletes>.self,
+        ])
 
     @OptionGroup var database: CentralDatabaseOptions
 
@@ -29,17 +33,14 @@ struct CentralAthletes: ParsableCommand {
         }
     }
 
-    /// The card `text` names, or a one-line usage error naming `option`.
-    static func card(_ text: String, option: String) throws -> CardID {
-        guard let card = CardID(hex: text) else {
-            throw CLIError.usage("bad card for \(option): \(text) (expected a card UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)")
-        }
-        return card
+    func book(readOnly: Bool) throws -> any RosterBook { try roster() }
+
+    static func failure(_ error: any Error) -> any Error {
+        guard let refusal = error as? CentralRosterError else { return error }
+        return failure(refusal) as ExitCode
     }
 
-    /// One line about `athlete`: `Anna Berg (AnnA), cards 04A1B2C3, 04FFEE01` (as `gymtimer athletes`).
-    static func summary(_ athlete: RosterAthlete) -> String {
-        let noun = athlete.cards.count == 1 ? "card" : "cards"
-        return "\(athlete.name) (\(athlete.shortName)), \(noun) \(athlete.cards.map(\.hex).joined(separator: ", "))"
-    }
+    static let forgetAbstract = "Forget an athlete: their name, cards and every gym's records of their cards are deleted from the central database."
+    static let forgetAfterword =
+        "The central collectors now tell every station of every gym to delete the card's records; backups are not touched: see \"Athletes across the chain\" in docs/chain.md."
 }

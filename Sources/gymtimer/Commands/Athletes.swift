@@ -1,15 +1,17 @@
 import ArgumentParser
 import GymTimerCore
 import GymTimerHistory
+import GymTimerRosterCommands
 
 /// `gymtimer athletes --db PATH …`: the gym's roster in its database (the collector's): who
-/// each card is, and forgetting an athlete. The subcommands read `--db` from here.
-struct Athletes: ParsableCommand {
+/// each card is, and forgetting an athlete. The subcommands read `--db` from here; all but
+/// `merge` and `export` are the chain's too (GymTimerRosterCommands).
+struct Athletes: RosterCommand {
     static let configuration = CommandConfiguration(
         abstract: "The gym's roster in its database: list, add, give a card, rename, merge, forget or export an athlete.",
         subcommands: [
-            AthletesList.self, AthletesAdd.self, AthletesCard.self, AthletesRename.self, AthletesMerge.self,
-            AthletesForget.self, AthletesExport.self,
+            RosterList<Athletes>.self, RosterAdd<Athletes>.self, RosterCard<Athletes>.self, RosterRename<Athletes>.self,
+            AthletesMerge.self, RosterForget<Athletes>.self, AthletesExport.self,
         ])
 
     @Option(name: .long, help: "The gym's database (the one `gymtimer collect --db` fills); it must exist.")
@@ -33,17 +35,15 @@ struct Athletes: ParsableCommand {
         return CLIError.usage("\(error)")
     }
 
-    /// The card `text` names, or a one-line usage error naming `option`.
-    static func card(_ text: String, option: String) throws -> CardID {
-        guard let card = CardID(hex: text) else {
-            throw CLIError.usage("bad card for \(option): \(text) (expected a card UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)")
-        }
-        return card
+    func book(readOnly: Bool) throws -> any RosterBook { try roster(readOnly: readOnly) }
+
+    static func failure(_ error: any Error) -> any Error {
+        guard let refusal = error as? RosterError else { return error }
+        return failure(refusal) as ExitCode
     }
 
-    /// One line about `athlete`: `Anna Berg (AnnA), cards 04A1B2C3, 04FFEE01`.
-    static func summary(_ athlete: RosterAthlete) -> String {
-        let noun = athlete.cards.count == 1 ? "card" : "cards"
-        return "\(athlete.name) (\(athlete.shortName)), \(noun) \(athlete.cards.map(\.hex).joined(separator: ", "))"
-    }
+    static let forgetAbstract =
+        "Forget an athlete: their name, cards and every record of their cards are deleted from the database, its free space wiped."
+    static let forgetAfterword =
+        "The collector now tells every station to delete the card's records; backups are not touched: see \"The roster\" in docs/history.md."
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GymTimerHistory
+import GymTimerRosterCommands
 
 /// `gymtimer athletes --db PATH merge NAME --into OTHER`: two entries of one person become one.
 struct AthletesMerge: ParsableCommand {
@@ -18,7 +19,7 @@ struct AthletesMerge: ParsableCommand {
     func run() throws {
         do {
             let athlete = try parent.roster().merge(name, into: into)
-            print("Merged \(name) into \(Athletes.summary(athlete)).")
+            print("Merged \(name) into \(RosterText.summary(athlete)).")
         } catch let error as RosterError {
             throw Athletes.failure(error)
         }

@@ -1,23 +1,29 @@
 import ArgumentParser
 import Foundation
+import GymTimerCommandLine
 import GymTimerHistory
 
-/// `gymtimer athletes --db PATH list`: every athlete of the roster, their short name and cards.
-struct AthletesList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the roster: name, short name, cards, added.")
+/// `athletes --db DB list`: every athlete of the roster, their short name and cards.
+public struct RosterList<Parent: RosterCommand>: ParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "list", abstract: "List the roster: name, short name, cards, added.")
+    }
 
-    @ParentCommand var parent: Athletes
+    @ParentCommand var parent: Parent
 
-    func run() throws {
+    public init() {}
+
+    public func run() throws {
+        let book = try parent.book(readOnly: true)
         let athletes: [RosterAthlete]
         do {
-            athletes = try parent.roster(readOnly: true).athletes()
-        } catch let error as RosterError {
-            throw Athletes.failure(error)
+            athletes = try book.athletes()
+        } catch {
+            throw Parent.failure(error)
         }
         let output = StandardOutput()
         guard !athletes.isEmpty else {
-            output.write("No athletes in the roster of \(parent.db).\n")
+            output.write("No athletes in the roster of \(book.place).\n")
             output.flush()
             return
         }
