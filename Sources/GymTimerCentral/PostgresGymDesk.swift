@@ -6,8 +6,8 @@ import GymTimerHistory
 import PostgresNIO
 
 /// One chain gym's desk store (`GymDeskStore`) in the central PostgreSQL: what the central
-/// collector's desk answers that gym's console, from that gym's rows only (`workouts WHERE gym
-/// = $1`) and the chain's roster (`athletes`, `athlete_cards`: one roster across the chain,
+/// collector's desk answers that gym's console, from that gym's rows (`workouts WHERE gym = $1`;
+/// an athlete's page from their records at every gym, as they are the chain's) and the chain's roster (`athletes`, `athlete_cards`: one roster across the chain,
 /// a card in no row is new). Made by the same pure builders as one gym's SQLite desk
 /// (`GymScores.make`, `GymDatabase.roster`, `GymAthleteSummary.make`, `StationStats.of`). The
 /// roster is edited with `gymtimer athletes --db postgresql://…`, not from a gym's console:
@@ -46,7 +46,7 @@ public struct PostgresGymDesk: GymDeskStore {
         read {
             guard let athlete = try readAthletes().first(where: { $0.id == id }) else { return nil }
             let today = LocalDay(wall.date, in: timeZone)
-            // Their records at this gym, every day (the stats), of which the page keeps the week.
+            // Their records at every gym, every day (the stats), of which the page keeps the week.
             let workouts = try readWorkouts(cards: athlete.cards)
             return GymAthleteSummary.make(athlete: athlete, workouts: workouts, stats: StationStats.of(workouts, today: today), today: today)
         }
@@ -137,18 +137,27 @@ public struct PostgresGymDesk: GymDeskStore {
         return try workouts("WHERE gym = $1 AND completed_at >= $2", bindings)
     }
 
-    /// This gym's records of `cards`, oldest first.
+    /// The records of `cards` at every gym of the chain, oldest first: an athlete is the
+    /// chain's, so their page (streak, points, records) follows them from gym to gym; a record
+    /// of another gym names it where the page says where (`gym/station`).
     func readWorkouts(cards: [CardID]) throws(CentralStoreError) -> [StoredWorkout] {
         guard !cards.isEmpty else { return [] }
         var bindings = PostgresBindings()
-        bindings.append(gym)
         bindings.append(cards.map(\.hex))
-        return try workouts("WHERE gym = $1 AND athlete = ANY($2)", bindings)
+        return try records("WHERE athlete = ANY($1)", bindings).map { record in
+            var workout = record.workout
+            if let other = record.gym, other != gym { workout.station = [other, workout.station].compactMap { $0 }.joined(separator: "/") }
+            return workout
+        }
     }
 
     private func workouts(_ filter: String, _ bindings: PostgresBindings) throws(CentralStoreError) -> [StoredWorkout] {
+        try records(filter, bindings).map(\.workout)
+    }
+
+    private func records(_ filter: String, _ bindings: PostgresBindings) throws(CentralStoreError) -> [CollectedRecord] {
         let sql = "SELECT \(PostgresRecordStore.readColumns) FROM workouts \(filter) ORDER BY completed_at, id"
         let result = try link.run(PostgresQuery(unsafeSQL: sql, binds: bindings), "read \(gym)'s records")
-        return result.rows.compactMap { try? PostgresRecordStore.record($0).workout }
+        return result.rows.compactMap { try? PostgresRecordStore.record($0) }
     }
 }

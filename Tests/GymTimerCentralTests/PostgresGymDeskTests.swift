@@ -91,13 +91,16 @@ import Testing
         #expect(roster.athletes.first?.cards == ["04A1B2C3"] && roster.athletes.first?.short == "AnnA")
         #expect(roster.newCards == [.init(card: "0411", station: "ski"), .init(card: "0499AABB", station: "rower")])
         let id = try #require(roster.athletes.first?.id)
+        // Her page follows her: her records at every gym, another gym's named where it was.
         let summary = try #require(try desk.summary(id: id).get())
-        #expect(summary.name == "Anna Berg" && summary.workouts == 1, "\(summary)")
-        #expect(summary.week.last?.workouts.map(\.score) == ["4:00, 3 rounds"])
-        #expect(summary.records.map(\.score) == ["4:00, 3 rounds"])
+        #expect(summary.name == "Anna Berg" && summary.workouts == 2, "\(summary)")
+        #expect(summary.week.flatMap(\.workouts).map(\.score) == ["4:00, 3 rounds", "2:00, 3 rounds"], "\(summary.week)")
+        #expect(summary.records.map(\.score) == ["2:00, 3 rounds"], "\(summary.records)")
+        #expect(summary.records.map(\.station) == ["south/bench-1"], "\(summary.records)")
         #expect(try desk.summary(id: id + 100).get() == nil)
         let south = try #require(try Self.desk(store, "south").summary(id: id).get())
-        #expect(south.records.map(\.score) == ["2:00, 3 rounds"])
+        #expect(south.workouts == 2 && south.records.map(\.score) == ["2:00, 3 rounds"])
+        #expect(south.records.map(\.station) == ["bench-1"], "at south, its own station")
     }
 
     @Test func divisionIsSwitchedInTheGymOnlyAndRosterEditsAreRefused() throws {
