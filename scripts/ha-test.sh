@@ -7,7 +7,9 @@
 # under .build-ha/ (keyed on the pinned version): the first run takes minutes, later ones
 # seconds. Each run starts Home Assistant with a fresh config, onboards it, adds its MQTT
 # integration through its own REST API and checks, with bounded waits, what a gym relies on:
-# the station is one device with its entities; its Start button starts it; its select picks a
+# the station is one device with its entities, linked to the gym's console; its Start button
+# starts it, Pause and Resume pause and resume it, its notify entity shows the floor message;
+# its select picks a
 # mode; its countdown sensor holds the station's deadline; its event entity sees phase
 # changes; Home Assistant's birth message brings the discovery back; a stopped station's
 # entities are unavailable.
@@ -287,6 +289,7 @@ cat > "$RUN/$STATION.toml" <<EOF
 [fleet]
 broker = "mqtt://127.0.0.1:$MQTT_PORT"
 station = "$STATION"
+console_url = "http://gym-server.local:8080/"
 EOF
 start_station() {
   "$GYMTIMER" simulate --headless --config "$RUN/$STATION.toml" --data-dir "$RUN/$STATION" \
@@ -297,8 +300,8 @@ start_station
 
 # --- the checks ---------------------------------------------------------------------------------
 ENTITIES="sensor.${EID}_state sensor.${EID}_display sensor.${EID}_remaining sensor.${EID}_ends
-button.${EID}_start button.${EID}_dismiss button.${EID}_pause button.${EID}_reset
-number.${EID}_rest_seconds select.${EID}_mode event.${EID}_event"
+button.${EID}_start button.${EID}_dismiss button.${EID}_pause button.${EID}_resume button.${EID}_reset
+number.${EID}_rest_seconds select.${EID}_mode notify.${EID}_message event.${EID}_event"
 device() { # the station's device and its entities, from Home Assistant's registries
   local devices entities
   devices=$(ws config/device_registry/list) && entities=$(ws config/entity_registry/list) || return 1
@@ -318,6 +321,9 @@ until_ok "$WAIT" one_device || true; check "one device with its $(wc -w <<<"$ENT
 say "device: $(jq -c '{name: .devices[0].name, sw: .devices[0].sw_version, entities}' "$RUN/device.json" 2>/dev/null)"
 until_ok "$WAIT" available || true; check "entities available once the station is online" available
 T_DISCOVERED=$(clock)
+# The device links to the gym's console (console_url), the support page of its origin too.
+console_link() { [ "$(jq -r '.devices[0].configuration_url' "$RUN/device.json")" = "http://gym-server.local:8080/" ]; }
+check "the device links to the gym's console (its configuration URL)" console_link
 
 # The select picks a mode (the station's state says so, and the entity shows it), and back.
 select_mode() { api POST /api/services/select/select_option "{\"entity_id\":\"select.${EID}_mode\",\"option\":\"$1\"}" >/dev/null; }
@@ -352,7 +358,20 @@ check "the retained state's deadline is the rest LED's instant + 90 s" deadline_
 until_ok "$WAIT" ends_right || true; check "the countdown sensor holds that deadline (to the second Home Assistant keeps)" ends_right
 event_seen() { api GET "/api/states/event.${EID}_event" | jq -e '.attributes.event_type == "phase" and .attributes.phase == "resting"' >/dev/null; }
 until_ok "$WAIT" event_seen || true; check "the event entity saw the phase change to resting" event_seen
-api POST /api/services/button/press "{\"entity_id\":\"button.${EID}_reset\"}" >/dev/null || true
+# Pause and Resume: the state sensor says so (mode and phase).
+press() { api POST /api/services/button/press "{\"entity_id\":\"button.${EID}_$1\"}" >/dev/null || say "Home Assistant refused: press $1"; }
+state_is() { [ "$(state "sensor.${EID}_state")" = "$1" ]; }
+press pause
+until_ok "$WAIT" state_is "rest paused" || true; check "the Pause button pauses the rest (rest paused)" state_is "rest paused"
+press resume
+until_ok "$WAIT" state_is "rest resting" || true; check "the Resume button resumes it (rest resting)" state_is "rest resting"
+# The floor message through the notify entity: the display scrolls it (a frame of it in the trace,
+# as the 7 segments draw it: y is lower-case).
+api POST /api/services/notify/send_message "{\"entity_id\":\"notify.${EID}_message\",\"message\":\"HYdrAtE\"}" >/dev/null \
+  || say "Home Assistant refused: notify.send_message"
+scrolled() { grep '"device":"display"' "$RUN/$STATION.jsonl" | grep -q '"text":" Hyd"'; }
+until_ok "$WAIT" scrolled || true; check "notify.send_message shows the floor message on the display (HYdrAtE scrolls)" scrolled
+press reset
 
 # Home Assistant's birth message brings the discovery back: cleared (the device goes), then the
 # birth message (as Home Assistant sends it when it starts) and the device is back.

@@ -9,6 +9,7 @@ extension FleetSettings {
         let passwordFile = reader.string("password_file", default: "")
         let caFile = reader.string("ca_file", default: "")
         let homeAssistant = reader.bool("home_assistant", default: true)
+        let consoleURL = reader.string("console_url", default: "")
         guard reader.value("broker") != nil else {
             if reader.value("station") != nil { reader.report("broker", nil, "is required when [fleet] names a station") }
             return nil
@@ -29,10 +30,14 @@ extension FleetSettings {
         if !caFile.isEmpty, broker?.tls == false {
             reader.report("ca_file", caFile, "is used only with an mqtts:// broker")
         }
+        if !consoleURL.isEmpty, reader.isValid("console_url"), !isValidConsoleURL(consoleURL) {
+            reader.report("console_url", consoleURL, "must be the console's address, http://HOST[:PORT]/ or https://…")
+        }
         guard let broker, isValidStation(station), isValidTopicLevel(prefix) else { return nil }
         return FleetSettings(
             broker: broker, station: station, topicPrefix: prefix,
             username: username.isEmpty ? nil : username, passwordFile: passwordFile.isEmpty ? nil : passwordFile,
-            caFile: caFile.isEmpty ? nil : caFile, homeAssistant: homeAssistant)
+            caFile: caFile.isEmpty ? nil : caFile, homeAssistant: homeAssistant,
+            consoleURL: consoleURL.isEmpty ? nil : consoleURL)
     }
 }

@@ -33,10 +33,13 @@ public struct FleetSettings: Hashable, Sendable, Codable {
     public var caFile: String?
     /// Whether to publish Home Assistant MQTT discovery.
     public var homeAssistant: Bool
+    /// The coach's console (`console_url = "http://gym-server.local:8080/"`): Home Assistant's
+    /// link from the device to where the gym runs it, and its origin's support page.
+    public var consoleURL: String?
 
     public init(
         broker: Broker, station: String, topicPrefix: String = "gymtimer", username: String? = nil,
-        passwordFile: String? = nil, caFile: String? = nil, homeAssistant: Bool = true
+        passwordFile: String? = nil, caFile: String? = nil, homeAssistant: Bool = true, consoleURL: String? = nil
     ) {
         self.broker = broker
         self.station = station
@@ -45,6 +48,7 @@ public struct FleetSettings: Hashable, Sendable, Codable {
         self.passwordFile = passwordFile
         self.caFile = caFile
         self.homeAssistant = homeAssistant
+        self.consoleURL = consoleURL
     }
 
     /// The name that addresses every station at once (`{prefix}/all/cmd`): no station may take it.
@@ -59,6 +63,14 @@ public struct FleetSettings: Hashable, Sendable, Codable {
     /// Whether `prefix` can be the first topic level: not empty, no `/`, `+`, `#` or NUL.
     public static func isValidTopicLevel(_ prefix: String) -> Bool {
         !prefix.isEmpty && prefix.utf8.count <= 64 && !prefix.contains { "/+#\u{0}".contains($0) }
+    }
+
+    /// Whether `url` can be the console's address: `http://` or `https://` and a host, printable
+    /// ASCII without spaces or quotes, at most 200 characters (Home Assistant shows it as a link).
+    public static func isValidConsoleURL(_ url: String) -> Bool {
+        guard url.utf8.count <= 200, url.hasPrefix("http://") || url.hasPrefix("https://") else { return false }
+        let host = url.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" && $0 != ":" && $0 != "?" && $0 != "#" }
+        return !host.isEmpty && url.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"\"'<>\\`".unicodeScalars.contains($0) }
     }
 
     /// Parses a broker URL; nil with the reason when it cannot be used.

@@ -5,8 +5,9 @@ import GymTimerCore
 /// station one device (`dev`) announced by us (`o`, the origin), available while its `status`
 /// says `online`, with its entities in `cmps`: sensors (state, display, the end of the current
 /// countdown as a timestamp so Home Assistant counts down itself, what is left while paused),
-/// buttons (start, dismiss, pause, reset), a number (rest seconds), a select (mode or program)
-/// and an event entity (phase changes, finished workouts). Every entity reads the station's
+/// buttons (start, dismiss, pause, resume, reset), a number (rest seconds), a select (mode or
+/// program), a notify entity (the floor message on its display) and an event entity (phase
+/// changes, finished workouts). With the gym's console address the device links to it. Every entity reads the station's
 /// retained `state`, its `event`s and `status`, and sends the ordinary fleet commands, so Home
 /// Assistant needs nothing the coach's tools do not use.
 public struct HomeAssistantDiscovery: Sendable {
@@ -16,8 +17,9 @@ public struct HomeAssistantDiscovery: Sendable {
         public var payload: String
     }
 
-    /// Who announces the device (Home Assistant shows it as the device's origin).
-    public static let origin = (name: "gymtimer", version: GymTimerVersion.current, url: "https://github.com/gymtimer/gymtimer")
+    /// Who announces the device (Home Assistant shows it as the device's origin); its support
+    /// page is the gym's console when the config names one (`console_url`), else it has none.
+    public static let origin = (name: "gymtimer", version: GymTimerVersion.current)
 
     public let topics: FleetTopics
     /// The first level of discovery topics (Home Assistant's default).
@@ -29,10 +31,13 @@ public struct HomeAssistantDiscovery: Sendable {
     public let modes: [String]
     /// The configured programs, offered by the select as `program: NAME`.
     public let programs: [String]
+    /// The coach's console (`console_url`): the device's configuration link and the origin's page.
+    public let consoleURL: String?
 
     public init(
         topics: FleetTopics, discoveryPrefix: String = "homeassistant", restRange: ClosedRange<Int> = 15...300,
-        restStep: Int = 15, modes: [String] = ["rest", "interval", "workout", "program"], programs: [String] = []
+        restStep: Int = 15, modes: [String] = ["rest", "interval", "workout", "program"], programs: [String] = [],
+        consoleURL: String? = nil
     ) {
         self.topics = topics
         self.discoveryPrefix = discoveryPrefix
@@ -40,6 +45,7 @@ public struct HomeAssistantDiscovery: Sendable {
         self.restStep = restStep
         self.modes = modes
         self.programs = programs
+        self.consoleURL = consoleURL
     }
 
     /// `gymtimer_rack-3`: the device id and unique-id stem.
@@ -68,13 +74,19 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// The device-based discovery config (JSON object).
     public func config() -> JSONValue {
-        let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [event()])
+        let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [notify(), event()])
+        var device: [String: JSONValue] = [
+            "ids": [.string(node)], "name": .string("GymTimer \(topics.station)"), "mf": "GymTimer", "mdl": "wall timer",
+            "sw": .string(Self.origin.version),
+        ]
+        var origin: [String: JSONValue] = ["name": .string(Self.origin.name), "sw": .string(Self.origin.version)]
+        if let consoleURL {
+            device["cu"] = .string(consoleURL)
+            origin["url"] = .string(consoleURL)
+        }
         return [
-            "dev": [
-                "ids": [.string(node)], "name": "GymTimer \(topics.station)", "mf": "GymTimer", "mdl": "wall timer",
-                "sw": .string(Self.origin.version),
-            ],
-            "o": ["name": .string(Self.origin.name), "sw": .string(Self.origin.version), "url": .string(Self.origin.url)],
+            "dev": .object(device),
+            "o": .object(origin),
             "availability_topic": .string(topics.status), "payload_available": "online", "payload_not_available": "offline",
             "qos": 1,
             "cmps": .object(components),
@@ -115,7 +127,8 @@ public struct HomeAssistantDiscovery: Sendable {
     /// What Home Assistant can do to the station: its buttons, the rest length, the mode.
     private func controls() -> [(String, JSONValue)] {
         let buttons: [(String, String, FleetCommand)] = [
-            ("start", "Start", .start(at: nil)), ("dismiss", "Dismiss", .dismiss), ("pause", "Pause", .pause), ("reset", "Reset", .reset),
+            ("start", "Start", .start(at: nil)), ("dismiss", "Dismiss", .dismiss), ("pause", "Pause", .pause),
+            ("resume", "Resume", .resume), ("reset", "Reset", .reset),
         ]
         var controls = buttons.map { id, name, command in
             component(id, "button", name, ["command_topic": .string(topics.command), "payload_press": .string(command.json)])
@@ -138,6 +151,15 @@ public struct HomeAssistantDiscovery: Sendable {
             "command_template": .string(command), "value_template": .string(value),
         ]))
         return controls
+    }
+
+    /// The floor message: Home Assistant's `notify.send_message` shows its text on the display
+    /// for the fleet's default time (its first 64 characters, the message command's limit).
+    private func notify() -> (String, JSONValue) {
+        component("message", "notify", "Floor message", [
+            "command_topic": .string(topics.command),
+            "command_template": "{\"do\":\"message\",\"text\":{{ (value | string)[:64] | to_json }} }",
+        ])
     }
 
     /// The station's phase changes and finished workouts as Home Assistant events.

@@ -114,7 +114,8 @@ public final class FleetStation: TimedDriver {
         self.log = log
         discovery = settings.homeAssistant
             ? HomeAssistantDiscovery(
-                topics: topics, restRange: restRange, restStep: restStep, modes: FleetCommand.modes.sorted(), programs: programs)
+                topics: topics, restRange: restRange, restStep: restStep, modes: FleetCommand.modes.sorted(), programs: programs,
+                consoleURL: settings.consoleURL)
             : nil
         let options = MQTTClient.Options(
             clientID: Self.clientID(of: settings.station), host: settings.broker.host, port: settings.broker.port,

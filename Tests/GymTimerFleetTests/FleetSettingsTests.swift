@@ -24,10 +24,18 @@ import Testing
             password_file = "/etc/gymtimer/mqtt.pass"
             ca_file = "/etc/ssl/certs/gym-ca.pem"
             home_assistant = false
+            console_url = "http://gym-server.local:8080/"
             """).fleet)
         #expect(fleet.broker == .init(host: "gym-server.local", port: 8883, tls: true))
         #expect(fleet.station == "rack-3" && fleet.topicPrefix == "gymtimer" && !fleet.homeAssistant)
         #expect(fleet.username == "rack-3" && fleet.passwordFile == "/etc/gymtimer/mqtt.pass")
+        #expect(fleet.consoleURL == "http://gym-server.local:8080/")
+    }
+
+    @Test(arguments: ["gym-server.local:8080", "ftp://gym/", "http://", "http://gym server/", "https://gym/\"><script>"])
+    func aConsoleURLThatIsNoWebAddressIsRefused(url: String) {
+        let toml = "[fleet]\nbroker = \"mqtt://gym\"\nstation = \"rack-1\"\nconsole_url = \"\(url.replacingOccurrences(of: "\"", with: "\\\""))\"\n"
+        #expect(problems(toml).contains { $0.contains("console_url") && $0.contains("must be the console's address") })
     }
 
     @Test(arguments: [

@@ -37,18 +37,20 @@ import Testing
         let origin = try #require(config["o"] as? [String: Any])
         #expect(origin["name"] as? String == "gymtimer")
         #expect(origin["sw"] as? String == HomeAssistantDiscovery.origin.version)
-        #expect((origin["url"] as? String)?.hasPrefix("https://") == true)
+        // No console named: no made-up support page, and no link on the device.
+        #expect(origin["url"] == nil && device["cu"] == nil)
         #expect(config["availability_topic"] as? String == "gymtimer/rack-3/status")
         #expect(config["payload_available"] as? String == "online" && config["payload_not_available"] as? String == "offline")
         let components = try #require(config["cmps"] as? [String: [String: Any]])
         let platforms = components.mapValues { $0["p"] as? String ?? "?" }
         #expect(platforms == [
             "state": "sensor", "display": "sensor", "ends": "sensor", "remaining": "sensor",
-            "start": "button", "dismiss": "button", "pause": "button", "reset": "button",
-            "rest_seconds": "number", "mode": "select", "event": "event",
+            "start": "button", "dismiss": "button", "pause": "button", "resume": "button", "reset": "button",
+            "rest_seconds": "number", "mode": "select", "message": "notify", "event": "event",
         ])
         let required = ["sensor": ["state_topic"], "button": ["command_topic"], "number": ["command_topic"],
-                        "select": ["command_topic", "options"], "event": ["state_topic", "event_types"]]
+                        "select": ["command_topic", "options"], "event": ["state_topic", "event_types"],
+                        "notify": ["command_topic", "command_template"]]
         for (id, entry) in components {
             let platform = platforms[id]!
             for key in required[platform, default: []] + ["name", "unique_id", "default_entity_id"] {
@@ -73,7 +75,7 @@ import Testing
     }
 
     @Test func buttonsAndControlsSendTheFleetsOwnCommands() throws {
-        for id in ["start", "dismiss", "pause", "reset"] {
+        for id in ["start", "dismiss", "pause", "resume", "reset"] {
             let button = try component(id)
             #expect(button["command_topic"] as? String == "gymtimer/rack-3/cmd")
             let press = try #require(button["payload_press"] as? String)
@@ -85,6 +87,24 @@ import Testing
         let set = try #require(number["command_template"] as? String)
         #expect(command(set, "{{ value | int }}", "120") == .success(.setRest(seconds: 120)))
         #expect(number["min"] as? Int == 15 && number["max"] as? Int == 300 && number["step"] as? Int == 15)
+    }
+
+    @Test func theGymsConsoleIsTheDevicesLinkAndTheOriginsPage() throws {
+        let linked = HomeAssistantDiscovery(
+            topics: FleetTopics(prefix: "gymtimer", station: "rack-3"), consoleURL: "http://gym-server.local:8080/")
+        let config = try #require(try JSONSerialization.jsonObject(with: Data(linked.device.payload.utf8)) as? [String: Any])
+        #expect((config["dev"] as? [String: Any])?["cu"] as? String == "http://gym-server.local:8080/")
+        #expect((config["o"] as? [String: Any])?["url"] as? String == "http://gym-server.local:8080/")
+    }
+
+    @Test func theNotifyEntitySendsTheFloorMessage() throws {
+        let notify = try component("message")
+        #expect(notify["command_topic"] as? String == "gymtimer/rack-3/cmd")
+        let template = try #require(notify["command_template"] as? String)
+        // Home Assistant renders the message as a JSON string, cut at the command's 64 characters.
+        #expect(template.contains("(value | string)[:64] | to_json"))
+        #expect(command(template, "{{ (value | string)[:64] | to_json }}", "\"HYdrAtE\"")
+            == .success(.message(text: "HYdrAtE", seconds: FleetCommand.defaultMessageSeconds)))
     }
 
     @Test func theSelectOffersModesAndProgramsAndSendsSelect() throws {
