@@ -95,6 +95,24 @@ unit_hardening() {
 }
 stage "systemd unit hardening (exposure must stay at 2.0 or lower)" unit_hardening
 
+# The gym's server's units (gymtimer-server package): the collector and the console, each
+# printed and failing above 2.0, as the kiosk's.
+server_unit_hardening() {
+  . scripts/lib/cannot-run.sh
+  require_tools systemd-analyze
+  local unitroot report unit
+  unitroot=$(mktemp -d); mkdir -p "$unitroot/etc/systemd/system"
+  cp deploy/server/gymtimer-collect.service deploy/server/gymtimer-console.service "$unitroot/etc/systemd/system/"
+  for unit in gymtimer-collect.service gymtimer-console.service; do
+    report=$(systemd-analyze security --offline=true --root="$unitroot" --threshold=20 "$unit") \
+      || { echo "$report" | grep -v '^✓'; echo "$unit: exposure above 2.0"; exit 1; }
+    echo "$report" | grep -v '^✓'
+    echo "ok   $unit: $(echo "$report" | tail -1)"
+  done
+  rm -rf "$unitroot"
+}
+stage "the server's units' hardening (collector and console, exposure at 2.0 or lower)" server_unit_hardening
+
 await ha
 stage "a real Home Assistant drives a station (scripts/ha-test.sh; cached in .build-ha)" scripts/ha-test.sh .build/debug/gymtimer
 
