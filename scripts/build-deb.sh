@@ -127,6 +127,26 @@ depends=$(cd "$root" && dpkg-shlibdeps -O "${shlibdeps[@]}" -e debian/gymtimer/u
   || die "dpkg-shlibdeps found no package for a library: $(grep error "$root/shlibdeps.log")"
 depends=${depends#shlibs:Depends=}
 
+# ---- the man pages, made from the binaries themselves (--experimental-dump-help, turned into
+# roff by scripts/manpages.py): gymtimer.1 with every subcommand, gymtimer-console.1,
+# gymtimer-central.1. A binary for another architecture runs under qemu-user, with the sysroot
+# of GYMTIMER_SYSROOT (scripts/build-arm64.sh gives its own) or else the libraries' packages.
+helprun=()
+if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+  qemu=qemu-$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_CPU 2>/dev/null)-static
+  command -v "$qemu" >/dev/null || die "no $qemu to run the $arch binaries for their man pages: apt install qemu-user-static"
+  helprun=("$qemu" -L "${GYMTIMER_SYSROOT:-${sys:-/}}")
+fi
+install -d "$pkgroot/usr/share/man/man1"
+for b in gymtimer gymtimer-console gymtimer-central; do
+  "${helprun[@]}" "$pkgroot/usr/bin/$b" --experimental-dump-help > "$root/$b.help.json" \
+    || die "$b --experimental-dump-help failed: no man page for it"
+done
+python3 scripts/manpages.py "$pkgroot/usr/share/man/man1" "$version" \
+  "$(date -u -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)" "$root/"*.help.json
+gzip -9n "$pkgroot/usr/share/man/man1/"*.1
+chmod 0644 "$pkgroot/usr/share/man/man1/"*.gz
+
 echo /etc/gymtimer/config.toml > "$pkgroot/DEBIAN/conffiles"
 cat > "$pkgroot/DEBIAN/control" <<EOF
 Package: gymtimer
