@@ -197,3 +197,55 @@ mkdir -p "$out"
 deb=$out/gymtimer_${version}_$arch.deb
 dpkg-deb --root-owner-group -Zxz --build "$pkgroot" "$deb" >/dev/null
 echo "  built $(realpath "$deb")  (Depends: $depends)"
+
+# ---- gymtimer-server_<version>_<arch>.deb: the gym's server, beside the same version of gymtimer
+# (whose binaries its units run): the collector's and the console's units (deploy/server/, off
+# until /etc/gymtimer/collect.env or console.env exists), their users
+# (/usr/lib/sysusers.d/gymtimer-server.conf), Mosquitto's configuration for the gym (conffiles:
+# /etc/mosquitto/conf.d/gymtimer.conf, the ACL /etc/mosquitto/gymtimer.acl and the accounts'
+# file /etc/mosquitto/gymtimer.passwd, empty), the example settings in its doc's examples/.
+# Architecture-specific as gymtimer is, so that its exact Depends stays binNMU-safe.
+srvroot=$root/debian/gymtimer-server
+srvdoc=$srvroot/usr/share/doc/gymtimer-server
+install -d "$srvroot/DEBIAN" "$srvroot/usr/lib/systemd/system" "$srvroot/usr/lib/sysusers.d" \
+  "$srvroot/etc/mosquitto/conf.d" "$srvdoc/examples"
+install -m 0644 deploy/server/gymtimer-collect.service deploy/server/gymtimer-console.service "$srvroot/usr/lib/systemd/system/"
+install -m 0644 deploy/server/gymtimer-server.sysusers "$srvroot/usr/lib/sysusers.d/gymtimer-server.conf"
+install -m 0644 deploy/server/mosquitto-gymtimer.conf "$srvroot/etc/mosquitto/conf.d/gymtimer.conf"
+install -m 0644 deploy/server/gymtimer.acl "$srvroot/etc/mosquitto/gymtimer.acl"
+install -m 0640 /dev/null "$srvroot/etc/mosquitto/gymtimer.passwd"
+install -m 0644 deploy/server/collect.env deploy/server/console.env "$srvdoc/examples/"
+install -m 0644 "$pkgroot/usr/share/doc/gymtimer/copyright" "$srvdoc/copyright"
+sed '1s/^gymtimer /gymtimer-server /' "$root/changelog" | gzip -9n > "$srvdoc/changelog.Debian.gz"
+chmod 0644 "$srvdoc/changelog.Debian.gz"
+printf '%s\n' /etc/mosquitto/conf.d/gymtimer.conf /etc/mosquitto/gymtimer.acl /etc/mosquitto/gymtimer.passwd > "$srvroot/DEBIAN/conffiles"
+cat > "$srvroot/DEBIAN/control" <<CONTROL
+Package: gymtimer-server
+Version: $debversion
+Architecture: $arch
+Maintainer: GymTimer maintainers <maintainers@gymtimer.invalid>
+Installed-Size: $(du -sk --exclude=DEBIAN "$srvroot" | cut -f1)
+Depends: gymtimer (= $debversion), systemd | systemd-standalone-sysusers | systemd-sysusers, init-system-helpers (>= 1.54~)
+Recommends: mosquitto
+Section: misc
+Priority: optional
+Homepage: https://gymtimer.invalid/
+Description: GymTimer's gym server: the collector and the coach's console as services
+ The gym's server side of GymTimer, installed like the stations: the collector
+ (gymtimer-collect.service, every station's records in one history) and the
+ coach's web console (gymtimer-console.service), each hardened, as its own
+ unprivileged user, off until its settings in /etc/gymtimer are written, and
+ Mosquitto's configuration for the gym's broker (accounts and ACL).
+CONTROL
+srvunits="gymtimer-collect.service gymtimer-console.service"
+for script in postinst prerm postrm; do cp "deploy/server/debian/$script" "$srvroot/DEBIAN/$script"; done
+fill "$srvroot/DEBIAN/postinst" "#SYSUSERS#" "$(snippet postinst-sysusers CONFILE_BASENAME gymtimer-server.conf)"
+fill "$srvroot/DEBIAN/postinst" "#SYSTEMD#" "$(for u in $srvunits; do snippet postinst-systemd-enable UNITFILE "$u"; done
+  snippet postinst-systemd-restart UNITFILES "$srvunits" RESTART_ACTION restart)"
+fill "$srvroot/DEBIAN/prerm" "#SYSTEMD#" "$(snippet prerm-systemd-restart UNITFILES "$srvunits")"
+fill "$srvroot/DEBIAN/postrm" "#SYSTEMD#" "$(snippet postrm-systemd-reload-only; snippet postrm-systemd UNITFILES "$srvunits")"
+grep -q '#[A-Z_]*#' "$srvroot/DEBIAN/"post* "$srvroot/DEBIAN/prerm" && die "a debhelper mark left unfilled in gymtimer-server's maintainer scripts"
+chmod 0755 "$srvroot/DEBIAN/postinst" "$srvroot/DEBIAN/prerm" "$srvroot/DEBIAN/postrm"
+srvdeb=$out/gymtimer-server_${version}_$arch.deb
+dpkg-deb --root-owner-group -Zxz --build "$srvroot" "$srvdeb" >/dev/null
+echo "  built $(realpath "$srvdeb")  (Depends: gymtimer (= $debversion))"

@@ -188,12 +188,15 @@ stage "install.sh: a failed build stops it, a foreign package is refused" instal
 # The x86-64 package, from the release binaries the VMs booted (Debian 12, libgpiod 1.6).
 amd64_package() {
   [ -x .build-release/release/gymtimer ] || { echo "no .build-release/release/gymtimer: scripts/build-release-binaries.sh builds it"; exit 1; }
-  local out
+  local out deb
+  # Two packages: gymtimer, then gymtimer-server (the gym's server's units and broker).
   out=$(scripts/build-deb.sh amd64 .build-release/release/gymtimer .build/deb | sed -n 's/^  built \([^ ]*\).*/\1/p')
-  lintian --fail-on error "$out"
-  echo "ok   lintian: $(basename "$out")"
-  Tests/package/lifecycle.sh "$out"
+  for deb in $out; do
+    lintian --fail-on error "$deb"
+    echo "ok   lintian: $(basename "$deb")"
+  done
+  Tests/package/lifecycle.sh $out
 }
-stage "the amd64 Debian package: lintian, then install/upgrade/remove/purge" amd64_package
+stage "the amd64 Debian packages (gymtimer, gymtimer-server): lintian, then install/upgrade/remove/purge" amd64_package
 
 stage_table
