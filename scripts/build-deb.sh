@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Makes the Debian package gymtimer_<version>_<arch>.deb from a release binary, with Debian's
-# tools (dpkg-shlibdeps, debhelper's maintainer-script snippets, sysusers.d, dpkg-deb):
+# Makes the Debian packages gymtimer_<version>_<arch>.deb and gymtimer-server_<version>_<arch>.deb
+# (the gym's server: the collector's and the console's units and the broker's configuration, at
+# the end below) from a release binary, with Debian's tools (dpkg-shlibdeps, debhelper's
+# maintainer-script snippets, sysusers.d, dpkg-deb):
 #   scripts/build-deb.sh ARCH BINARY OUTDIR [LIBDIR...]
 # ARCH is amd64 or arm64; BINARY a release gymtimer built for it (scripts/build-arm64.sh makes
 # the arm64 one, `swift build -c release --static-swift-stdlib` the host's), with the coach's
@@ -18,7 +20,9 @@
 #   config's [fleet] when it changes; postinst writes it first), /usr/lib/udev/rules.d/60-gymtimer.rules,
 #   /usr/lib/sysusers.d/gymtimer.conf (the `gymtimer` system user in the device groups:
 #   deploy/debian/gymtimer.sysusers), /etc/gymtimer/config.toml (a conffile: dpkg keeps the
-#   owner's edits on upgrade and asks before replacing them), the README and its guides;
+#   owner's edits on upgrade and asks before replacing them), the README and its guides,
+#   the man pages (gymtimer.1, gymtimer-console.1, gymtimer-central.1, made from the binaries
+#   by scripts/manpages.py);
 #   the maintainer scripts (deploy/debian/) make the user, enable and start the service;
 #   remove stops it and keeps the config and /var/lib/gymtimer (the history); purge deletes both.
 set -euo pipefail
