@@ -42,7 +42,7 @@ conf=/etc/gymtimer/config.toml
 
 # The server's package, on gymtimer: install, the owner's settings and history, remove, purge.
 server_lifecycle() {
-  local unit wants=/etc/systemd/system/multi-user.target.wants env
+  local unit wants=/etc/systemd/system/multi-user.target.wants env perms
   cp "$srvdeb" "$sys/gymtimer-server.deb"; dpkg_i
   run_in groupadd -r mosquitto   # as if Mosquitto came first: its group reads the accounts
   run_in dpkg --force-architecture --force-depends -i /gymtimer-server.deb >"$sys/dpkg.log" 2>&1 || { cat "$sys/dpkg.log"; fail "dpkg -i gymtimer-server"; }
@@ -58,7 +58,8 @@ server_lifecycle() {
   for f in /etc/mosquitto/conf.d/gymtimer.conf /etc/mosquitto/gymtimer.acl /etc/mosquitto/gymtimer.passwd; do
     grep -qx "$f" "$sys/var/lib/dpkg/info/gymtimer-server.conffiles" || fail "$f is not a conffile"
   done
-  [ "$(stat -c %G:%a "$sys/etc/mosquitto/gymtimer.passwd")" = mosquitto:640 ] || fail "the broker's accounts: $(stat -c %G:%a "$sys/etc/mosquitto/gymtimer.passwd"), not mosquitto:640"
+  perms=$(run_in stat -c %G:%a /etc/mosquitto/gymtimer.passwd)   # the chroot's group names
+  [ "$perms" = mosquitto:640 ] || fail "the broker's accounts: $perms, not mosquitto:640"
   echo "server install: users, both units enabled and waiting for their settings, the broker's conffiles"
   cp "$sys/usr/share/doc/gymtimer-server/examples/collect.env" "$sys/etc/gymtimer/collect.env"
   mkdir -p "$sys/var/lib/gymtimer-collect"; echo history > "$sys/var/lib/gymtimer-collect/history.sqlite"
