@@ -113,6 +113,20 @@ server_unit_hardening() {
 }
 stage "the server's units' hardening (collector and console, exposure at 2.0 or lower)" server_unit_hardening
 
+# The broker's ACL the server's package ships is the fleet guide's, rule for rule.
+broker_acl() {
+  python3 - <<'EOF'
+import re, sys
+rules = lambda text: [l for l in text.split("\n") if l.strip() and not l.startswith("#")]
+guide = re.search(r"```\n# /etc/mosquitto/acl\n(.*?)```", open("docs/fleet.md").read(), re.S)
+shipped = rules(open("deploy/server/gymtimer.acl").read())
+if not guide or rules(guide.group(1)) != shipped:
+    sys.exit("deploy/server/gymtimer.acl and docs/fleet.md's ACL differ: make them the same")
+print("ok   deploy/server/gymtimer.acl is docs/fleet.md's ACL (%d rules)" % len(shipped))
+EOF
+}
+stage "the server package's broker ACL is the fleet guide's" broker_acl
+
 await ha
 stage "a real Home Assistant drives a station (scripts/ha-test.sh; cached in .build-ha)" scripts/ha-test.sh .build/debug/gymtimer
 
