@@ -217,7 +217,7 @@ install -m 0644 deploy/server/gymtimer-collect.service deploy/server/gymtimer-co
 install -m 0644 deploy/server/gymtimer-server.sysusers "$srvroot/usr/lib/sysusers.d/gymtimer-server.conf"
 install -m 0644 deploy/server/mosquitto-gymtimer.conf "$srvroot/etc/mosquitto/conf.d/gymtimer.conf"
 install -m 0644 deploy/server/gymtimer.acl "$srvroot/etc/mosquitto/gymtimer.acl"
-install -m 0640 /dev/null "$srvroot/etc/mosquitto/gymtimer.passwd"
+install -m 0644 /dev/null "$srvroot/etc/mosquitto/gymtimer.passwd"   # 0640, group mosquitto: postinst
 install -m 0644 deploy/server/collect.env deploy/server/console.env "$srvdoc/examples/"
 install -m 0644 "$pkgroot/usr/share/doc/gymtimer/copyright" "$srvdoc/copyright"
 sed '1s/^gymtimer /gymtimer-server /' "$root/changelog" | gzip -9n > "$srvdoc/changelog.Debian.gz"
