@@ -148,6 +148,11 @@ for b in gymtimer gymtimer-console gymtimer-central; do
 done
 python3 scripts/manpages.py "$pkgroot/usr/share/man/man1" "$version" \
   "$(date -u -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)" "$root/"*.help.json
+if command -v groff >/dev/null; then   # a page groff warns about is one man shows wrong
+  for page in "$pkgroot/usr/share/man/man1/"*.1; do
+    warnings=$(groff -man -ww -z -Tutf8 "$page" 2>&1) && [ -z "$warnings" ] || die "groff on $(basename "$page"): $warnings"
+  done
+fi
 gzip -9n "$pkgroot/usr/share/man/man1/"*.1
 chmod 0644 "$pkgroot/usr/share/man/man1/"*.gz
 
