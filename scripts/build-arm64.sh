@@ -218,11 +218,12 @@ objdump -p "$OUT/gymtimer" | grep 'NEEDED *libgpiod.so.3' >/dev/null || die "$OU
 ln -sfn "$SYSROOT" "$W/sysroot"     # for the wrapper and the tests: .build-arm64/sysroot
 
 deb=$OUT/gymtimer_${version}_arm64.deb
-if [ -f "$deb" ] && [ -z "$(find "$OUT/gymtimer" "$OUT/gymtimer-console" "$OUT/gymtimer-central" scripts/build-deb.sh deploy README.md -newer "$deb" 2>/dev/null)" ]; then
+if [ -f "$deb" ] && [ -f "$OUT/gymtimer-server_${version}_arm64.deb" ] && [ -z "$(find "$OUT/gymtimer" "$OUT/gymtimer-console" "$OUT/gymtimer-central" scripts/build-deb.sh scripts/manpages.py deploy README.md -newer "$deb" 2>/dev/null)" ]; then
   stage "package: $deb is up to date"
 else
   stage "package: gymtimer_${version}_arm64.deb"
-  scripts/build-deb.sh arm64 "$OUT/gymtimer" "$OUT" "$A/cache-$SUITE/archives" >&2
+  # (its man pages from the binaries' own --help, run under qemu with this sysroot)
+  GYMTIMER_SYSROOT=$SYSROOT scripts/build-deb.sh arm64 "$OUT/gymtimer" "$OUT" "$A/cache-$SUITE/archives" >&2
 fi
 # Paths compiled into the tests (#filePath: /src/Tests/…) resolve under qemu -L through this.
 ln -sfn "$repo" "$SYSROOT/src"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Makes the Debian package gymtimer_<version>_<arch>.deb from a release binary, with Debian's
-# tools (dpkg-shlibdeps, debhelper's maintainer-script snippets, sysusers.d, dpkg-deb):
+# Makes the Debian packages gymtimer_<version>_<arch>.deb and gymtimer-server_<version>_<arch>.deb
+# (the gym's server: the collector's and the console's units and the broker's configuration, at
+# the end below) from a release binary, with Debian's tools (dpkg-shlibdeps, debhelper's
+# maintainer-script snippets, sysusers.d, dpkg-deb):
 #   scripts/build-deb.sh ARCH BINARY OUTDIR [LIBDIR...]
 # ARCH is amd64 or arm64; BINARY a release gymtimer built for it (scripts/build-arm64.sh makes
 # the arm64 one, `swift build -c release --static-swift-stdlib` the host's), with the coach's
@@ -18,7 +20,9 @@
 #   config's [fleet] when it changes; postinst writes it first), /usr/lib/udev/rules.d/60-gymtimer.rules,
 #   /usr/lib/sysusers.d/gymtimer.conf (the `gymtimer` system user in the device groups:
 #   deploy/debian/gymtimer.sysusers), /etc/gymtimer/config.toml (a conffile: dpkg keeps the
-#   owner's edits on upgrade and asks before replacing them), the README and its guides;
+#   owner's edits on upgrade and asks before replacing them), the README and its guides,
+#   the man pages (gymtimer.1, gymtimer-console.1, gymtimer-central.1, made from the binaries
+#   by scripts/manpages.py);
 #   the maintainer scripts (deploy/debian/) make the user, enable and start the service;
 #   remove stops it and keeps the config and /var/lib/gymtimer (the history); purge deletes both.
 set -euo pipefail
@@ -127,6 +131,31 @@ depends=$(cd "$root" && dpkg-shlibdeps -O "${shlibdeps[@]}" -e debian/gymtimer/u
   || die "dpkg-shlibdeps found no package for a library: $(grep error "$root/shlibdeps.log")"
 depends=${depends#shlibs:Depends=}
 
+# ---- the man pages, made from the binaries themselves (--experimental-dump-help, turned into
+# roff by scripts/manpages.py): gymtimer.1 with every subcommand, gymtimer-console.1,
+# gymtimer-central.1. A binary for another architecture runs under qemu-user, with the sysroot
+# of GYMTIMER_SYSROOT (scripts/build-arm64.sh gives its own) or else the libraries' packages.
+helprun=()
+if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+  qemu=qemu-$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_CPU 2>/dev/null)-static
+  command -v "$qemu" >/dev/null || die "no $qemu to run the $arch binaries for their man pages: apt install qemu-user-static"
+  helprun=("$qemu" -L "${GYMTIMER_SYSROOT:-${sys:-/}}")
+fi
+install -d "$pkgroot/usr/share/man/man1"
+for b in gymtimer gymtimer-console gymtimer-central; do
+  "${helprun[@]}" "$pkgroot/usr/bin/$b" --experimental-dump-help > "$root/$b.help.json" \
+    || die "$b --experimental-dump-help failed: no man page for it"
+done
+python3 scripts/manpages.py "$pkgroot/usr/share/man/man1" "$version" \
+  "$(date -u -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}" +%Y-%m-%d)" "$root/"*.help.json
+if command -v groff >/dev/null; then   # a page groff warns about is one man shows wrong
+  for page in "$pkgroot/usr/share/man/man1/"*.1; do
+    warnings=$(groff -man -ww -z -Tutf8 "$page" 2>&1) && [ -z "$warnings" ] || die "groff on $(basename "$page"): $warnings"
+  done
+fi
+gzip -9n "$pkgroot/usr/share/man/man1/"*.1
+chmod 0644 "$pkgroot/usr/share/man/man1/"*.gz
+
 echo /etc/gymtimer/config.toml > "$pkgroot/DEBIAN/conffiles"
 cat > "$pkgroot/DEBIAN/control" <<EOF
 Package: gymtimer
@@ -177,3 +206,55 @@ mkdir -p "$out"
 deb=$out/gymtimer_${version}_$arch.deb
 dpkg-deb --root-owner-group -Zxz --build "$pkgroot" "$deb" >/dev/null
 echo "  built $(realpath "$deb")  (Depends: $depends)"
+
+# ---- gymtimer-server_<version>_<arch>.deb: the gym's server, beside the same version of gymtimer
+# (whose binaries its units run): the collector's and the console's units (deploy/server/, off
+# until /etc/gymtimer/collect.env or console.env exists), their users
+# (/usr/lib/sysusers.d/gymtimer-server.conf), Mosquitto's configuration for the gym (conffiles:
+# /etc/mosquitto/conf.d/gymtimer.conf, the ACL /etc/mosquitto/gymtimer.acl and the accounts'
+# file /etc/mosquitto/gymtimer.passwd, empty), the example settings in its doc's examples/.
+# Architecture-specific as gymtimer is, so that its exact Depends stays binNMU-safe.
+srvroot=$root/debian/gymtimer-server
+srvdoc=$srvroot/usr/share/doc/gymtimer-server
+install -d "$srvroot/DEBIAN" "$srvroot/usr/lib/systemd/system" "$srvroot/usr/lib/sysusers.d" \
+  "$srvroot/etc/mosquitto/conf.d" "$srvdoc/examples"
+install -m 0644 deploy/server/gymtimer-collect.service deploy/server/gymtimer-console.service "$srvroot/usr/lib/systemd/system/"
+install -m 0644 deploy/server/gymtimer-server.sysusers "$srvroot/usr/lib/sysusers.d/gymtimer-server.conf"
+install -m 0644 deploy/server/mosquitto-gymtimer.conf "$srvroot/etc/mosquitto/conf.d/gymtimer.conf"
+install -m 0644 deploy/server/gymtimer.acl "$srvroot/etc/mosquitto/gymtimer.acl"
+install -m 0644 /dev/null "$srvroot/etc/mosquitto/gymtimer.passwd"   # 0640, group mosquitto: postinst
+install -m 0644 deploy/server/collect.env deploy/server/console.env "$srvdoc/examples/"
+install -m 0644 "$pkgroot/usr/share/doc/gymtimer/copyright" "$srvdoc/copyright"
+sed '1s/^gymtimer /gymtimer-server /' "$root/changelog" | gzip -9n > "$srvdoc/changelog.Debian.gz"
+chmod 0644 "$srvdoc/changelog.Debian.gz"
+printf '%s\n' /etc/mosquitto/conf.d/gymtimer.conf /etc/mosquitto/gymtimer.acl /etc/mosquitto/gymtimer.passwd > "$srvroot/DEBIAN/conffiles"
+cat > "$srvroot/DEBIAN/control" <<CONTROL
+Package: gymtimer-server
+Version: $debversion
+Architecture: $arch
+Maintainer: GymTimer maintainers <maintainers@gymtimer.invalid>
+Installed-Size: $(du -sk --exclude=DEBIAN "$srvroot" | cut -f1)
+Depends: gymtimer (= $debversion), systemd | systemd-standalone-sysusers | systemd-sysusers, init-system-helpers (>= 1.54~)
+Recommends: mosquitto
+Section: misc
+Priority: optional
+Homepage: https://gymtimer.invalid/
+Description: GymTimer's gym server: the collector and the coach's console as services
+ The gym's server side of GymTimer, installed like the stations: the collector
+ (gymtimer-collect.service, every station's records in one history) and the
+ coach's web console (gymtimer-console.service), each hardened, as its own
+ unprivileged user, off until its settings in /etc/gymtimer are written, and
+ Mosquitto's configuration for the gym's broker (accounts and ACL).
+CONTROL
+srvunits="gymtimer-collect.service gymtimer-console.service"
+for script in postinst prerm postrm; do cp "deploy/server/debian/$script" "$srvroot/DEBIAN/$script"; done
+fill "$srvroot/DEBIAN/postinst" "#SYSUSERS#" "$(snippet postinst-sysusers CONFILE_BASENAME gymtimer-server.conf)"
+fill "$srvroot/DEBIAN/postinst" "#SYSTEMD#" "$(for u in $srvunits; do snippet postinst-systemd-enable UNITFILE "$u"; done
+  snippet postinst-systemd-restart UNITFILES "$srvunits" RESTART_ACTION restart)"
+fill "$srvroot/DEBIAN/prerm" "#SYSTEMD#" "$(snippet prerm-systemd-restart UNITFILES "$srvunits")"
+fill "$srvroot/DEBIAN/postrm" "#SYSTEMD#" "$(snippet postrm-systemd-reload-only; snippet postrm-systemd UNITFILES "$srvunits")"
+grep -q '#[A-Z_]*#' "$srvroot/DEBIAN/"post* "$srvroot/DEBIAN/prerm" && die "a debhelper mark left unfilled in gymtimer-server's maintainer scripts"
+chmod 0755 "$srvroot/DEBIAN/postinst" "$srvroot/DEBIAN/prerm" "$srvroot/DEBIAN/postrm"
+srvdeb=$out/gymtimer-server_${version}_$arch.deb
+dpkg-deb --root-owner-group -Zxz --build "$srvroot" "$srvdeb" >/dev/null
+echo "  built $(realpath "$srvdeb")  (Depends: gymtimer (= $debversion))"

@@ -35,11 +35,14 @@ rc=0
 
 echo "== arm64: the Debian package, checked by lintian (errors fail)"
 deb=$(ls "$out"/gymtimer_*_arm64.deb)
-lintian --fail-on error "$deb" || { echo "arm64 package: lintian found errors"; rc=1; }
-echo "lintian: $(basename "$deb") checked"
+srvdeb=$(ls "$out"/gymtimer-server_*_arm64.deb)
+for d in "$deb" "$srvdeb"; do
+  lintian --fail-on error "$d" || { echo "arm64 package: lintian found errors in $(basename "$d")"; rc=1; }
+  echo "lintian: $(basename "$d") checked"
+done
 
 echo "== arm64: the package's install, upgrade, remove and purge (Tests/package/lifecycle.sh)"
-Tests/package/lifecycle.sh "$deb" || rc=1
+Tests/package/lifecycle.sh "$deb" "$srvdeb" || rc=1
 
 # The unit tests of what can differ on arm64: the code that meets the kernel, C libraries or
 # bytes on disk (the hardware layer's ioctls and libgpiod 2, the system layer's processes, the drivers' wire bytes and

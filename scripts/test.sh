@@ -95,6 +95,38 @@ unit_hardening() {
 }
 stage "systemd unit hardening (exposure must stay at 2.0 or lower)" unit_hardening
 
+# The gym's server's units (gymtimer-server package): the collector and the console, each
+# printed and failing above 2.0, as the kiosk's.
+server_unit_hardening() {
+  . scripts/lib/cannot-run.sh
+  require_tools systemd-analyze
+  local unitroot report unit
+  unitroot=$(mktemp -d); mkdir -p "$unitroot/etc/systemd/system"
+  cp deploy/server/gymtimer-collect.service deploy/server/gymtimer-console.service "$unitroot/etc/systemd/system/"
+  for unit in gymtimer-collect.service gymtimer-console.service; do
+    report=$(systemd-analyze security --offline=true --root="$unitroot" --threshold=20 "$unit") \
+      || { echo "$report" | grep -v '^✓'; echo "$unit: exposure above 2.0"; exit 1; }
+    echo "$report" | grep -v '^✓'
+    echo "ok   $unit: $(echo "$report" | tail -1)"
+  done
+  rm -rf "$unitroot"
+}
+stage "the server's units' hardening (collector and console, exposure at 2.0 or lower)" server_unit_hardening
+
+# The broker's ACL the server's package ships is the fleet guide's, rule for rule.
+broker_acl() {
+  python3 - <<'EOF'
+import re, sys
+rules = lambda text: [l for l in text.split("\n") if l.strip() and not l.startswith("#")]
+guide = re.search(r"```\n# /etc/mosquitto/acl\n(.*?)```", open("docs/fleet.md").read(), re.S)
+shipped = rules(open("deploy/server/gymtimer.acl").read())
+if not guide or rules(guide.group(1)) != shipped:
+    sys.exit("deploy/server/gymtimer.acl and docs/fleet.md's ACL differ: make them the same")
+print("ok   deploy/server/gymtimer.acl is docs/fleet.md's ACL (%d rules)" % len(shipped))
+EOF
+}
+stage "the server package's broker ACL is the fleet guide's" broker_acl
+
 await ha
 stage "a real Home Assistant drives a station (scripts/ha-test.sh; cached in .build-ha)" scripts/ha-test.sh .build/debug/gymtimer
 
@@ -170,12 +202,15 @@ stage "install.sh: a failed build stops it, a foreign package is refused" instal
 # The x86-64 package, from the release binaries the VMs booted (Debian 12, libgpiod 1.6).
 amd64_package() {
   [ -x .build-release/release/gymtimer ] || { echo "no .build-release/release/gymtimer: scripts/build-release-binaries.sh builds it"; exit 1; }
-  local out
+  local out deb
+  # Two packages: gymtimer, then gymtimer-server (the gym's server's units and broker).
   out=$(scripts/build-deb.sh amd64 .build-release/release/gymtimer .build/deb | sed -n 's/^  built \([^ ]*\).*/\1/p')
-  lintian --fail-on error "$out"
-  echo "ok   lintian: $(basename "$out")"
-  Tests/package/lifecycle.sh "$out"
+  for deb in $out; do
+    lintian --fail-on error "$deb"
+    echo "ok   lintian: $(basename "$deb")"
+  done
+  Tests/package/lifecycle.sh $out
 }
-stage "the amd64 Debian package: lintian, then install/upgrade/remove/purge" amd64_package
+stage "the amd64 Debian packages (gymtimer, gymtimer-server): lintian, then install/upgrade/remove/purge" amd64_package
 
 stage_table

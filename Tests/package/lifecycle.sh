@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package's life on a system, checked in a Debian 13 (trixie) amd64 chroot made by
 # debootstrap (cached in .build-arm64/pkgtest):
-#   Tests/package/lifecycle.sh gymtimer_<version>_<arch>.deb
+#   Tests/package/lifecycle.sh gymtimer_<version>_<arch>.deb [gymtimer-server_<version>_<arch>.deb]
 #   Tests/package/lifecycle.sh --prepare    only the clean root (scripts/prefetch.sh)
 # install (the gymtimer user in its groups, the config, the service enabled), the owner edits
 # the config and has history; upgrade (install again): both kept; remove: the binary gone,
@@ -10,6 +10,10 @@
 # unpacked with --force-architecture, and its arm64 libraries are not installed
 # (--force-depends); the binary itself is never run here (tests under qemu do that). No systemd
 # runs in a chroot, so the service is enabled, not started (the install test boots one).
+# Given the server's package too, the same for it after gymtimer's: its users, its units enabled
+# but each conditioned on a settings file the package does not write (so nothing starts until
+# the owner writes it), the broker's conffiles (the accounts' file Mosquitto's group's); remove
+# keeps the owner's settings and the collector's history, purge deletes them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)/.build-arm64/pkgtest
@@ -19,6 +23,7 @@ CANNOT_RUN_STAGE="package lifecycle"; . scripts/lib/cannot-run.sh
 require_tools debootstrap dpkg-deb
 prepare=false
 [ "${1:-}" = --prepare ] && prepare=true || deb=$(realpath -e "$1")
+srvdeb=; $prepare || [ -z "${2:-}" ] || srvdeb=$(realpath -e "$2")
 if [ ! -x "$root/usr/bin/dpkg" ] || [ ! -x "$root/usr/bin/systemd-sysusers" ]; then
   echo "== package lifecycle: debootstrap trixie amd64 minbase (cached in $root)"
   rm -rf "$root.tmp"
@@ -34,6 +39,40 @@ run_in() { chroot "$sys" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
 dpkg_i() { run_in dpkg --force-architecture --force-depends --force-confold -i /gymtimer.deb >"$sys/dpkg.log" 2>&1 || { cat "$sys/dpkg.log"; fail "dpkg -i"; }; }
 enabled=/etc/systemd/system/multi-user.target.wants/gymtimer.service
 conf=/etc/gymtimer/config.toml
+
+# The server's package, on gymtimer: install, the owner's settings and history, remove, purge.
+server_lifecycle() {
+  local unit wants=/etc/systemd/system/multi-user.target.wants env perms
+  cp "$srvdeb" "$sys/gymtimer-server.deb"; dpkg_i
+  run_in groupadd -r mosquitto   # as if Mosquitto came first: its group reads the accounts
+  run_in dpkg --force-architecture --force-depends -i /gymtimer-server.deb >"$sys/dpkg.log" 2>&1 || { cat "$sys/dpkg.log"; fail "dpkg -i gymtimer-server"; }
+  for unit in collect console; do
+    env=/etc/gymtimer/$unit.env
+    [ -f "$sys/usr/lib/systemd/system/gymtimer-$unit.service" ] || fail "no gymtimer-$unit.service"
+    grep -qx "ConditionPathExists=$env" "$sys/usr/lib/systemd/system/gymtimer-$unit.service" || fail "gymtimer-$unit.service does not wait for $env"
+    [ ! -e "$sys$env" ] || fail "the package wrote $env: gymtimer-$unit would start unconfigured"
+    [ -L "$sys$wants/gymtimer-$unit.service" ] || fail "gymtimer-$unit.service is not enabled after install"
+    run_in getent passwd "gymtimer-$unit" | grep -q ":/var/lib/gymtimer-$unit:/usr/sbin/nologin$" || fail "no gymtimer-$unit user: $(run_in getent passwd "gymtimer-$unit")"
+    [ -f "$sys/usr/share/doc/gymtimer-server/examples/$unit.env" ] || fail "no example $unit.env"
+  done
+  for f in /etc/mosquitto/conf.d/gymtimer.conf /etc/mosquitto/gymtimer.acl /etc/mosquitto/gymtimer.passwd; do
+    grep -qx "$f" "$sys/var/lib/dpkg/info/gymtimer-server.conffiles" || fail "$f is not a conffile"
+  done
+  perms=$(run_in stat -c %G:%a /etc/mosquitto/gymtimer.passwd)   # the chroot's group names
+  [ "$perms" = mosquitto:640 ] || fail "the broker's accounts: $perms, not mosquitto:640"
+  echo "server install: users, both units enabled and waiting for their settings, the broker's conffiles"
+  cp "$sys/usr/share/doc/gymtimer-server/examples/collect.env" "$sys/etc/gymtimer/collect.env"
+  mkdir -p "$sys/var/lib/gymtimer-collect"; echo history > "$sys/var/lib/gymtimer-collect/history.sqlite"
+  run_in dpkg -r gymtimer-server >/dev/null 2>&1 || fail "dpkg -r gymtimer-server"
+  [ ! -e "$sys/usr/lib/systemd/system/gymtimer-collect.service" ] || fail "remove left the collector's unit"
+  [ -f "$sys/etc/gymtimer/collect.env" ] && [ -f "$sys/var/lib/gymtimer-collect/history.sqlite" ] || fail "remove deleted the settings or the history"
+  echo "server remove: units gone, settings and the gym's history kept"
+  run_in dpkg -P gymtimer-server >/dev/null 2>&1 || fail "dpkg -P gymtimer-server"
+  [ ! -e "$sys/etc/gymtimer/collect.env" ] && [ ! -e "$sys/var/lib/gymtimer-collect" ] || fail "purge left the settings or the history"
+  [ ! -e "$sys/etc/mosquitto/gymtimer.acl" ] && [ ! -e "$sys/etc/mosquitto/conf.d/gymtimer.conf" ] || fail "purge left the broker's files"
+  [ ! -L "$sys$wants/gymtimer-collect.service" ] && [ ! -L "$sys$wants/gymtimer-console.service" ] || fail "purge left a unit link"
+  echo "server purge: settings, history, the broker's files and the links gone"
+}
 
 dpkg_i
 [ -x "$sys/usr/bin/gymtimer" ] || fail "no /usr/bin/gymtimer"
@@ -74,4 +113,5 @@ run_in dpkg -P gymtimer >/dev/null 2>&1 || fail "dpkg -P"
 [ ! -e "$sys/var/lib/gymtimer" ] || fail "purge left /var/lib/gymtimer"
 [ ! -L "$sys$enabled" ] && [ ! -L "$sys/etc/systemd/system/gymtimer.service" ] || fail "purge left a unit link"
 echo "purge: config and history gone"
-echo "package lifecycle: passed ($(basename "$deb"))"
+[ -z "$srvdeb" ] || server_lifecycle
+echo "package lifecycle: passed ($(basename "$deb")${srvdeb:+, $(basename "$srvdeb")})"
