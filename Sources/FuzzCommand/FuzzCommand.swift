@@ -48,7 +48,7 @@ enum FuzzCommand {
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "an athlete does not survive its JSON")
             case .forget:
                 precondition(FleetCommand.parse(Array(command.json.utf8)) == .success(command), "a forget does not survive its JSON")
-            case .dismiss, .pause, .resume, .reset, .lock, .unlock, .cancel, .ping: break
+            case .dismiss, .pause, .resume, .reset, .lock, .unlock, .cancel, .ping, .upgrade: break
             }
         case .failure(let error):
             precondition(!error.description.isEmpty && !error.kind.isEmpty, "refused a command without saying why")

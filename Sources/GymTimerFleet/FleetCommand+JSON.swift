@@ -26,7 +26,7 @@ extension FleetCommand: Encodable {
             case .defined(let program):
                 try fields.encode(ProgramDefinition(program), forKey: .program)
             }
-        case .cancel, .ping, .dismiss, .pause, .resume, .reset, .lock, .unlock: break
+        case .cancel, .ping, .dismiss, .pause, .resume, .reset, .lock, .unlock, .upgrade: break
         case .brightness(let percent): try fields.encode(percent, forKey: .percent)
         case .sleep(nil): try fields.encode(true, forKey: .off)
         case .sleep(let window?):
@@ -66,6 +66,7 @@ extension FleetCommand: Encodable {
         case .setRest: "set"
         case .athlete: "athlete"
         case .forget: "forget"
+        case .upgrade: "upgrade"
         case .select: "select"
         }
     }

@@ -40,6 +40,9 @@ public enum FleetCommand: Hashable, Sendable {
     /// that card's records from its history and outbox and takes it off the station if it is on
     /// (`{"do":"forget","card":"04A1B2C3"}`, sent by the collector to each station's own topic).
     case forget(card: CardID)
+    /// Upgrade GymTimer from the gym's package source (`{"do":"upgrade"}`, Home Assistant's
+    /// install action): handed to the station's upgrade agent, which waits for it to be idle.
+    case upgrade
 
     /// How long a message shows when the command does not say.
     public static let defaultMessageSeconds = 10
@@ -87,11 +90,11 @@ public enum FleetCommand: Hashable, Sendable {
         func only(_ allowed: Set<String>) -> FleetCommandError? { fields.only(allowed) }
         switch name {
         case "start": return start(fields)
-        case "dismiss", "pause", "resume", "reset", "lock", "unlock", "cancel", "ping":
+        case "dismiss", "pause", "resume", "reset", "lock", "unlock", "cancel", "ping", "upgrade":
             if let extra = only(["do"]) { return .failure(extra) }
             let simple: [String: FleetCommand] = [
                 "dismiss": .dismiss, "pause": .pause, "resume": .resume, "reset": .reset, "lock": .lock, "unlock": .unlock,
-                "cancel": .cancel, "ping": .ping,
+                "cancel": .cancel, "ping": .ping, "upgrade": .upgrade,
             ]
             return .success(simple[name]!)
         case "brightness":

@@ -23,6 +23,9 @@ public struct FleetTopics: Hashable, Sendable {
     /// The gym's collector says here which of this station's records its database holds
     /// (`FleetRecordAck`, QoS 1, not retained): only those leave the station's outbox.
     public var ack: String { base + "/ack" }
+    /// The station's software version and upgrade (`StationUpdate`, retained): Home Assistant's
+    /// update entity reads it as it is.
+    public var update: String { base + "/update" }
     /// Commands for this station alone.
     public var command: String { base + "/cmd" }
     /// The class this station is in (`FleetClassRecord`), retained by the coach's console: its

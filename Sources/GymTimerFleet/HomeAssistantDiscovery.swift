@@ -74,7 +74,7 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// The device-based discovery config (JSON object).
     public func config() -> JSONValue {
-        let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [notify(), event()])
+        let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [notify(), event(), update()])
         var device: [String: JSONValue] = [
             "ids": [.string(node)], "name": .string("GymTimer \(topics.station)"), "mf": "GymTimer", "mdl": "wall timer",
             "sw": .string(Self.origin.version),
@@ -94,7 +94,7 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// One component of the device: its id, and `fields` with its platform, name and ids.
-    private func component(_ id: String, _ platform: String, _ name: String, _ fields: [String: JSONValue]) -> (String, JSONValue) {
+    func component(_ id: String, _ platform: String, _ name: String, _ fields: [String: JSONValue]) -> (String, JSONValue) {
         var entry = fields
         entry["p"] = .string(platform)
         entry["name"] = .string(name)

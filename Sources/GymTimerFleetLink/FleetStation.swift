@@ -78,6 +78,8 @@ public final class FleetStation: TimedDriver {
     private var loggedKinds: Set<String> = []
     /// The gym's athletes' cards as retained for the stations (`FleetStation+AthleteCards`).
     var cards = FleetAthleteCards()
+    /// The folder shared with the station's upgrade agent, when it has one (`KioskFleet`).
+    public var upgrade: StationUpgrade?
 
     /// The largest packet the broker may send the station: a command (4 KiB at most) or an
     /// athlete's card (8 KiB at most) with its topic and headers. Larger messages are dropped
@@ -323,6 +325,7 @@ public final class FleetStation: TimedDriver {
             return
         }
         publishState()
+        publishUpdate()
         // Every record not acknowledged goes again: what the last connection sent may be lost.
         records.connected(at: now())
         onEvent(.online)
@@ -404,6 +407,7 @@ public final class FleetStation: TimedDriver {
             // A card alone (the class list) shows the name and knows the bests the gym published.
             send(.setAthlete(tap.map { $0.completed(from: cards.tap(for: $0.card)) }), "athlete")
         case .forget(let card): forget(card, answering: id)
+        case .upgrade: askForUpgrade(answering: id)
         case .select(let mode, let name):
             guard let kiosk = lastKiosk else {
                 return refuse(.notAllowed(command: "select", reason: "the station is starting"), answering: id)
@@ -442,6 +446,30 @@ public final class FleetStation: TimedDriver {
             return refuse(.notAllowed(command: "forget", reason: problems.joined(separator: "; ")), answering: id)
         }
         event(.command("forget"), answering: id)
+    }
+
+    /// Hands an upgrade to the station's agent (`StationUpgrade`): done once its request is
+    /// written (the agent waits for the station to be idle), refused when the station has no
+    /// agent, nothing newer is offered, or the request cannot be written.
+    private func askForUpgrade(answering id: String?) {
+        guard let upgrade else {
+            return refuse(.notAllowed(command: "upgrade", reason: "this station takes no upgrades from the network"), answering: id)
+        }
+        if let reason = upgrade.refusal() { return refuse(.notAllowed(command: "upgrade", reason: reason), answering: id) }
+        do {
+            try upgrade.request(id: id, at: wall.now)
+        } catch {
+            return refuse(.notAllowed(command: "upgrade", reason: "\(error)"), answering: id)
+        }
+        publishUpdate()
+        event(.command("upgrade"), answering: id)
+    }
+
+    /// Publishes the software version and upgrade (retained `update`), when the station has an
+    /// upgrade folder.
+    func publishUpdate() {
+        guard let upgrade, connected, let client else { return }
+        _ = try? client.publish(MQTTMessage(topic: topics.update, text: upgrade.update().json, qos: 1, retain: true))
     }
 
     /// The class's instants, retained by the coach's console (`FleetClassRecord`): a run that

@@ -34,6 +34,10 @@ public final class KioskFleet {
         station = FleetStation.forKiosk(
             configuration, historyPath: historyPath, now: now, wall: wall,
             transport: transport, startLead: startLead, log: log)
+        // Beside the history: the folder shared with the upgrade agent (`StationUpgrade`).
+        if let historyPath {
+            station?.upgrade = StationUpgrade(folder: (historyPath as NSString).deletingLastPathComponent + "/upgrade")
+        }
     }
 
     /// The timed drivers to add to the loop's.

@@ -47,10 +47,11 @@ import Testing
             "state": "sensor", "display": "sensor", "ends": "sensor", "remaining": "sensor",
             "start": "button", "dismiss": "button", "pause": "button", "resume": "button", "reset": "button",
             "rest_seconds": "number", "mode": "select", "message": "notify", "event": "event",
+            "update": "update",
         ])
         let required = ["sensor": ["state_topic"], "button": ["command_topic"], "number": ["command_topic"],
                         "select": ["command_topic", "options"], "event": ["state_topic", "event_types"],
-                        "notify": ["command_topic", "command_template"]]
+                        "notify": ["command_topic", "command_template"], "update": ["state_topic", "command_topic"]]
         for (id, entry) in components {
             let platform = platforms[id]!
             for key in required[platform, default: []] + ["name", "unique_id", "default_entity_id"] {
@@ -95,6 +96,19 @@ import Testing
         let config = try #require(try JSONSerialization.jsonObject(with: Data(linked.device.payload.utf8)) as? [String: Any])
         #expect((config["dev"] as? [String: Any])?["cu"] as? String == "http://gym-server.local:8080/")
         #expect((config["o"] as? [String: Any])?["url"] as? String == "http://gym-server.local:8080/")
+    }
+
+    @Test func theUpdateEntityReadsTheRetainedUpdateAndInstallsWithTheUpgradeCommand() throws {
+        let update = try component("update")
+        #expect(update["state_topic"] as? String == "gymtimer/rack-3/update")
+        #expect(update["command_topic"] as? String == "gymtimer/rack-3/cmd")
+        #expect(update["entity_category"] as? String == "config")
+        let install = try #require(update["payload_install"] as? String)
+        #expect(FleetCommand.parse(Array(install.utf8)) == .success(.upgrade))
+        // What the station retains is the entity's own JSON (Home Assistant reads it without a template).
+        #expect(update["value_template"] == nil)
+        let payload = StationUpdate(installedVersion: "0.9.0-1", latestVersion: "0.9.0-2", inProgress: false).json
+        #expect(payload == #"{"in_progress":false,"installed_version":"0.9.0-1","latest_version":"0.9.0-2","title":"GymTimer"}"#)
     }
 
     @Test func theNotifyEntitySendsTheFloorMessage() throws {
