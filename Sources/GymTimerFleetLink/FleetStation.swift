@@ -78,6 +78,8 @@ public final class FleetStation: TimedDriver {
     private var loggedKinds: Set<String> = []
     /// The gym's athletes' cards as retained for the stations (`FleetStation+AthleteCards`).
     var cards = FleetAthleteCards()
+    /// The station's health (`P/S/health`), when the kiosk gave it a reporter (`KioskFleet`).
+    public var health: FleetHealthReporter?
 
     /// The largest packet the broker may send the station: a command (4 KiB at most) or an
     /// athlete's card (8 KiB at most) with its topic and headers. Larger messages are dropped
@@ -188,6 +190,7 @@ public final class FleetStation: TimedDriver {
         var candidates: [Moment?] = [scheduledBegin.map { $0 - lead }]
         candidates.append(connection?.nextDeadline)
         candidates.append(records.nextDeadline)
+        candidates.append(health?.nextAt)
         return candidates.compactMap { $0 }.min()
     }
 
@@ -220,6 +223,7 @@ public final class FleetStation: TimedDriver {
                 event(.started(at: unix(start)), answering: id)
             }
         }
+        if let due = health?.nextAt, due <= now { publishHealth() }
         guard let connection else { return }
         handle(connection.fire(at: now))
         if !connected { records.disconnected() }
@@ -239,6 +243,7 @@ public final class FleetStation: TimedDriver {
     /// (retained) when it changed.
     public func observe(_ kiosk: Kiosk, display shown: DisplayContent?) {
         lastKiosk = kiosk
+        if health?.faultsMoved == true { publishHealth() }
         let report = FleetStateReport(kiosk)
         let display = shown?.text ?? "    "
         guard report != lastReport else { return }
@@ -322,6 +327,7 @@ public final class FleetStation: TimedDriver {
             return
         }
         publishState()
+        publishHealth()
         // Every record not acknowledged goes again: what the last connection sent may be lost.
         records.connected(at: now())
         onEvent(.online)
@@ -349,6 +355,15 @@ public final class FleetStation: TimedDriver {
         guard connected, let client, let report = lastReport else { return }
         let payload = report.json(display: lastDisplay ?? "    ", at: wall.now, unix: unix, startsAt: scheduledStart.map(unix))
         _ = try? client.publish(MQTTMessage(topic: topics.state, text: payload, qos: 1, retain: true))
+    }
+
+    /// Publishes the health (retained) and schedules the next heartbeat; while disconnected,
+    /// nothing and no heartbeat (connecting publishes it).
+    private func publishHealth() {
+        guard let health else { return }
+        guard connected, let client else { return health.nextAt = nil }
+        let payload = health.sample(at: now()).json
+        _ = try? client.publish(MQTTMessage(topic: topics.health, text: payload, qos: 1, retain: true))
     }
 
     // MARK: Commands
