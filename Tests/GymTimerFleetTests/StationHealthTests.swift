@@ -1,4 +1,5 @@
 import GymTimerFleet
+@testable import GymTimerFleetLink
 import Testing
 
 @Suite struct StationHealthTests {
@@ -57,5 +58,35 @@ import Testing
         #expect(StationHealth.parse(Array(repeating: 0x20, count: 5000)) == nil)
         let long = StationHealth.parse(Array(#"{"version":"\#(String(repeating: "v", count: 999))"}"#.utf8))
         #expect(long?.version.count == StationHealth.maximumTextLength)
+    }
+}
+
+/// What `fleet status` prints of the stations' health.
+@Suite struct FleetHealthLinesTests {
+    @Test func everyFigureAndTheFlagsInWords() {
+        var hot = StationHealthTests.sample
+        hot.clock = .init(synchronised: false, offsetMs: nil)
+        hot.cpuTemp = 81.2
+        hot.diskFreePercent = 6.2
+        hot.diskFreeMB = 900
+        hot.wifiDbm = nil
+        hot.devices.audio = .fault
+        hot.fault = .init(at: 1, text: "audio output: \u{1B}[2Jgone")
+        let stations = [
+            FleetConsole.Station(name: "rack-1", status: "online", mode: "rest", phase: "idle", display: "-", left: "-",
+                                 health: StationHealthTests.sample),
+            FleetConsole.Station(name: "rack-12", status: "online", mode: "rest", phase: "idle", display: "-", left: "-", health: hot),
+            FleetConsole.Station(name: "rack-2", status: "offline", mode: "-", phase: "-", display: "-", left: "-"),
+        ]
+        #expect(FleetHealthLines.lines(stations) == [
+            "", "Health:",
+            "rack-1   version 1.9.0  up 1d 0h  clock synchronised +1.2 ms  CPU 48.5 °C  disk 5120 MB free (62.5%)  "
+                + "Wi-Fi -61 dBm  devices display ok, audio ok, reader absent  last fault audio: no card",
+            "rack-12  version 1.9.0  up 1d 0h  clock unsynchronised  CPU 81.2 °C  disk 900 MB free (6.2%)  "
+                + "Wi-Fi none  devices display ok, audio fault, reader absent  last fault audio output: ?[2Jgone  "
+                + "CLOCK UNSYNCHRONISED  DISK 6% FREE  HOT 81 °C",
+            "rack-2   no health published",
+        ])
+        #expect(FleetHealthLines.lines([stations[2]]).isEmpty)
     }
 }

@@ -44,6 +44,7 @@ struct FleetStatus: ParsableCommand {
             print(row.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
                 .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
         }
+        for line in FleetHealthLines.lines(stations) { print(line) }
     }
 }
 
