@@ -68,7 +68,7 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// The device-based discovery config (JSON object).
     public func config() -> JSONValue {
-        let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [event()])
+        let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [event()] + healthDiagnostics())
         return [
             "dev": [
                 "ids": [.string(node)], "name": "GymTimer \(topics.station)", "mf": "GymTimer", "mdl": "wall timer",
@@ -82,7 +82,7 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// One component of the device: its id, and `fields` with its platform, name and ids.
-    private func component(_ id: String, _ platform: String, _ name: String, _ fields: [String: JSONValue]) -> (String, JSONValue) {
+    func component(_ id: String, _ platform: String, _ name: String, _ fields: [String: JSONValue]) -> (String, JSONValue) {
         var entry = fields
         entry["p"] = .string(platform)
         entry["name"] = .string(name)
