@@ -95,4 +95,25 @@ import Testing
         #expect(beat.cpuTemp == 81 && beat.flags == [.hot] && beat.devices.display == .fault)
         #expect(beat.at == failedAt + 300)
     }
+
+    @Test func theFaultLogsDeviceNamesAreTheHealthsDevices() {
+        #expect(FleetHealthReporter.kind(of: "display") == .display)
+        #expect(FleetHealthReporter.kind(of: "audio output") == .audio)
+        #expect(FleetHealthReporter.kind(of: "speech") == .audio)
+        #expect(FleetHealthReporter.kind(of: "card reader pn532") == .reader)
+        #expect(FleetHealthReporter.kind(of: "history") == nil)
+        #expect(FleetHealthReporter.kind(of: "state journal") == nil)
+        // A reader fitted and failing; a fault of the history is the last fault but no device's.
+        let reporter = FleetHealthReporter(probe: SimulatedHealthProbe(), faults: faults, fitted: [.display, .audio, .reader])
+        faults.failed("card reader pn532", Broken())
+        faults.failed("history", Broken())
+        let health = reporter.sample(at: .origin)
+        #expect(health.devices == StationHealth.Devices(display: .ok, audio: .ok, reader: .fault))
+        #expect(health.fault?.text == "history: write failed")
+        #expect(reporter.nextAt == .origin + FleetHealthReporter.heartbeat)
+        #expect(!reporter.faultsMoved)
+        faults.succeeded("card reader pn532")
+        #expect(reporter.faultsMoved, "a recovery is a change to publish")
+        #expect(reporter.sample(at: .origin).devices.reader == .ok)
+    }
 }
