@@ -14,6 +14,8 @@ public struct ConsoleFloor: Sendable {
     private(set) var live: Set<String> = []
     /// Each station's last refusal (its `error` event): when (its Unix time) and why.
     private(set) var refusals: [String: (t: Double, reason: String)] = [:]
+    /// Each station's retained health (`P/S/health`), for the health view.
+    public private(set) var health: [String: StationHealth] = [:]
     /// How long a refusal stays on its tile.
     public static let refusalShown = 30.0
     /// The most stations one console keeps: topics from anyone who can publish cannot grow it further.
@@ -48,6 +50,11 @@ public struct ConsoleFloor: Sendable {
             guard fields["event"]?.string == "error", let t = fields["t"]?.number, t.isFinite else { return madeLive }
             refusals[station] = (t, fields["reason"]?.string ?? fields["kind"]?.string ?? "refused")
             return true
+        }
+        if message.topic == FleetTopics(prefix: prefix, station: station).health {
+            guard health[station] != nil || health.count < Self.maximumStations else { return madeLive }
+            health[station] = message.payload.isEmpty ? nil : StationHealth.parse(message.payload)
+            return madeLive
         }
         if message.topic == FleetTopics(prefix: prefix, station: station).state {
             if message.payload.isEmpty { state[station] = nil } else { state[station] = JSONValue.parse(message.payload) }

@@ -126,6 +126,13 @@ public final class ConsoleLink: @unchecked Sendable {
         return state.withLock { ($0.floor.tiles(now: now), $0.connected, $0.brokerProblem) }
     }
 
+    /// Every station seen and its retained health (nil: none published), by name, for `/health`.
+    public func healthSnapshot() -> [(name: String, health: StationHealth?)] {
+        state.withLock { state in
+            Set(state.floor.names).union(state.floor.health.keys).sorted().map { ($0, state.floor.health[$0]) }
+        }
+    }
+
     /// Why a command was not queued.
     public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case notConnected(String)
@@ -433,6 +440,7 @@ public final class ConsoleLink: @unchecked Sendable {
         let every = FleetTopics.everyStation(prefix: prefix)
         _ = try? client.subscribe(every.status, qos: 1)
         _ = try? client.subscribe(every.state, qos: 1)
+        _ = try? client.subscribe(FleetTopics.everyStationHealth(prefix: prefix), qos: 1)
         // At QoS 1: the answers to commands come as events, and the pages wait for them.
         _ = try? client.subscribe("\(prefix)/+/event", qos: 1)
         // The collector's answers to this console's asks, and its retained scores.

@@ -127,6 +127,9 @@ public struct ConsoleServer: Sendable {
         router.get("/tv") { _, _ -> Response in
             Self.text(.ok, ConsolePage.html(title: title, lock: .noPIN, view: .tv), type: "text/html; charset=utf-8")
         }
+        router.get("/health") { _, _ -> Response in
+            Self.text(.ok, ConsoleHealthPage.html(title: title, stations: link.healthSnapshot()), type: "text/html; charset=utf-8")
+        }
         router.get("/console.css") { _, _ in Self.text(.ok, ConsolePage.css, type: "text/css; charset=utf-8") }
         router.get("/console.js") { _, _ in Self.text(.ok, ConsolePage.script, type: "text/javascript; charset=utf-8") }
         router.get("/events") { _, _ -> Response in

@@ -16,6 +16,9 @@ public struct FleetTopics: Hashable, Sendable {
     public var status: String { base + "/status" }
     /// Retained JSON of the station's state, on every change of state.
     public var state: String { base + "/state" }
+    /// Retained JSON of the station's health (`StationHealth`): at connection, on a device's
+    /// fault or recovery, and at a slow heartbeat.
+    public var health: String { base + "/health" }
     /// Presses, alarms, completions, faults, refused commands.
     public var event: String { base + "/event" }
     /// One history record per message, QoS 1, from the durable outbox.
@@ -40,6 +43,9 @@ public struct FleetTopics: Hashable, Sendable {
     public static func everyStation(prefix: String) -> (status: String, state: String, workout: String) {
         ("\(prefix)/+/status", "\(prefix)/+/state", "\(prefix)/+/workout")
     }
+
+    /// Every station's health, for `fleet status`, the console and Home Assistant's readers.
+    public static func everyStationHealth(prefix: String) -> String { "\(prefix)/+/health" }
 
     /// The gym's collector's retained `online` (its will: `offline`), published once its
     /// subscription is granted: stations send it what their outboxes hold. Under the reserved

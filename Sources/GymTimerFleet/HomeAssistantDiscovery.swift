@@ -74,7 +74,7 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// The device-based discovery config (JSON object).
     public func config() -> JSONValue {
-        let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [notify(), event(), update()])
+        let components = Dictionary(uniqueKeysWithValues: sensors() + controls() + [notify(), event(), update()] + healthDiagnostics())
         var device: [String: JSONValue] = [
             "ids": [.string(node)], "name": .string("GymTimer \(topics.station)"), "mf": "GymTimer", "mdl": "wall timer",
             "sw": .string(Self.origin.version),

@@ -29,6 +29,8 @@ public struct FleetConsole {
         /// window or while the station is offline (what it last said may no longer hold), "?"
         /// when the state says neither.
         public var asleep: String = "-"
+        /// Its retained health (`P/S/health`), nil when it published none.
+        public var health: StationHealth?
     }
 
     public let options: MQTTClient.Options
@@ -53,19 +55,24 @@ public struct FleetConsole {
         do {
             try client.subscribe(every.status, qos: 1)
             try client.subscribe(every.state, qos: 1)
+            try client.subscribe(FleetTopics.everyStationHealth(prefix: prefix), qos: 1)
         } catch {
             throw .broker(broker: options.broker, detail: Self.reason(error))
         }
         var status: [String: String] = [:]
         var state: [String: JSONValue] = [:]
+        var health: [String: StationHealth] = [:]
         for event in client.pump(for: wait, until: { _ in false }) {
             guard case .message(let message) = event,
                   let station = FleetTopics.validStation(in: message.topic, prefix: prefix) else { continue }
             if message.topic.hasSuffix("/status") { status[station] = message.text }
             if message.topic.hasSuffix("/state") { state[station] = JSONValue.parse(message.payload) }
+            if message.topic.hasSuffix("/health") { health[station] = StationHealth.parse(message.payload) }
         }
         return Set(status.keys).union(state.keys).sorted().map { name in
-            Self.station(name, status: status[name], state: state[name], now: wall.now)
+            var row = Self.station(name, status: status[name], state: state[name], now: wall.now)
+            row.health = health[name]
+            return row
         }
     }
 

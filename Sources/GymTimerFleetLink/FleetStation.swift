@@ -80,6 +80,8 @@ public final class FleetStation: TimedDriver {
     var cards = FleetAthleteCards()
     /// The folder shared with the station's upgrade agent, when it has one (`KioskFleet`).
     public var upgrade: StationUpgrade?
+    /// The station's health (`P/S/health`), when the kiosk gave it a reporter (`KioskFleet`).
+    public var health: FleetHealthReporter?
 
     /// The largest packet the broker may send the station: a command (4 KiB at most) or an
     /// athlete's card (8 KiB at most) with its topic and headers. Larger messages are dropped
@@ -191,6 +193,7 @@ public final class FleetStation: TimedDriver {
         var candidates: [Moment?] = [scheduledBegin.map { $0 - lead }]
         candidates.append(connection?.nextDeadline)
         candidates.append(records.nextDeadline)
+        candidates.append(health?.nextAt)
         return candidates.compactMap { $0 }.min()
     }
 
@@ -223,6 +226,11 @@ public final class FleetStation: TimedDriver {
                 event(.started(at: unix(start)), answering: id)
             }
         }
+        if let due = health?.nextAt, due <= now {
+            publishHealth()
+            // The agent's latest check reaches Home Assistant's update entity with the heartbeat.
+            publishUpdate()
+        }
         guard let connection else { return }
         handle(connection.fire(at: now))
         if !connected { records.disconnected() }
@@ -242,6 +250,7 @@ public final class FleetStation: TimedDriver {
     /// (retained) when it changed.
     public func observe(_ kiosk: Kiosk, display shown: DisplayContent?) {
         lastKiosk = kiosk
+        if health?.faultsMoved == true { publishHealth() }
         let report = FleetStateReport(kiosk)
         let display = shown?.text ?? "    "
         guard report != lastReport else { return }
@@ -326,6 +335,7 @@ public final class FleetStation: TimedDriver {
         }
         publishState()
         publishUpdate()
+        publishHealth()
         // Every record not acknowledged goes again: what the last connection sent may be lost.
         records.connected(at: now())
         onEvent(.online)
@@ -353,6 +363,15 @@ public final class FleetStation: TimedDriver {
         guard connected, let client, let report = lastReport else { return }
         let payload = report.json(display: lastDisplay ?? "    ", at: wall.now, unix: unix, startsAt: scheduledStart.map(unix))
         _ = try? client.publish(MQTTMessage(topic: topics.state, text: payload, qos: 1, retain: true))
+    }
+
+    /// Publishes the health (retained) and schedules the next heartbeat; while disconnected,
+    /// nothing and no heartbeat (connecting publishes it).
+    private func publishHealth() {
+        guard let health else { return }
+        guard connected, let client else { return health.nextAt = nil }
+        let payload = health.sample(at: now()).json
+        _ = try? client.publish(MQTTMessage(topic: topics.health, text: payload, qos: 1, retain: true))
     }
 
     // MARK: Commands

@@ -18,19 +18,26 @@ public final class KioskFleet {
     public let station: FleetStation?
     /// The wall clock records are dated by (virtual in virtual time).
     private let wall: WallClock
+    /// What the station's health reads the machine with, and the devices it has.
+    private let healthProbe: any HealthProbe
+    private let fitted: Set<FleetHealthReporter.DeviceKind>
 
     /// The station of `configuration`'s `[fleet]`, if any (see `FleetStation.forKiosk`): its
     /// outbox beside the history at `historyPath` (nil: in memory only, lost when the program ends); `now` is the
     /// runtime's timeline, `wall` the wall clock; `log` takes one line per problem.
     /// `transport` makes the MQTT client: the real one, or in virtual time an in-memory
-    /// broker's (GymTimerSimulation's `InMemoryBroker`), with `startLead` zero.
+    /// broker's (GymTimerSimulation's `InMemoryBroker`), with `startLead` zero. `healthProbe`
+    /// reads the machine for the station's health: the real kiosk's `SystemHealthProbe`, else a
+    /// simulated one.
     public init(
         _ configuration: GymTimerConfiguration, historyPath: String?, now: @escaping () -> Moment,
-        wall: WallClock = .system,
+        wall: WallClock = .system, healthProbe: any HealthProbe = SimulatedHealthProbe(),
         transport: MQTTTransportFactory = MQTTClient.factory, startLead: Duration = FleetStation.startLead,
         log: @escaping (String) -> Void
     ) {
         self.wall = wall
+        self.healthProbe = healthProbe
+        fitted = configuration.hardware.nfc == nil ? [.display, .audio] : [.display, .audio, .reader]
         station = FleetStation.forKiosk(
             configuration, historyPath: historyPath, now: now, wall: wall,
             transport: transport, startLead: startLead, log: log)
@@ -73,6 +80,7 @@ public final class KioskFleet {
     /// forget deletes the card's rows from the history and rewrites the whole journal.
     public func attach<C: Clock>(_ runtime: KioskRuntime<C>) where C.Duration == Duration {
         guard let station else { return }
+        station.health = FleetHealthReporter(probe: healthProbe, faults: runtime.faultLog, fitted: fitted, wall: wall)
         station.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
         runtime.knownTap = { [unowned station] card in station.knownTap(for: card) }
         station.forgetHeld = { [unowned runtime, weak self] card in

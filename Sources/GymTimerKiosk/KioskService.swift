@@ -48,7 +48,8 @@ public enum KioskService {
         // With a [fleet] section, the station's socket, deadlines and outbox join the loop's.
         let fleet = KioskFleet(
             configuration, historyPath: configuration.history.path,
-            now: { Moment(origin.duration(to: clock.now)) }, log: log)
+            now: { Moment(origin.duration(to: clock.now)) },
+            healthProbe: SystemHealthProbe(dataDirectory: data.path), log: log)
         let runtime = data.runtime(
             settings: configuration.kiosk, clock: clock, origin: origin,
             devices: hardware.devices(sources: [signals, data.clockSteps] + fleet.sources, sound: sound),

@@ -40,6 +40,8 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// boundary still wakes for that boundary (at once) instead of skipping the second.
     private var handledAt: Moment = .origin
     private let faults: FaultLog
+    /// The devices' faults (the fleet's health reads which fail and the last one).
+    public var faultLog: FaultLog { faults }
     /// The wall clock and zone the kiosk's sleep window is read in; nil: the display never sleeps.
     private let sleepClock: SleepClock?
     /// The sleep clock's one reading of this wake-up (`wakeups` when it was taken): the night

@@ -48,6 +48,9 @@ import Testing
             "start": "button", "dismiss": "button", "pause": "button", "resume": "button", "reset": "button",
             "rest_seconds": "number", "mode": "select", "message": "notify", "event": "event",
             "update": "update",
+            "version": "sensor", "uptime": "sensor", "clock_synchronised": "binary_sensor", "clock_offset": "sensor",
+            "cpu_temp": "sensor", "disk_free": "sensor", "wifi_signal": "sensor", "last_fault": "sensor",
+            "problem": "binary_sensor",
         ])
         let required = ["sensor": ["state_topic"], "button": ["command_topic"], "number": ["command_topic"],
                         "select": ["command_topic", "options"], "event": ["state_topic", "event_types"],
@@ -156,5 +159,21 @@ import Testing
         ])
         #expect(discovery.retired.allSatisfy { $0.payload.isEmpty })
         #expect(discovery.birthTopic == "homeassistant/status")
+    }
+
+    @Test func theHealthIsDiagnosticEntitiesReadingTheHealthTopic() throws {
+        for id in ["version", "uptime", "clock_synchronised", "clock_offset", "cpu_temp", "disk_free", "wifi_signal", "last_fault", "problem"] {
+            let entry = try component(id)
+            #expect(entry["state_topic"] as? String == "gymtimer/rack-3/health", "\(id)")
+            #expect(entry["entity_category"] as? String == "diagnostic", "\(id)")
+        }
+        #expect(try component("cpu_temp")["value_template"] as? String
+            == "{{ value_json.cpu_temp if value_json.cpu_temp is number else None }}")
+        #expect(try component("cpu_temp")["unit_of_measurement"] as? String == "°C")
+        #expect(try component("wifi_signal")["device_class"] as? String == "signal_strength")
+        #expect(try component("problem")["device_class"] as? String == "problem")
+        #expect(try component("problem")["value_template"] as? String == "{{ 'ON' if value_json.flags else 'OFF' }}")
+        #expect(try component("clock_synchronised")["value_template"] as? String
+            == "{{ ('ON' if value_json.clock.synchronised else 'OFF') if value_json.clock else None }}")
     }
 }

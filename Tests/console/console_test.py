@@ -490,6 +490,32 @@ def main():
         finally:
             locked_page.quit()
 
+        # The health view on the phone: each station's figures (what its simulated probe reads), and a
+        # station whose retained health is hot and unsynchronised flagged in words.
+        hot = ('{"version":"1.9.0","uptime":86400,"clock":{"synchronised":false,"offset_ms":null},"cpu_temp":81.2,'
+               '"disk_free_mb":300,"disk_free_percent":6.2,"wifi_dbm":-70,'
+               '"devices":{"display":"ok","audio":"fault","reader":"absent"},'
+               '"fault":{"at":1764300000,"text":"audio output: <gone>"},"flags":["clock","disk","hot"],"at":1764300000}')
+        mqtt_publish(gym.mqtt, "gymtimer/ghost-1/health", hot, retain=True)
+        def health_rows():
+            driver.get(base + "/health")
+            return driver.execute_script("""
+                const out = {};
+                for (const r of document.querySelectorAll('#health tr[data-station]'))
+                  out[r.dataset.station] = {flagged: r.classList.contains('flagged'),
+                    cells: Array.from(r.querySelectorAll('td')).map(c => c.textContent)};
+                return out;""")
+        rows = until(15, lambda: (lambda r: r if "ghost-1" in r and all(s in r and len(r[s]["cells"]) == 10 for s in STATIONS)
+                                  else None)(health_rows()))
+        check("health: every station's figures (uptime, clock, CPU, disk, devices)",
+              rows is not None and all(rows[s]["cells"][2:5] == ["1h 0m", "synchronised +0.0 ms", "45.0 °C"]
+                                       and rows[s]["cells"][5] == "4096 MB free (50.0%)" and rows[s]["cells"][9] == "ok"
+                                       and not rows[s]["flagged"] for s in STATIONS), repr(rows))
+        check("health: a hot, unsynchronised, full station is flagged in words",
+              rows is not None and rows["ghost-1"]["flagged"]
+              and rows["ghost-1"]["cells"][9] == "CLOCK UNSYNCHRONISED, DISK 6% FREE, HOT 81 °C"
+              and rows["ghost-1"]["cells"][8] == "audio output: <gone>", repr(rows and rows.get("ghost-1")))
+
         # The TV by the rig (1280 × 900): the floor's clocks and the leaderboard, large, no controls;
         # equal scores share a rank.
         driver.set_window_size(1280, 900)

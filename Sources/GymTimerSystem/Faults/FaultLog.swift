@@ -3,6 +3,13 @@
 public final class FaultLog {
     private let sink: (String) -> Void
     private var failing: Set<String> = []
+    /// The last fault logged (`device: error`), for the station's health; nil before any.
+    public private(set) var lastFault: String?
+    /// Counts the changes of `failing` (a failure or a recovery): the fleet's health is
+    /// published again when it moved, without comparing anything on every wake-up.
+    public private(set) var changes = 0
+    /// The devices failing now.
+    public var failingDevices: Set<String> { failing }
 
     /// `sink` receives each line to log (stderr, the journal, or a test's array).
     public init(sink: @escaping (String) -> Void) { self.sink = sink }
@@ -10,12 +17,15 @@ public final class FaultLog {
     /// Records that `device` failed; logs only the first failure in a row.
     public func failed(_ device: String, _ error: any Error) {
         guard failing.insert(device).inserted else { return }
+        lastFault = "\(device): \(error)"
+        changes &+= 1
         sink("fault: \(device): \(error)")
     }
 
     /// Records that `device` worked; logs the recovery if it had been failing.
     public func succeeded(_ device: String) {
         guard failing.remove(device) != nil else { return }
+        changes &+= 1
         sink("recovered: \(device) works again")
     }
 

@@ -18,7 +18,7 @@ struct Fleet: ParsableCommand {
 /// `gymtimer fleet status`: every station seen, online or not, from the retained topics.
 struct FleetStatus: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Every station seen on the broker: online or not, its mode, what is left of its countdown, what it shows, its sleep window and whether it is asleep.")
+        commandName: "status", abstract: "Every station seen on the broker: online or not, its mode, what is left of its countdown, what it shows, its sleep window and whether it is asleep; then each station's health (version, uptime, clock, CPU, disk, Wi-Fi, devices, last fault) with its flags.")
 
     @OptionGroup var broker: FleetBrokerOptions
 
@@ -44,6 +44,7 @@ struct FleetStatus: ParsableCommand {
             print(row.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
                 .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
         }
+        for line in FleetHealthLines.lines(stations) { print(line) }
     }
 }
 
