@@ -291,6 +291,9 @@ broker = "mqtt://127.0.0.1:$MQTT_PORT"
 station = "$STATION"
 console_url = "http://gym-server.local:8080/"
 EOF
+# What the upgrade agent found (docs/upgrades.md): the gym's source offers a newer package.
+mkdir -p "$RUN/$STATION/upgrade"
+echo '{"installed":"0.9.0-1","latest":"0.9.0-2"}' > "$RUN/$STATION/upgrade/status.json"
 start_station() {
   "$GYMTIMER" simulate --headless --config "$RUN/$STATION.toml" --data-dir "$RUN/$STATION" \
     < /dev/null >> "$RUN/$STATION.jsonl" 2>> "$RUN/$STATION.log" &
@@ -301,7 +304,9 @@ start_station
 # --- the checks ---------------------------------------------------------------------------------
 ENTITIES="sensor.${EID}_state sensor.${EID}_display sensor.${EID}_remaining sensor.${EID}_ends
 button.${EID}_start button.${EID}_dismiss button.${EID}_pause button.${EID}_resume button.${EID}_reset
-number.${EID}_rest_seconds select.${EID}_mode notify.${EID}_message event.${EID}_event"
+number.${EID}_rest_seconds select.${EID}_mode notify.${EID}_message event.${EID}_event update.${EID}_update
+sensor.${EID}_version sensor.${EID}_uptime binary_sensor.${EID}_clock_synchronised sensor.${EID}_clock_offset
+sensor.${EID}_cpu_temp sensor.${EID}_disk_free sensor.${EID}_wifi_signal sensor.${EID}_last_fault binary_sensor.${EID}_problem"
 device() { # the station's device and its entities, from Home Assistant's registries
   local devices entities
   devices=$(ws config/device_registry/list) && entities=$(ws config/entity_registry/list) || return 1
@@ -324,6 +329,32 @@ T_DISCOVERED=$(clock)
 # The device links to the gym's console (console_url), the support page of its origin too.
 console_link() { [ "$(jq -r '.devices[0].configuration_url' "$RUN/device.json")" = "http://gym-server.local:8080/" ]; }
 check "the device links to the gym's console (its configuration URL)" console_link
+
+# The station's health as diagnostic entities (the headless station's simulated machine: 45 °C,
+# half its disk free, its clock synchronised, nothing flagged).
+diagnostics() {
+  [ "$(state "sensor.${EID}_version")" = "$("$GYMTIMER" --version)" ] && [ "$(state "sensor.${EID}_cpu_temp")" = 45 ] \
+    && [ "$(state "sensor.${EID}_disk_free")" = 50 ] && [ "$(state "binary_sensor.${EID}_clock_synchronised")" = on ] \
+    && [ "$(state "binary_sensor.${EID}_problem")" = off ] && [ "$(state "sensor.${EID}_last_fault")" = none ]
+}
+until_ok "$WAIT" diagnostics || true
+check "the diagnostic entities show the station's health (version, 45 °C, 50 % free, clock synchronised, no problem)" diagnostics
+# The update entity: both versions; its install action asks the station, which hands it to its
+# agent (the request file); the package step is a test double here (the install VM runs the real
+# one): it installs by writing the agent's new status and restarting the kiosk, as the package's
+# maintainer scripts do.
+versions() { api GET "/api/states/update.${EID}_update" | jq -r '"\(.state) \(.attributes.installed_version) \(.attributes.latest_version)"'; }
+offered() { [ "$(versions)" = "on 0.9.0-1 0.9.0-2" ]; }
+until_ok "$WAIT" offered || true; check "the update entity shows the installed 0.9.0-1 and the gym's latest 0.9.0-2" offered
+api POST /api/services/update/install "{\"entity_id\":\"update.${EID}_update\"}" >/dev/null || say "Home Assistant refused: update.install"
+requested() { [ -f "$RUN/$STATION/upgrade/request" ]; }
+until_ok "$WAIT" requested || true; check "its install action reaches the station's upgrade agent (the request written)" requested
+echo '{"installed":"0.9.0-2","latest":"0.9.0-2"}' > "$RUN/$STATION/upgrade/status.json"
+rm -f "$RUN/$STATION/upgrade/request"
+stop_pid "$STATION_PID"; start_station
+upgraded() { [ "$(versions)" = "off 0.9.0-2 0.9.0-2" ]; }
+until_ok "$WAIT" upgraded || true; check "after the upgrade the station reports 0.9.0-2 installed, up to date" upgraded
+until_ok "$WAIT" available || true
 
 # The select picks a mode (the station's state says so, and the entity shows it), and back.
 select_mode() { api POST /api/services/select/select_option "{\"entity_id\":\"select.${EID}_mode\",\"option\":\"$1\"}" >/dev/null; }

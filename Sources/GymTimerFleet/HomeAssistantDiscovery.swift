@@ -15,6 +15,11 @@ public struct HomeAssistantDiscovery: Sendable {
     public struct Message: Hashable, Sendable {
         public var topic: String
         public var payload: String
+
+        public init(topic: String, payload: String) {
+            self.topic = topic
+            self.payload = payload
+        }
     }
 
     /// Who announces the device (Home Assistant shows it as the device's origin); its support

@@ -45,8 +45,6 @@ public final class FleetStation: TimedDriver {
     private let log: (String) -> Void
     /// Home Assistant's discovery (nil with `home_assistant = false`).
     private let discovery: HomeAssistantDiscovery?
-    /// Whether the old per-component discovery topics were cleared (once per run).
-    private var retiredCleared = false
     /// When discovery was last sent for Home Assistant's birth message (at most once a second).
     private var lastBirthReply: Moment?
     /// Workout records on their way to the gym's database (outbox, acknowledgements, retries).
@@ -293,6 +291,10 @@ public final class FleetStation: TimedDriver {
                 online()
             case .message(let message) where message.topic == discovery?.birthTopic:
                 homeAssistantStarted(message)
+            case .message(let message) where discovery?.retired.contains(where: { $0.topic == message.topic }) == true:
+                if message.retain, !message.payload.isEmpty {
+                    _ = try? publishRetained(HomeAssistantDiscovery.Message(topic: message.topic, payload: ""))
+                }
             case .message(let message) where message.topic == topics.classRecord:
                 follow(message)
             case .message(let message) where isAthleteCard(message.topic):
@@ -322,10 +324,10 @@ public final class FleetStation: TimedDriver {
             // Discovery first, so whoever sees `online` finds the entities already retained.
             if let discovery {
                 try client.subscribe(discovery.birthTopic, qos: 1)
-                if !retiredCleared {
-                    for message in discovery.retired { try publishRetained(message) }
-                    retiredCleared = true
-                }
+                // What earlier versions announced per component is cleared only where the broker
+                // still retains it (an empty payload on a topic Home Assistant's device holds is a
+                // conflicting discovery to it, logged on every restart).
+                for message in discovery.retired { try client.subscribe(message.topic, qos: 1) }
                 try publishRetained(discovery.device)
             }
             try client.publish(MQTTMessage(topic: topics.status, text: "online", qos: 1, retain: true))

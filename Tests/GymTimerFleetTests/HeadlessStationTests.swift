@@ -372,8 +372,11 @@ import GymTimerSystem
         let mid = try coach.publish(MQTTMessage(topic: old, text: "{\"name\":\"State\"}", qos: 1, retain: true))
         _ = pump([coach]) { $0[0]?.contains(.delivered(mid: mid)) == true }
         let status = try observer(port: broker.port, ["gymtimer/rack-4/status"])
+        let retired = try Watcher(port: broker.port, [old])
         let rack = try station("rack-4", port: broker.port)
         _ = messages(status) { $0.contains { $0.text == "online" } }
+        // The station finds the old topic retained (its subscription) and clears it.
+        #expect(retired.wait { $0.contains { $0.topic == old && $0.payload.isEmpty } }, "the old topic is cleared")
         // Subscribed after the station published them: what arrives is what the broker retained,
         // all of it with the grant. A marker published once the device's discovery is in comes
         // after every retained message: what came before it is all the broker kept.
