@@ -193,14 +193,20 @@ snippet() {  # snippet NAME [KEY VALUE]...: debhelper's autoscript NAME with #KE
 fill() {  # fill SCRIPT MARK TEXT: the template's line MARK replaced by TEXT
   local text=$3; awk -v mark="$2" -v text="$text" '$0 == mark { print text; next } { print }' "$1" > "$1.new" && mv "$1.new" "$1"
 }
-for script in postinst prerm postrm; do cp "deploy/debian/$script" "$pkgroot/DEBIAN/$script"; done
-fill "$pkgroot/DEBIAN/postinst" "#SYSUSERS#" "$(snippet postinst-sysusers CONFILE_BASENAME gymtimer.conf)"
-fill "$pkgroot/DEBIAN/postinst" "#SYSTEMD#" "$(for u in $units; do snippet postinst-systemd-enable UNITFILE "$u"; done
-  snippet postinst-systemd-restart UNITFILES "$units" RESTART_ACTION restart)"
-fill "$pkgroot/DEBIAN/prerm" "#SYSTEMD#" "$(snippet prerm-systemd-restart UNITFILES "$units")"
-fill "$pkgroot/DEBIAN/postrm" "#SYSTEMD#" "$(snippet postrm-systemd-reload-only; snippet postrm-systemd UNITFILES "$units")"
-grep -q '#[A-Z_]*#' "$pkgroot/DEBIAN/"post* "$pkgroot/DEBIAN/prerm" && die "a debhelper mark left unfilled in the maintainer scripts"
-chmod 0755 "$pkgroot/DEBIAN/postinst" "$pkgroot/DEBIAN/prerm" "$pkgroot/DEBIAN/postrm"
+# maintainer_scripts ROOT TEMPLATES SYSUSERS UNITS: a package's postinst, prerm and postrm from the
+# templates' folder, their marks filled with debhelper's snippets (its sysusers.d file, its units).
+maintainer_scripts() {
+  local root=$1 from=$2 sysusers=$3 units=$4 script u
+  for script in postinst prerm postrm; do cp "$from/$script" "$root/DEBIAN/$script"; done
+  fill "$root/DEBIAN/postinst" "#SYSUSERS#" "$(snippet postinst-sysusers CONFILE_BASENAME "$sysusers")"
+  fill "$root/DEBIAN/postinst" "#SYSTEMD#" "$(for u in $units; do snippet postinst-systemd-enable UNITFILE "$u"; done
+    snippet postinst-systemd-restart UNITFILES "$units" RESTART_ACTION restart)"
+  fill "$root/DEBIAN/prerm" "#SYSTEMD#" "$(snippet prerm-systemd-restart UNITFILES "$units")"
+  fill "$root/DEBIAN/postrm" "#SYSTEMD#" "$(snippet postrm-systemd-reload-only; snippet postrm-systemd UNITFILES "$units")"
+  ! grep -q '#[A-Z_]*#' "$root/DEBIAN/"post* "$root/DEBIAN/prerm" || die "a debhelper mark left unfilled in $from's maintainer scripts"
+  chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
+}
+maintainer_scripts "$pkgroot" deploy/debian gymtimer.conf "$units"
 
 mkdir -p "$out"
 deb=$out/gymtimer_${version}_$arch.deb
@@ -247,14 +253,7 @@ Description: GymTimer's gym server: the collector and the coach's console as ser
  Mosquitto's configuration for the gym's broker (accounts and ACL).
 CONTROL
 srvunits="gymtimer-collect.service gymtimer-console.service"
-for script in postinst prerm postrm; do cp "deploy/server/debian/$script" "$srvroot/DEBIAN/$script"; done
-fill "$srvroot/DEBIAN/postinst" "#SYSUSERS#" "$(snippet postinst-sysusers CONFILE_BASENAME gymtimer-server.conf)"
-fill "$srvroot/DEBIAN/postinst" "#SYSTEMD#" "$(for u in $srvunits; do snippet postinst-systemd-enable UNITFILE "$u"; done
-  snippet postinst-systemd-restart UNITFILES "$srvunits" RESTART_ACTION restart)"
-fill "$srvroot/DEBIAN/prerm" "#SYSTEMD#" "$(snippet prerm-systemd-restart UNITFILES "$srvunits")"
-fill "$srvroot/DEBIAN/postrm" "#SYSTEMD#" "$(snippet postrm-systemd-reload-only; snippet postrm-systemd UNITFILES "$srvunits")"
-grep -q '#[A-Z_]*#' "$srvroot/DEBIAN/"post* "$srvroot/DEBIAN/prerm" && die "a debhelper mark left unfilled in gymtimer-server's maintainer scripts"
-chmod 0755 "$srvroot/DEBIAN/postinst" "$srvroot/DEBIAN/prerm" "$srvroot/DEBIAN/postrm"
+maintainer_scripts "$srvroot" deploy/server/debian gymtimer-server.conf "$srvunits"
 srvdeb=$out/gymtimer-server_${version}_$arch.deb
 dpkg-deb --root-owner-group -Zxz --build "$srvroot" "$srvdeb" >/dev/null
 echo "  built $(realpath "$srvdeb")  (Depends: gymtimer (= $debversion))"
