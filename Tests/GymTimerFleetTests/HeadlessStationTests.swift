@@ -587,6 +587,27 @@ extension HeadlessStationTests {
     }
 
 
+    /// `fleet upgrade` through a real broker to two real stations: the one whose agent found a
+    /// newer package writes the agent's request and says done; the one with no agent refuses
+    /// with why, and the command exits 1 (not done everywhere).
+    @Test func fleetUpgradeIsHandedToEachStationsAgentOrRefusedWithWhy() throws {
+        let broker = try LocalBroker()
+        let folder = "\(directory)/rack-u1/upgrade"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try #"{"installed":"0.9.0-1","latest":"0.9.0-2"}"#.write(toFile: folder + "/status.json", atomically: true, encoding: .utf8)
+        let stations = [try station("rack-u1", port: broker.port), try station("rack-u2", port: broker.port)]
+        defer { for station in stations { station.send("0 end") } }
+        let online = try observer(port: broker.port, ["gymtimer/+/update"])
+        _ = messages(online) { Set($0.map(\.topic)).count == 2 }
+        let (status, out, err) = try run(["fleet", "upgrade", "--broker", "mqtt://127.0.0.1:\(broker.port)"])
+        #expect(status == 1 && err.contains("not done everywhere"), "\(out) \(err)")
+        #expect(out.contains("done on rack-u1;"), "\(out)")
+        #expect(out.contains("refused on rack-u2: \"upgrade\" not allowed now: no upgrade agent has checked"), "\(out)")
+        let request = (try? String(contentsOfFile: folder + "/request", encoding: .utf8)) ?? ""
+        #expect(request.contains("\"id\":"), "the agent's request: \(request)")
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/rack-u2/upgrade/request"))
+    }
+
     /// A broker with station `rack-1` online (its retained status), and an observer of every
     /// command topic.
     func brokerWithRack1() throws -> (LocalBroker, MQTTClient) {

@@ -11,7 +11,7 @@ struct Fleet: ParsableCommand {
         abstract: "See every station of the gym, start them all at one instant, pause, resume, reset or set them up, show them a message, lock their buttons, set their brightness and sleep window.",
         subcommands: [
             FleetStatus.self, FleetStart.self, FleetCancel.self, FleetPause.self, FleetResume.self, FleetReset.self, FleetSelect.self,
-            FleetSet.self, FleetMessage.self, FleetLock.self, FleetUnlock.self, FleetBrightness.self, FleetSleep.self, FleetAthlete.self,
+            FleetSet.self, FleetMessage.self, FleetLock.self, FleetUnlock.self, FleetBrightness.self, FleetSleep.self, FleetAthlete.self, FleetUpgrade.self,
         ])
 }
 

@@ -42,6 +42,17 @@ struct FleetUnlock: CoachCommand {
     func command() -> FleetCommand { .unlock }
 }
 
+/// `gymtimer fleet upgrade`: each station hands an upgrade from the gym's package source to its
+/// upgrade agent, which installs it once the station is idle (docs/upgrades.md); a station with
+/// no agent, or nothing newer, refuses and says why.
+struct FleetUpgrade: CoachCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade", abstract: "Upgrade the stations from the gym's package source, each once it is idle.")
+    @OptionGroup var broker: FleetBrokerOptions
+    @OptionGroup var target: FleetTargetOptions
+    func command() -> FleetCommand { .upgrade }
+}
+
 /// `gymtimer fleet brightness`: how bright the stations' displays are (kept across restarts).
 struct FleetBrightness: CoachCommand {
     static let configuration = CommandConfiguration(
