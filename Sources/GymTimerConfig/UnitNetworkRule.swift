@@ -58,6 +58,9 @@ public struct UnitNetworkRule: Hashable, Sendable {
         lines += [
             "[Service]",
             "PrivateNetwork=no",
+            // The station's health reads its Wi-Fi signal from /proc/net/wireless, a system file
+            // of /proc that the unit's ProcSubset=pid hides (other processes stay invisible).
+            "ProcSubset=all",
             "RestrictAddressFamilies=",
             "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
             "IPAddressDeny=any",

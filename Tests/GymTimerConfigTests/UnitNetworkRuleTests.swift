@@ -27,8 +27,8 @@ import Testing
     @Test func anIPv4BrokerIsAllTheServiceMayReach() throws {
         let rule = try UnitNetworkRule.make(fleet: fleet("mqtt://10.0.0.2:1884"), resolvConf: resolvConf, resolve: noLookup)
         #expect(settings(rule) == [
-            "[Service]", "PrivateNetwork=no", "RestrictAddressFamilies=", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
-            "IPAddressDeny=any", "IPAddressAllow=", "IPAddressAllow=localhost 10.0.0.2",
+            "[Service]", "PrivateNetwork=no", "ProcSubset=all", "RestrictAddressFamilies=",
+            "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "IPAddressDeny=any", "IPAddressAllow=", "IPAddressAllow=localhost 10.0.0.2",
         ])
         #expect(rule?.dropIn.contains("mqtt://10.0.0.2:1884 (10.0.0.2)") == true)
     }

@@ -11,9 +11,6 @@ import Testing
         """
 
     @Test func parsesTheKernelsTexts() {
-        #expect(HealthReadings.uptime("86400.52 170000.10\n") == 86400)
-        #expect(HealthReadings.uptime("nonsense") == nil)
-        #expect(HealthReadings.uptime("1e300 0") == nil)
         #expect(HealthReadings.thermal("48500\n") == 48.5)
         #expect(HealthReadings.thermal("81234") == 81.234)
         #expect(HealthReadings.thermal("") == nil)
@@ -35,23 +32,33 @@ import Testing
         #expect(HealthReadings.clock(state: 0, status: 0x0040, offset: 0).synchronised == false)
     }
 
+    /// The boot clock is what /proc/uptime says (which the installed unit cannot read).
+    @Test func theTimeSinceBootIsTheKernelsUptime() throws {
+        let text = try String(contentsOfFile: "/proc/uptime", encoding: .utf8)
+        let proc = try #require(text.split(separator: " ").first.flatMap { Double($0) })
+        let boot = try #require(SystemHealthProbe.secondsSinceBoot())
+        #expect(abs(Double(boot) - proc) < 5, "CLOCK_BOOTTIME \(boot) s, /proc/uptime \(proc) s")
+    }
+
     @Test func theRealProbeReadsFixtureFilesAndFailsSoft() throws {
         let root = NSTemporaryDirectory() + "health-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: root) }
         for (path, text) in [
-            "/proc/uptime": "86400.52 170000.10\n", "/sys/class/thermal/thermal_zone0/temp": "81000\n",
+            "/sys/class/thermal/thermal_zone0/temp": "81000\n",
             "/proc/net/wireless": Self.wireless,
         ] {
             try FileManager.default.createDirectory(
                 atPath: root + (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try text.write(toFile: root + path, atomically: true, encoding: .utf8)
         }
-        let sample = SystemHealthProbe(dataDirectory: root, root: root, clock: { (0, 0x0040, 0) }).sample()
+        let sample = SystemHealthProbe(
+            dataDirectory: root, root: root, clock: { (0, 0x0040, 0) }, uptime: { 86400 }).sample()
         #expect(sample.uptime == 86400 && sample.cpuTemp == 81 && sample.wifiDbm == -61)
         #expect(sample.clockSynchronised == false && sample.clockOffsetMs == 0)
         #expect(sample.diskFreeMB != nil && sample.diskFreePercent.map { (0...100).contains($0) } == true)
         // Nothing readable: every figure nil, no trap.
-        let none = SystemHealthProbe(dataDirectory: root + "/missing", root: root + "/missing", clock: { nil }).sample()
+        let none = SystemHealthProbe(
+            dataDirectory: root + "/missing", root: root + "/missing", clock: { nil }, uptime: { nil }).sample()
         #expect(none == HealthSample())
     }
 }

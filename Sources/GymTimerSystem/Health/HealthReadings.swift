@@ -3,13 +3,6 @@ import Foundation
 /// The parsers of the kernel's health files, kept apart from the reads so that tests feed them
 /// fixtures: each takes the file's text and gives nil for anything it does not recognise.
 public enum HealthReadings {
-    /// /proc/uptime: "86400.52 170000.10" → 86400 (whole seconds).
-    public static func uptime(_ text: String) -> Int? {
-        guard let first = text.split(whereSeparator: \.isWhitespace).first, let seconds = Double(first),
-              seconds.isFinite, (0...1e11).contains(seconds) else { return nil }
-        return Int(seconds)
-    }
-
     /// A thermal zone's `temp`: millidegrees ("48500" → 48.5 °C); nil out of -100...300 °C.
     public static func thermal(_ text: String) -> Double? {
         guard let milli = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }

@@ -1,6 +1,6 @@
 /// What a `HealthProbe` read of the machine: each figure nil where it could not be read.
 public struct HealthSample: Hashable, Sendable {
-    /// Seconds since boot (/proc/uptime).
+    /// Seconds since boot (CLOCK_BOOTTIME).
     public var uptime: Int?
     /// Whether the wall clock is synchronised (adjtimex: STA_UNSYNC clear, no TIME_ERROR).
     public var clockSynchronised: Bool?

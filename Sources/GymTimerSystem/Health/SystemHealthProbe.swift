@@ -4,27 +4,38 @@ import Glibc
 import Foundation
 import GymTimerHAL
 
-/// The real `HealthProbe`: /proc/uptime, adjtimex (as `ClockReading` reads it for the sleep
+/// The real `HealthProbe`: the time since boot (CLOCK_BOOTTIME: the installed unit's
+/// `ProcSubset=pid` hides /proc/uptime), adjtimex (as `ClockReading` reads it for the sleep
 /// windows' "clock trusted"), /sys/class/thermal/thermal_zone0/temp, statvfs of the data
-/// directory and /proc/net/wireless. `root` prefixes the kernel's files (a test's fixture
-/// directory); `clock` is adjtimex (a test's figures). Each read fails soft: nil.
+/// directory and /proc/net/wireless (visible to the unit with a `[fleet]`, whose network drop-in
+/// lets it see /proc's system files). `root` prefixes the kernel's files (a test's fixture
+/// directory); `clock` is adjtimex and `uptime` the boot clock (a test's figures). Each read fails soft: nil.
 public final class SystemHealthProbe: HealthProbe {
     private let dataDirectory: String
     private let root: String
     private let clock: () -> (state: Int32, status: Int32, offset: Int)?
+    private let uptime: () -> Int?
 
     public init(
         dataDirectory: String, root: String = "",
         clock: @escaping () -> (state: Int32, status: Int32, offset: Int)? = {
             (try? SystemCall.clockStatus()).map { ($0.state, $0.status, $0.offset) }
-        }
+        },
+        uptime: @escaping () -> Int? = SystemHealthProbe.secondsSinceBoot
     ) {
-        (self.dataDirectory, self.root, self.clock) = (dataDirectory, root, clock)
+        (self.dataDirectory, self.root, self.clock, self.uptime) = (dataDirectory, root, clock, uptime)
+    }
+
+    /// Whole seconds since boot, suspend included (CLOCK_BOOTTIME), or nil.
+    public static func secondsSinceBoot() -> Int? {
+        var now = timespec()
+        guard clock_gettime(CLOCK_BOOTTIME, &now) == 0, now.tv_sec >= 0 else { return nil }
+        return Int(now.tv_sec)
     }
 
     public func sample() -> HealthSample {
         var sample = HealthSample()
-        sample.uptime = read("/proc/uptime").flatMap(HealthReadings.uptime)
+        sample.uptime = uptime()
         if let figures = clock() {
             let clock = HealthReadings.clock(state: figures.state, status: figures.status, offset: figures.offset)
             (sample.clockSynchronised, sample.clockOffsetMs) = (clock.synchronised, clock.offsetMs)
