@@ -127,8 +127,13 @@ public struct ConsoleServer: Sendable {
         router.get("/tv") { _, _ -> Response in
             Self.text(.ok, ConsolePage.html(title: title, lock: .noPIN, view: .tv), type: "text/html; charset=utf-8")
         }
-        router.get("/health") { _, _ -> Response in
-            Self.text(.ok, ConsoleHealthPage.html(title: title, stations: link.healthSnapshot()), type: "text/html; charset=utf-8")
+        // The stations' health (versions, faults, Wi-Fi) is the coach's, not the guests' on the
+        // gym's Wi-Fi: with a PIN, a signed-out request gets the sign-in page.
+        router.get("/health") { request, _ -> Response in
+            if gate.pin != nil, gate.session(Self.sessionID(request)) == nil {
+                return page(request, message: "Sign in to see the stations' health.", status: .unauthorized)
+            }
+            return Self.text(.ok, ConsoleHealthPage.html(title: title, stations: link.healthSnapshot()), type: "text/html; charset=utf-8")
         }
         router.get("/console.css") { _, _ in Self.text(.ok, ConsolePage.css, type: "text/css; charset=utf-8") }
         router.get("/console.js") { _, _ in Self.text(.ok, ConsolePage.script, type: "text/javascript; charset=utf-8") }

@@ -487,6 +487,13 @@ def main():
                 return {width: document.documentElement.scrollWidth, view: innerWidth, button: b.right, text: b.width > 0 ? document.querySelector('#login button').textContent : ''};""")
             check("phone: the signed-out page fits, Sign in in view", lm["width"] <= lm["view"] and lm["button"] <= lm["view"]
                   and lm["text"] == "Sign in", repr(lm))
+            # The stations' health is the coach's: signed out, /health is the sign-in page.
+            locked_page.get(base + "/health")
+            hidden = locked_page.execute_script(
+                "return {health: !!document.querySelector('#health'), login: !!document.querySelector('#login'),"
+                " text: document.body.textContent.includes('Sign in to see the stations')};")
+            check("health: signed out, /health is the sign-in page, not the stations' health",
+                  hidden == {"health": False, "login": True, "text": True}, repr(hidden))
         finally:
             locked_page.quit()
 
