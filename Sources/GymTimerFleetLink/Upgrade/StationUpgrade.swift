@@ -42,11 +42,11 @@ public struct StationUpgrade: Sendable {
 
     /// Why an upgrade cannot be asked for now, or nil when it can.
     public func refusal() -> String? {
-        let update = update()
-        guard status() != nil else {
+        guard let status = status() else {
             return "no upgrade agent has checked the gym's package source on this station (docs/upgrades.md)"
         }
-        guard update.offersNewer else { return "nothing newer: \(update.installedVersion) is the gym's latest" }
+        let offered = StationUpdate(installedVersion: status.installed, latestVersion: status.latest, inProgress: false)
+        guard offered.offersNewer else { return "nothing newer: \(status.installed) is the gym's latest" }
         return nil
     }
 
