@@ -17,6 +17,9 @@ public struct ChildProcess: Sendable {
     public var environment: [String: String]
     /// Killed with SIGKILL if still running after this long; nil waits for ever.
     public var timeout: Duration?
+    /// Whether its standard output goes to the same capture as its standard error (`2>&1`:
+    /// `Outcome.standardError` then holds both, in the order written), instead of /dev/null.
+    public var capturesStandardOutput = false
 
     public init(
         executable: String, arguments: [String] = [],
@@ -66,7 +69,11 @@ public struct ChildProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if capturesStandardOutput {
+            posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
