@@ -157,6 +157,19 @@ public struct KioskProgress: Hashable, Sendable, Codable {
         division = (try? container.decodeIfPresent(Division.self, forKey: .division)) ?? nil
     }
 
+    /// What is under way at the station, in words, or nil when it is idle: a rest counting down,
+    /// paused or sounding its alarm, a workout's sets being counted, or a run of a plan that has
+    /// not finished. What a package upgrade must not interrupt (`UpgradeAgent`); a finished
+    /// run's result pages and the open menu are not under way (a restart shows them again).
+    public var underWay: String? {
+        if mode.restDeadline != nil { return "a rest is counting down" }
+        if mode.restRemaining != nil { return "a rest is paused" }
+        if mode.alarmSince != nil { return "the rest's alarm sounds" }
+        if (mode.sets ?? 0) > 0 || mode.workoutStartedAt != nil { return "a workout's sets are being counted" }
+        if let run = mode.run, run.finishedAt == nil { return "a\(mode.kind == .interval ? "n" : "") \(mode.kind.rawValue) is running" }
+        return nil
+    }
+
     /// This progress for a new timeline (the simulator's next run after a clean end): itself
     /// when it is idle with no workout under way, the press of start forgotten; nil otherwise.
     public var idleCarriedOver: KioskProgress? {

@@ -79,6 +79,22 @@ public final class KioskJournal<Content: Codable> {
         return best.payload
     }
 
+    /// The newest whole save's bytes, read without taking the journal up: another process's
+    /// look (the upgrade agent asking whether a run is under way). Nothing is moved aside or
+    /// kept open; nil when there is no journal or it holds no whole save.
+    public func newestSave() -> [UInt8]? {
+        if let memory {
+            guard let image = memory.image, image.count == 2 * slotSize else { return nil }
+            return (0..<2).compactMap { Self.slot(image[($0 * slotSize)..<(($0 + 1) * slotSize)], $0) }.max { $0.sequence < $1.sequence }?.payload
+        }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == 2 * slotSize else { return nil }
+        return (0..<2).compactMap { readSlot(fd, $0) }.max { $0.sequence < $1.sequence }?.payload
+    }
+
     /// `openExisting` on the simulated medium: the same checks on its bytes.
     private func openExisting(_ memory: JournalMemory) throws(KioskJournalError) -> [UInt8]? {
         memoryOpen = false
