@@ -12,17 +12,20 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
     public var hardware: HardwareSettings
     /// The broker this station is part of a fleet through; nil: the kiosk runs alone.
     public var fleet: FleetSettings?
+    /// When the upgrade agent may install a newer package unasked.
+    public var upgrade: UpgradeSettings
 
     public init(
         kiosk: KioskSettings = KioskSettings(), audio: AudioSettings = AudioSettings(),
         history: HistorySettings = HistorySettings(), hardware: HardwareSettings = HardwareSettings(),
-        fleet: FleetSettings? = nil
+        fleet: FleetSettings? = nil, upgrade: UpgradeSettings = UpgradeSettings()
     ) {
         self.kiosk = kiosk
         self.audio = audio
         self.history = history
         self.hardware = hardware
         self.fleet = fleet
+        self.upgrade = upgrade
     }
 
     /// Every setting at its default: what an empty file gives.
@@ -60,7 +63,8 @@ public struct GymTimerConfiguration: Hashable, Sendable, Codable {
                 audio: root.table("audio") { AudioSettings.read(from: $0) },
                 history: root.table("history") { HistorySettings.read(from: $0) },
                 hardware: root.table("hardware") { HardwareSettings.read(from: $0) },
-                fleet: root.table("fleet") { FleetSettings.read(from: $0) }
+                fleet: root.table("fleet") { FleetSettings.read(from: $0) },
+                upgrade: root.table("upgrade") { UpgradeSettings.read(from: $0) }
             )
         }
         guard problems.isEmpty else { throw ConfigError(problems: problems.lines) }
