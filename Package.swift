@@ -189,7 +189,7 @@ let package = Package(
             dependencies: [
                 "GymTimerCore", "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
                 "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
-                "GymTimerCommandLine", "GymTimerHAL", "GymTimerSystem", "GymTimerRosterCommands", systemPackage,
+                "GymTimerCommandLine", "GymTimerHAL", "GymTimerSystem", "GymTimerRosterCommands", "GymTimerSetup", systemPackage,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Linked by LLVM's lld (shipped with the Swift toolchain) with packed relative
@@ -269,7 +269,7 @@ let package = Package(
             name: "GymTimerFleetTests",
             dependencies: [
                 "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
-                "GymTimerDrivers", "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport", "GymTimerBenchSupport",
+                "GymTimerDrivers", "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport", "GymTimerBenchSupport", "GymTimerSetup",
             ]
         ),
         .testTarget(

@@ -10,7 +10,7 @@ struct GymTimer: ParsableCommand {
         version: GymTimerVersion.current,
         subcommands: [
             Run.self, Selftest.self, Simulate.self, CheckConfig.self, History.self, Stats.self, Bench.self, BenchAudio.self, ReadyProbe.self,
-            Collect.self, Athletes.self, Fleet.self, Console.self, UnitNetwork.self, Chain.self,
+            Collect.self, Athletes.self, Fleet.self, Console.self, UnitNetwork.self, Chain.self, Upgrade.self,
         ]
     )
 

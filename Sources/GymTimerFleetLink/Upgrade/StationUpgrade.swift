@@ -1,7 +1,9 @@
 import Foundation
 import GymTimerCore
 import GymTimerFleet
+import GymTimerHAL
 import GymTimerSystem
+import SystemPackage
 
 /// The kiosk's side of upgrades from the gym's package source (docs/upgrades.md): the folder it
 /// shares with the upgrade agent (`/var/lib/gymtimer/upgrade` on an installed station). The agent
@@ -48,6 +50,34 @@ public struct StationUpgrade: Sendable {
         let offered = StationUpdate(installedVersion: status.installed, latestVersion: status.latest, inProgress: false)
         guard offered.offersNewer else { return "nothing newer: \(status.installed) is the gym's latest" }
         return nil
+    }
+
+    /// The agent's side: makes the folder if it is missing, owned as the data directory it is
+    /// in is (the kiosk's user), so that the kiosk can write `request` into it.
+    public func prepareFolder() throws(UpgradeError) {
+        var info = stat()
+        if stat(folder, &info) == 0 { return }
+        var parent = stat()
+        let dataDirectory = (folder as NSString).deletingLastPathComponent
+        guard stat(dataDirectory, &parent) == 0 else {
+            throw UpgradeError("preparing \(folder)", "no data directory \(dataDirectory): has the kiosk ever run here?")
+        }
+        guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { throw UpgradeError("preparing \(folder)", Errno.last.text) }
+        if getuid() == 0 { _ = chown(folder, parent.st_uid, parent.st_gid) }
+    }
+
+    /// The agent's side: what it found, for the kiosk (`status`).
+    public func write(_ status: UpgradeStatus) throws(UpgradeError) {
+        do {
+            try SafeFiles.replace(statusPath, with: Array((status.json + "\n").utf8), mode: 0o644)
+        } catch {
+            throw UpgradeError("writing \(statusPath)", "\(error)")
+        }
+    }
+
+    /// The agent's side: the asked-for upgrade is done (or there was nothing newer).
+    public func finishRequest() {
+        _ = unlink(requestPath)
     }
 
     /// Asks the agent for an upgrade (the command's id and instant in the file, for its log).
