@@ -59,7 +59,8 @@ for b in gymtimer gymtimer-console gymtimer-central; do
 done
 # The units as install.sh installs them, with the package's paths: the kiosk, and the watch on
 # its config that rewrites its network rule (gymtimer unit-network) and restarts it.
-for u in gymtimer.service gymtimer-config.path gymtimer-config.service; do
+for u in gymtimer.service gymtimer-config.path gymtimer-config.service \
+         gymtimer-upgrade.service gymtimer-upgrade.timer gymtimer-upgrade.path; do
   sed -e 's|/usr/local/bin/gymtimer|/usr/bin/gymtimer|g' -e 's|/usr/local/share/doc/|/usr/share/doc/|g' \
       -e 's|^# Installed to /etc/systemd/system by deploy/install.sh.*|# From the gymtimer package.|' \
       deploy/$u > "$pkgroot/usr/lib/systemd/system/$u"
@@ -183,7 +184,9 @@ EOF
 # (#SYSUSERS#, #SYSTEMD#), filled in as dh_installsysusers and dh_installsystemd
 # --no-stop-on-upgrade fill them (debhelper is not run itself: it builds from a source package,
 # and ours are prebuilt binaries of two architectures).
-units="gymtimer.service gymtimer-config.path"
+# The upgrade agent's timer and path are enabled and restarted like the kiosk; its service is
+# never named here: an upgrade runs inside it, and its own postinst must not restart it.
+units="gymtimer.service gymtimer-config.path gymtimer-upgrade.timer gymtimer-upgrade.path"
 snippet() {  # snippet NAME [KEY VALUE]...: debhelper's autoscript NAME with #KEY# replaced
   local text; text=$(cat "/usr/share/debhelper/autoscripts/$1") || die "no debhelper snippet $1: apt install debhelper"
   shift

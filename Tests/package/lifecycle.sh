@@ -84,8 +84,14 @@ groups=$(run_in id -nG gymtimer) || fail "no gymtimer user"
 for g in gpio i2c spi audio dialout; do [[ " $groups " == *" $g "* ]] || fail "gymtimer is not in $g ($groups)"; done
 run_in getent passwd gymtimer | grep -q ':/var/lib/gymtimer:/usr/sbin/nologin$' || fail "gymtimer's home/shell: $(run_in getent passwd gymtimer)"
 [ -L "$sys$enabled" ] || fail "the service is not enabled after install"
+# The upgrade agent: its timer and its watch on the kiosk's request enabled, the agent itself
+# only ever started by them (enabling or restarting it from postinst would run it mid-upgrade).
+[ -L "$sys/etc/systemd/system/timers.target.wants/gymtimer-upgrade.timer" ] || fail "gymtimer-upgrade.timer is not enabled"
+[ -L "$sys/etc/systemd/system/multi-user.target.wants/gymtimer-upgrade.path" ] || fail "gymtimer-upgrade.path is not enabled"
+! grep -q 'gymtimer-upgrade.service' "$sys/var/lib/dpkg/info/gymtimer.postinst" || fail "postinst names gymtimer-upgrade.service"
+grep -q '^ExecStart=/usr/bin/gymtimer upgrade run ' "$sys/usr/lib/systemd/system/gymtimer-upgrade.service" || fail "the agent's unit does not run gymtimer upgrade run"
 grep -qx "$conf" "$sys/var/lib/dpkg/info/gymtimer.conffiles" || fail "$conf is not a conffile"
-echo "install: both binaries, unit, user in gpio i2c spi audio dialout, service enabled, $conf a conffile"
+echo "install: both binaries, unit, user in gpio i2c spi audio dialout, service, upgrade timer and path enabled, $conf a conffile"
 
 echo '# the owner was here' >> "$sys$conf"
 mkdir -p "$sys/var/lib/gymtimer"; echo history > "$sys/var/lib/gymtimer/history.sqlite"
