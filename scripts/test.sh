@@ -210,8 +210,9 @@ amd64_package() {
     echo "ok   lintian: $(basename "$deb")"
   done
   Tests/package/lifecycle.sh $out
-  # docs/upgrades.md's package source as written: the gym's server (reprepro, its key, nginx) and
-  # a station (Signed-By) in two chroots; newer versions taken, altered or foreign ones refused.
+  # docs/upgrades.md's package source as written: the gym's server (reprepro, its key, nginx; on
+  # Debian 13, then 12) and a station (Signed-By) in chroots; newer versions taken, altered,
+  # unsigned or foreign-signed ones refused.
   for deb in $out; do
     case $(basename "$deb") in gymtimer_*) Tests/package/signed-repo.sh "$deb" ;; esac
   done

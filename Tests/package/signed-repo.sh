@@ -2,10 +2,12 @@
 # The gym's own package source (docs/upgrades.md, "The gym's package source"), its commands run
 # as written: each ```sh block marked `<!-- signed-repo: GROUP -->` there is taken from the page
 # itself, so the page and this test cannot drift apart.
-#   Tests/package/signed-repo.sh gymtimer_<version>_amd64.deb
+#   Tests/package/signed-repo.sh gymtimer_<version>_amd64.deb   the server on Debian 13, then 12
+#   Tests/package/signed-repo.sh --server trixie|bookworm gymtimer_<version>_amd64.deb
 #   Tests/package/signed-repo.sh --prepare   only the cached roots (the background prefetch)
-# Two Debian 13 chroots made from Tests/package/lifecycle.sh's clean root: the gym's server (the
-# `server-install` block run once into .build-arm64/repotest-server) and a station
+# Chroots: the gym's server, Debian 13 (from Tests/package/lifecycle.sh's clean root) or 12 (a
+# minbase debootstrap of its own, .build-arm64/repotest-bookworm), with the `server-install`
+# block run once into .build-arm64/repotest-server-<release>, and a Debian 13 station
 # (`station-install`, .build-arm64/repotest-station); each run works on fresh copies. The
 # `server` blocks make the key and the repository and serve it with nginx, the `publish` block
 # adds a package, the `station` blocks fetch the key and refresh the gym's source alone.
@@ -29,8 +31,16 @@ fail() { echo "signed repository: FAIL ($*)"; exit 1; }
 CANNOT_RUN_STAGE="signed repository"; . scripts/lib/cannot-run.sh
 [ "$(id -u)" = 0 ] || cannot_run "needs root for chroot and a network namespace"
 require_tools debootstrap dpkg-deb ip curl
-prepare=false
-[ "${1:-}" = --prepare ] && prepare=true || { [ -n "${1:-}" ] || fail "usage: $0 gymtimer_<version>_amd64.deb | --prepare"; deb=$(realpath -e "$1"); }
+usage="usage: $0 [--server trixie|bookworm] gymtimer_<version>_amd64.deb | --prepare"
+prepare=false release=
+case "${1:-}" in
+  --prepare) prepare=true ;;
+  --server) case "${2:-}" in trixie|bookworm) release=$2 ;; *) fail "$usage" ;; esac
+            [ -n "${3:-}" ] || fail "$usage"; deb=$(realpath -e "$3" 2>/dev/null) || fail "no such package: $3" ;;
+  ''|-*) fail "$usage" ;;
+  *) deb=$(realpath -e "$1" 2>/dev/null) || fail "no such package: $1"   # both servers, one after the other
+     "$0" --server trixie "$deb"; exec "$0" --server bookworm "$deb" ;;
+esac
 
 # The ```sh blocks of docs/upgrades.md under `<!-- signed-repo: GROUP -->`, in the page's order.
 doc_blocks() {
@@ -52,25 +62,42 @@ in_root() { local r=$1; shift; chroot "$r" env -i HOME=/root PATH=$PATH_IN DEBIA
 # The cached roots: the clean root with the install block run in it (with Debian's archive, the
 # host's network; policy-rc.d keeps the package's nginx from starting on the host's port 80).
 # The block's text is kept in the root: a changed block makes the root again.
-prepared() {
-  local name=$1 group=$2 r=$top/.build-arm64/$1 code
+clean_root() {   # RELEASE: a clean minbase root of it, made once, in $from
+  if [ "$1" = trixie ]; then
+    [ -x "$clean/usr/bin/dpkg" ] || Tests/package/lifecycle.sh --prepare >/dev/null || fail "the clean root (Tests/package/lifecycle.sh --prepare)"
+    from=$clean; return
+  fi
+  local r=$top/.build-arm64/repotest-$1
+  if [ ! -x "$r/usr/bin/dpkg" ]; then
+    rm -rf "$r.tmp"
+    debootstrap --variant=minbase "$1" "$r.tmp" http://deb.debian.org/debian >/tmp/gymtimer-repotest-debootstrap.log 2>&1 \
+      || { tail -5 /tmp/gymtimer-repotest-debootstrap.log >&2; fail "debootstrap $1"; }
+    rm -rf "$r"; mv "$r.tmp" "$r"
+  fi
+  from=$r
+}
+prepared() {   # NAME GROUP RELEASE
+  local name=$1 group=$2 r=$top/.build-arm64/$1 code from
   code=$(doc_blocks "$group")
   if [ -f "$r/.signed-repo-prepared" ] && [ "$(cat "$r/.signed-repo-prepared")" = "$code" ]; then return; fi
-  [ -x "$clean/usr/bin/dpkg" ] || Tests/package/lifecycle.sh --prepare >/dev/null || fail "the clean root (Tests/package/lifecycle.sh --prepare)"
+  clean_root "$3"
   echo "== signed repository: the $name root, with docs/upgrades.md's $group block run in it"
-  rm -rf "$r.tmp"; cp -a "$clean" "$r.tmp"
+  rm -rf "$r.tmp"; cp -a "$from" "$r.tmp"
   printf '#!/bin/sh\nexit 101\n' > "$r.tmp/usr/sbin/policy-rc.d"; chmod 755 "$r.tmp/usr/sbin/policy-rc.d"
-  in_root "$r.tmp" apt-get update -qq >"$r.tmp/prepare.log" 2>&1 || { tail -5 "$r.tmp/prepare.log"; fail "apt-get update in the $name root"; }
-  in_root "$r.tmp" bash -ec "$code" >>"$r.tmp/prepare.log" 2>&1 || { tail -15 "$r.tmp/prepare.log"; fail "docs/upgrades.md's $group block"; }
+  in_root "$r.tmp" bash -ec "$code" >"$r.tmp/prepare.log" 2>&1 || { tail -15 "$r.tmp/prepare.log"; fail "docs/upgrades.md's $group block"; }
   printf '%s' "$code" > "$r.tmp/.signed-repo-prepared"
   rm -rf "$r"; mv "$r.tmp" "$r"
 }
-prepared repotest-server server-install
-prepared repotest-station station-install
-$prepare && { echo "signed repository: the server's and the station's roots are ready"; exit 0; }
+prepared repotest-station station-install trixie
+if $prepare; then
+  prepared repotest-server-trixie server-install trixie
+  prepared repotest-server-bookworm server-install bookworm
+  echo "signed repository: the servers' (Debian 13 and 12) and the station's roots are ready"; exit 0
+fi
+prepared "repotest-server-$release" server-install "$release"
 
 # Fresh copies for this run, a network namespace of their own; everything undone on exit.
-srv=$top/.build-arm64/repotest-server.run sta=$top/.build-arm64/repotest-station.run
+srv=$top/.build-arm64/repotest-server-$release.run sta=$top/.build-arm64/repotest-station.run
 ns=gymtimer-repo-$$
 cleanup() {
   if [ -f "$srv/run/nginx.pid" ]; then
@@ -86,7 +113,7 @@ cleanup() {
 in_ns() { local r=$1; shift; ip netns exec "$ns" chroot "$r" env -i HOME=/root PATH=$PATH_IN DEBIAN_FRONTEND=noninteractive "$@"; }
 rm -rf "$srv" "$sta"
 trap cleanup EXIT
-cp -a "$top/.build-arm64/repotest-server" "$srv"; cp -a "$top/.build-arm64/repotest-station" "$sta"
+cp -a "$top/.build-arm64/repotest-server-$release" "$srv"; cp -a "$top/.build-arm64/repotest-station" "$sta"
 ip netns add "$ns"; ip netns exec "$ns" ip link set lo up
 echo "127.0.0.1 gym-server.local" >> "$sta/etc/hosts"
 cat > "$srv/usr/local/sbin/systemctl" <<'EOF'
@@ -96,7 +123,7 @@ cat > "$srv/usr/local/sbin/systemctl" <<'EOF'
 exec nginx -s reload
 EOF
 chmod 755 "$srv/usr/local/sbin/systemctl"
-log=$top/.build-arm64/signed-repo.log; : > "$log"
+log=$top/.build-arm64/signed-repo-$release.log; : > "$log"
 run_block() {   # ROOT GROUP: the page's blocks of GROUP, as written, in the namespace
   local out rc=0
   out=$(in_ns "$1" bash -ec "$(doc_blocks "$2")" 2>&1) || rc=$?
@@ -132,7 +159,7 @@ for _ in $(seq 50); do   # nginx -s reload returns before the new workers serve 
   sleep 0.2
 done
 ip netns exec "$ns" curl -fsS http://127.0.0.1/dists/trixie/InRelease | grep -q '^-----BEGIN PGP SIGNED MESSAGE-----' || fail "nginx does not serve a signed InRelease"
-echo "server: the gym's key made (sha256 ${server_sum:0:16}…), the empty repository signed and served by nginx"
+echo "server (Debian $(cat "$srv/etc/debian_version")): the gym's key made (sha256 ${server_sum:0:16}…), the empty repository signed and served by nginx"
 
 # Each change of the repository a second after the last: HTTP's Last-Modified counts seconds,
 # and nginx answers "not modified" to a station whose copy has the same second.
@@ -206,4 +233,4 @@ in_ns "$srv" reprepro -b /srv/gymtimer/apt export trixie >>"$log" 2>&1 || fail "
 out=$(station_update) || fail "apt-get update of the gym's own signature again: $out"
 [ "$(candidate)" = "$v3" ] || fail "signed by the gym again, the Candidate is $(candidate), not $v3"
 echo "signed by the gym's key again: Candidate: $v3"
-echo "signed repository: passed (docs/upgrades.md's commands as written; $(basename "$deb") as $v1, $v2, $v3)"
+echo "signed repository: passed (docs/upgrades.md's commands as written, the server on $release; $(basename "$deb") as $v1, $v2, $v3)"
