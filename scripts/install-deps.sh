@@ -18,6 +18,11 @@
 #   Home Assistant    debootstrap (its sid chroot), curl, jq
 #   arm64, packages   debootstrap, qemu-user-static, file, binutils, lintian, dpkg-dev
 #                     (dpkg-shlibdeps), debhelper (its maintainer-script snippets)
+#   signed package    debootstrap (a bookworm server root too), iproute2 (ip netns: the chroots'
+#   source            own network), curl, all above; reprepro, gnupg, nginx and the station's
+#                     curl are what docs/upgrades.md installs, so Tests/package/signed-repo.sh
+#                     installs them into its chroots from Debian's archive (--prepare, in the
+#                     background job), as the owner does on the server and the station
 #   console           chromium, chromium-driver, python3-venv (selenium goes into .build-venv)
 #   terminal          tmux
 #   kernel/install VM qemu-system-x86, busybox-static, gpiod, i2c-tools, alsa-utils, cpio, kmod,

@@ -25,7 +25,7 @@ stage_failed && { stage_table; exit 1; }
 # debug build in .build; the arm64 cross build in its chroot once the chroot is downloaded.
 background release scripts/build-release-binaries.sh
 background ha env HA_BUILD_ONLY=1 scripts/ha-test.sh
-background arm64 bash -c 'scripts/build-arm64.sh --prepare && Tests/package/lifecycle.sh --prepare && scripts/build-arm64.sh --tests'
+background arm64 bash -c 'scripts/build-arm64.sh --prepare && Tests/package/lifecycle.sh --prepare && Tests/package/signed-repo.sh --prepare && scripts/build-arm64.sh --tests'
 background vm bash -c 'Tests/vm/build.sh && Tests/vm/systemd/build.sh bookworm --base-only && Tests/vm/systemd/build.sh trixie --base-only'
 stage "build (warnings are errors)" swift build --build-tests -Xswiftc -warnings-as-errors
 stage_failed && { stage_table; exit 1; }
@@ -210,7 +210,13 @@ amd64_package() {
     echo "ok   lintian: $(basename "$deb")"
   done
   Tests/package/lifecycle.sh $out
+  # docs/upgrades.md's package source as written: the gym's server (reprepro, its key, nginx; on
+  # Debian 13, then 12) and a station (Signed-By) in chroots; newer versions taken, altered,
+  # unsigned or foreign-signed ones refused.
+  for deb in $out; do
+    case $(basename "$deb") in gymtimer_*) Tests/package/signed-repo.sh "$deb" ;; esac
+  done
 }
-stage "the amd64 Debian packages (gymtimer, gymtimer-server): lintian, then install/upgrade/remove/purge" amd64_package
+stage "the amd64 Debian packages (gymtimer, gymtimer-server): lintian, install/upgrade/remove/purge, the gym's signed package source" amd64_package
 
 stage_table
