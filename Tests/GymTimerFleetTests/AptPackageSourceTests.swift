@@ -55,7 +55,7 @@ import Testing
             .replacingOccurrences(of: tools + "/", with: "")
         let keep = "-y -q --only-upgrade -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold gymtimer gymtimer-server"
         #expect(calls == [
-            "apt-get -q update \(only)", "apt-cache policy gymtimer \(only)",
+            "apt-get -q update --error-on=any \(only)", "apt-cache policy gymtimer \(only)",
             "apt-get install --download-only \(keep)", "apt-get install \(keep)",
         ])
         #expect(!calls.joined().contains("allow-unauthenticated") && !calls.joined().contains("trusted"))

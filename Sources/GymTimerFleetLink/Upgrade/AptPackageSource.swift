@@ -34,7 +34,9 @@ public struct AptPackageSource: PackageSource {
         guard FileManager.default.fileExists(atPath: sourcesFile) else {
             throw UpgradeError("refreshing the gym's package source", "no \(sourcesFile): point the station at the gym's repository first (docs/upgrades.md)")
         }
-        _ = try run("refreshing the gym's package source", "apt-get", ["-q", "update"] + gymSourceOnly, minutes: 10)
+        // --error-on=any: a repository whose signature fails, once it had a good one, is otherwise
+        // only a warning (exit 0, the last verified index kept).
+        _ = try run("refreshing the gym's package source", "apt-get", ["-q", "update", "--error-on=any"] + gymSourceOnly, minutes: 10)
     }
 
     public func versions() throws(UpgradeError) -> PackageVersions {
