@@ -191,40 +191,37 @@ in_ns "$sta" sh -c "cd /tmp && apt-get download -q gymtimer" >>"$log" 2>&1 || fa
 [ "$(dpkg-deb -f "$sta/tmp/gymtimer_${v2}_amd64.deb" Version)" = "$v2" ] || fail "apt-get download did not fetch $v2"
 echo "publish $v2, station update: Candidate: $v2; apt-get download gymtimer fetched gymtimer_${v2}_amd64.deb"
 
+# refused WHAT PATTERN: the station's update fails with apt's error matching PATTERN and the
+# Candidate stays the last version it verified.
+refused() {
+  local rc=0 out
+  out=$(station_update) || rc=$?
+  printf '== %s\n%s\n' "$1" "$out" >> "$log"
+  [ $rc != 0 ] || fail "apt-get update took the $1 repository (exit 0): $out"
+  echo "$out" | grep -q "$2" || fail "no signature error for the $1 repository: $out"
+  [ "$(candidate)" = "$v2" ] || fail "after the $1 repository the Candidate is $(candidate), not $v2"
+  echo "$1: apt-get update exit $rc; Candidate stays $v2:"; echo "$out" | grep '^[EW]:' | sed 's/^/  /'
+}
+
 # A third version the station must not take: altered after signing, then signed by another key.
 publish "$v3" "$work/gymtimer_${v3}_amd64.deb"
 dists=$srv/srv/gymtimer/apt/www/dists/trixie
 cp "$dists/Release" "$work/Release.good"
 sed -i 's/^Label: GymTimer$/Label: GymTimer, altered/' "$dists/InRelease" "$dists/Release"
 grep -q '^Label: GymTimer, altered$' "$dists/InRelease" || fail "the test did not alter InRelease"
-rc=0; out=$(station_update) || rc=$?
-printf '== altered\n%s\n' "$out" >> "$log"
-[ $rc != 0 ] || fail "apt-get update took an altered InRelease (exit 0): $out"
-echo "$out" | grep -q "^W: .*OpenPGP signature verification failed: http://gym-server.local trixie InRelease: .*Message has been manipulated" || fail "no signature error for the altered InRelease: $out"
-[ "$(candidate)" = "$v2" ] || fail "after the altered repository the Candidate is $(candidate), not $v2"
-echo "altered InRelease: apt-get update exit $rc; Candidate stays $v2:"; echo "$out" | grep '^[EW]:' | sed 's/^/  /'
+refused "altered" "^W: .*OpenPGP signature verification failed: http://gym-server.local trixie InRelease: .*Message has been manipulated"
 
 
 # Unsigned: InRelease and Release.gpg gone (what `trusted=yes` would let through).
 cp "$work/Release.good" "$dists/Release"; rm "$dists/InRelease" "$dists/Release.gpg"
-rc=0; out=$(station_update) || rc=$?
-printf '== unsigned\n%s\n' "$out" >> "$log"
-[ $rc != 0 ] || fail "apt-get update took an unsigned repository (exit 0): $out"
-echo "$out" | grep -q "^E: The repository 'http://gym-server.local trixie Release' is no longer signed" || fail "no 'is no longer signed' error for the unsigned repository: $out"
-[ "$(candidate)" = "$v2" ] || fail "after the unsigned repository the Candidate is $(candidate), not $v2"
-echo "unsigned: apt-get update exit $rc; Candidate stays $v2:"; echo "$out" | grep '^[EW]:' | sed 's/^/  /'
+refused "unsigned" "^E: The repository 'http://gym-server.local trixie Release' is no longer signed"
 
 next_second
 in_ns "$srv" bash -ec 'export GNUPGHOME=/root/other-key; mkdir -m 700 $GNUPGHOME
   gpg -q --batch --passphrase "" --quick-gen-key "Someone else" ed25519 sign never
   cd /srv/gymtimer/apt/www/dists/trixie; rm -f InRelease Release.gpg
   gpg -q --batch --clearsign -o InRelease Release; gpg -q --batch -abs -o Release.gpg Release' >>"$log" 2>&1 || fail "signing with another key"
-rc=0; out=$(station_update) || rc=$?
-printf '== another key\n%s\n' "$out" >> "$log"
-[ $rc != 0 ] || fail "apt-get update took a repository signed by another key (exit 0): $out"
-echo "$out" | grep -q "^W: .*OpenPGP signature verification failed: http://gym-server.local trixie InRelease: .*Missing key" || fail "no signature error for another key: $out"
-[ "$(candidate)" = "$v2" ] || fail "after another key's repository the Candidate is $(candidate), not $v2"
-echo "another key: apt-get update exit $rc; Candidate stays $v2:"; echo "$out" | grep '^[EW]:' | sed 's/^/  /'
+refused "another key" "^W: .*OpenPGP signature verification failed: http://gym-server.local trixie InRelease: .*Missing key"
 
 
 # The same repository signed by the gym's key again: taken (the refusals were the signatures').
