@@ -7,7 +7,8 @@ the page and checks from the stations' own traces that both started on the same 
 sees the tiles count down, the page's actions refused without the page's token or from another
 origin, and the finished AMRAP on the leaderboard. On the health view (phone size) it sees each
 station's versions and upgrades them: rack-1, offered a newer version, answers done; rack-2, with
-no upgrade agent, refuses and the page says why. It saves the page as docs/console.png.
+no upgrade agent, refuses and the page says why. It saves the page as docs/console.png (and
+the phone, health and TV views beside it).
 
 usage: console_test.py GYMTIMER [--screenshot PNG]
 Prints "N passed, M failed"; exits non-zero on any failure.
