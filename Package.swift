@@ -126,7 +126,7 @@ let package = Package(
             // The page's files, compiled into the binary (PackageResources): nothing to install.
             resources: [
                 .embedInCode("Page/console.html"), .embedInCode("Page/coach-controls.html"),
-                .embedInCode("Page/console.css"), .embedInCode("Page/console.js"),
+                .embedInCode("Page/console.css"), .embedInCode("Page/console.js"), .embedInCode("Page/health.js"),
             ]
         ),
         // A chain's central store: every gym's records in PostgreSQL (PostgresRecordStore, a

@@ -5,9 +5,10 @@ import GymTimerFleet
 
 /// An action the page asks for (the JSON body of `POST /api/…`), checked: which stations, and
 /// for a class its program and lead-in, for a message its text and length, for brightness its
-/// percentage. Pure: `commands(now:)` says what goes on the wire.
+/// percentage; an upgrade (`upgrade`, from the health view) takes only its stations, each of which
+/// decides whether it can and says why not. Pure: `commands(now:)` says what goes on the wire.
 public struct ConsoleAction: Hashable, Sendable {
-    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, callOff = "call-off", pause, resume, reset, message, lock, unlock, brightness, sleep, `repeat`, stopRepeating = "stop-repeating" }
+    public enum Verb: String, Hashable, Sendable, CaseIterable { case `class`, callOff = "call-off", pause, resume, reset, message, lock, unlock, brightness, sleep, `repeat`, stopRepeating = "stop-repeating", upgrade }
 
     public var verb: Verb
     public var stations: [String]
@@ -151,6 +152,7 @@ public struct ConsoleAction: Hashable, Sendable {
         case .sleep: return [.sleep(sleepWindow)]
         case .repeat: return schedule(now: now).map { $0.commands(at: $0.next) } ?? []
         case .stopRepeating: return []
+        case .upgrade: return [.upgrade]
         }
     }
 
@@ -198,6 +200,7 @@ public struct ConsoleAction: Hashable, Sendable {
             return "Class\(program.map { " (\($0))" } ?? "") starts in \(Int(lead.rounded())) s on \(names), "
                 + "then every \(everyMinutes ?? 0) min until \(Self.clock(until ?? now))"
         case .stopRepeating: return "Repeating classes stopped"
+        case .upgrade: return "Upgrade asked for on \(names): each upgrades once idle"
         }
     }
 

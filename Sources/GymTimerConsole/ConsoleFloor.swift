@@ -16,6 +16,8 @@ public struct ConsoleFloor: Sendable {
     private(set) var refusals: [String: (t: Double, reason: String)] = [:]
     /// Each station's retained health (`P/S/health`), for the health view.
     public private(set) var health: [String: StationHealth] = [:]
+    /// Each station's retained version and upgrade (`P/S/update`), for the health view.
+    public private(set) var updates: [String: StationUpdate] = [:]
     /// How long a refusal stays on its tile.
     public static let refusalShown = 30.0
     /// The most stations one console keeps: topics from anyone who can publish cannot grow it further.
@@ -54,6 +56,11 @@ public struct ConsoleFloor: Sendable {
         if message.topic == FleetTopics(prefix: prefix, station: station).health {
             guard health[station] != nil || health.count < Self.maximumStations else { return madeLive }
             health[station] = message.payload.isEmpty ? nil : StationHealth.parse(message.payload)
+            return madeLive
+        }
+        if message.topic == FleetTopics(prefix: prefix, station: station).update {
+            guard updates[station] != nil || updates.count < Self.maximumStations else { return madeLive }
+            updates[station] = message.payload.isEmpty ? nil : StationUpdate.parse(message.payload)
             return madeLive
         }
         if message.topic == FleetTopics(prefix: prefix, station: station).state {

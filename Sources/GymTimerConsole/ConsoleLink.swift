@@ -126,10 +126,13 @@ public final class ConsoleLink: @unchecked Sendable {
         return state.withLock { ($0.floor.tiles(now: now), $0.connected, $0.brokerProblem) }
     }
 
-    /// Every station seen and its retained health (nil: none published), by name, for `/health`.
-    public func healthSnapshot() -> [(name: String, health: StationHealth?)] {
+    /// Every station seen, its retained health and its retained version and upgrade (nil: none
+    /// published), by name, for `/health`.
+    public func healthSnapshot() -> [ConsoleHealthPage.Station] {
         state.withLock { state in
-            Set(state.floor.names).union(state.floor.health.keys).sorted().map { ($0, state.floor.health[$0]) }
+            Set(state.floor.names).union(state.floor.health.keys).union(state.floor.updates.keys).sorted().map {
+                ConsoleHealthPage.Station(name: $0, health: state.floor.health[$0], update: state.floor.updates[$0])
+            }
         }
     }
 
@@ -441,6 +444,7 @@ public final class ConsoleLink: @unchecked Sendable {
         _ = try? client.subscribe(every.status, qos: 1)
         _ = try? client.subscribe(every.state, qos: 1)
         _ = try? client.subscribe(FleetTopics.everyStationHealth(prefix: prefix), qos: 1)
+        _ = try? client.subscribe(FleetTopics.everyStationUpdate(prefix: prefix), qos: 1)
         // At QoS 1: the answers to commands come as events, and the pages wait for them.
         _ = try? client.subscribe("\(prefix)/+/event", qos: 1)
         // The collector's answers to this console's asks, and its retained scores.

@@ -6,6 +6,8 @@ extension ConsolePage {
     public static let css = fileText(PackageResources.console_css)
     /// The script (`/console.js`): it builds the floor, the scores and the class controls.
     public static let script = fileText(PackageResources.console_js)
+    /// The health view's script (`/health.js`): its upgrade buttons, for the signed-in coach.
+    public static let healthScript = fileText(PackageResources.health_js)
     /// The document both pages are, its `{{…}}` slots split out once.
     static let documentTemplate = ConsoleTemplate(fileText(PackageResources.console_html))
     /// The coach's controls (run a class, the class list, the roster): shown once signed in.

@@ -129,12 +129,17 @@ public struct ConsoleServer: Sendable {
         }
         // The stations' health (versions, faults, Wi-Fi) is the coach's, not the guests' on the
         // gym's Wi-Fi: with a PIN, a signed-out request gets the sign-in page.
+        // Signed in, the view carries the session's token for its upgrade buttons (`/api/upgrade`).
         router.get("/health") { request, _ -> Response in
-            if gate.pin != nil, gate.session(Self.sessionID(request)) == nil {
+            let session = gate.session(Self.sessionID(request))
+            if gate.pin != nil, session == nil {
                 return page(request, message: "Sign in to see the stations' health.", status: .unauthorized)
             }
-            return Self.text(.ok, ConsoleHealthPage.html(title: title, stations: link.healthSnapshot()), type: "text/html; charset=utf-8")
+            return Self.text(
+                .ok, ConsoleHealthPage.html(title: title, stations: link.healthSnapshot(), csrf: session?.csrf),
+                type: "text/html; charset=utf-8")
         }
+        router.get("/health.js") { _, _ in Self.text(.ok, ConsolePage.healthScript, type: "text/javascript; charset=utf-8") }
         router.get("/console.css") { _, _ in Self.text(.ok, ConsolePage.css, type: "text/css; charset=utf-8") }
         router.get("/console.js") { _, _ in Self.text(.ok, ConsolePage.script, type: "text/javascript; charset=utf-8") }
         router.get("/events") { _, _ -> Response in

@@ -47,6 +47,9 @@ public struct FleetTopics: Hashable, Sendable {
     /// Every station's health, for `fleet status`, the console and Home Assistant's readers.
     public static func everyStationHealth(prefix: String) -> String { "\(prefix)/+/health" }
 
+    /// Every station's version and upgrade (`update`), for the console's health view.
+    public static func everyStationUpdate(prefix: String) -> String { "\(prefix)/+/update" }
+
     /// The gym's collector's retained `online` (its will: `offline`), published once its
     /// subscription is granted: stations send it what their outboxes hold. Under the reserved
     /// `all`, so no station's topics can be it.

@@ -5,7 +5,10 @@ against `gymtimer console` (which runs gymtimer-console, built beside gymtimer),
 It enters a wrong PIN and is refused, logs in, starts a class (an AMRAP) on both stations from
 the page and checks from the stations' own traces that both started on the same instant; it
 sees the tiles count down, the page's actions refused without the page's token or from another
-origin, and the finished AMRAP on the leaderboard. It saves the page as docs/console.png.
+origin, and the finished AMRAP on the leaderboard. On the health view (phone size) it sees each
+station's versions and upgrades them: rack-1, offered a newer version, answers done; rack-2, with
+no upgrade agent, refuses and the page says why. It saves the page as docs/console.png (and
+the phone, health and TV views beside it).
 
 usage: console_test.py GYMTIMER [--screenshot PNG]
 Prints "N passed, M failed"; exits non-zero on any failure.
@@ -43,6 +46,8 @@ SAME_INSTANT = 0.25
 # end the whole pause early).
 REJOIN_PAUSE = 4
 REJOIN_MARGIN = 1.0
+# rack-1's installed package and the newer one its (absent) upgrade agent found in the gym's source.
+UPGRADE_FROM, UPGRADE_TO = "0.9.0-1", "0.9.0-2"
 
 def trace(path):
     """The station's trace lines (JSON objects), as far as written."""
@@ -85,6 +90,12 @@ def main():
             # rack-1 has a program of its own (rack-2 the built-in ones): the page lists both.
             own = ('[[programs]]\nname = "Row 4"\nlabel = "ro 4"\nkind = "intervals"\nrounds = 4\n'
                    'work_seconds = 30\nrest_seconds = 10\n') if station == "rack-1" else ""
+            if station == "rack-1":
+                # rack-1's upgrade agent has checked the gym's source and found a newer package
+                # (its status.json in upgrade/ beside the history); rack-2 has no agent.
+                os.makedirs(os.path.join(work, station, "upgrade"))
+                with open(os.path.join(work, station, "upgrade", "status.json"), "w") as f:
+                    f.write(json.dumps({"installed": UPGRADE_FROM, "latest": UPGRADE_TO}) + "\n")
             gym.start_station(station, own, stdin=subprocess.PIPE, stdout=open(os.path.join(work, f"{station}.jsonl"), "w"))
         # A name someone left in a retained message: shown, never ticked for a class (it never answers).
         mqtt_publish(gym.mqtt, "gymtimer/ghost-1/status", "online", retain=True)
@@ -522,6 +533,57 @@ def main():
               rows is not None and rows["ghost-1"]["flagged"]
               and rows["ghost-1"]["cells"][9] == "CLOCK UNSYNCHRONISED, DISK 6% FREE, HOT 81 °C"
               and rows["ghost-1"]["cells"][8] == "audio output: <gone>", repr(rows and rows.get("ghost-1")))
+
+        # The stations' software on the phone: rack-1 offers a newer version, the coach upgrades it
+        # from the page (the station answers done and asks its agent), and rack-2, whose agent never
+        # checked, refuses, the page saying why in red.
+        def software():
+            driver.get(base + "/health")
+            return driver.execute_script("""
+                const out = {};
+                for (const r of document.querySelectorAll('#upgrades tr[data-station]'))
+                  out[r.dataset.station] = {text: r.querySelector('.software').textContent, button: !!r.querySelector('button.upgrade')};
+                return out;""")
+        offered = f"{UPGRADE_FROM} → {UPGRADE_TO} available"
+        versions = until(15, lambda: (lambda r: r if r.get("rack-1", {}).get("text") == offered and "rack-2" in r else None)(software()))
+        check("upgrades: rack-1 shows its installed version and the gym's newer one, with an Upgrade button",
+              versions is not None and versions["rack-1"] == {"text": offered, "button": True}, repr(software()))
+        check("upgrades: rack-2 (no agent) shows its running version, the latest not known",
+              versions is not None and versions["rack-2"]["text"].endswith(", latest not known") and versions["rack-2"]["button"],
+              repr(versions))
+        check("upgrades: an upgrade without the page's token is refused",
+              post("/api/upgrade", {"stations": ["rack-1"]}, {"Origin": base}) == 403)
+        def upgrade_answer(button):
+            button.click()
+            return until(15, lambda: (lambda e: (e.text, e.get_attribute("class")) if e.text not in ("", "Sending…") else None)(
+                driver.find_element(By.ID, "upgrade-result")))
+        newer = driver.find_element(By.ID, "upgrade-newer")
+        um = driver.execute_script("""const b = document.getElementById('upgrade-newer').getBoundingClientRect();
+            return {width: document.documentElement.scrollWidth, view: [innerWidth, innerHeight], button: [b.left, b.top, b.right, b.bottom]};""")
+        check("phone: the health view fits, 'Upgrade every station with a newer version' in view",
+              um["width"] <= um["view"][0] and um["button"][2] <= um["view"][0] and um["button"][3] <= um["view"][1], repr(um))
+        check("upgrades: the button for every newer station names rack-1 alone",
+              newer.get_attribute("data-stations") == "rack-1" and newer.text == "Upgrade every station with a newer version (1)",
+              repr((newer.get_attribute("data-stations"), newer.text)))
+        said = upgrade_answer(newer)
+        check("upgrades: rack-1 answers done, the page says so",
+              said == ("Upgrade asked for on rack-1: each upgrades once idle", ""), repr(said))
+        if said:
+            print(f"     ({said[0]})")
+        request = os.path.join(work, "rack-1", "upgrade", "request")
+        check("upgrades: rack-1 wrote its agent's request", until(5, lambda: os.path.exists(request)) is not None)
+        waiting = f"{UPGRADE_FROM} → {UPGRADE_TO}, upgrade waiting"
+        check("upgrades: reloaded, rack-1 says its upgrade is waiting",
+              until(15, lambda: software().get("rack-1", {}).get("text") == waiting or None) is not None, repr(software()))
+        said = upgrade_answer(driver.find_element(By.CSS_SELECTOR, '#upgrades button.upgrade[data-station="rack-2"]'))
+        check("upgrades: rack-2 refuses, the page says why, in red",
+              said == ('Not done anywhere; refused on rack-2: "upgrade" not allowed now: no upgrade agent has checked '
+                       "the gym's package source on this station (docs/upgrades.md)", "error"), repr(said))
+        if said:
+            print(f"     ({said[0]})")
+        check("upgrades: rack-2 wrote no request", not os.path.exists(os.path.join(work, "rack-2", "upgrade", "request")))
+        if args.screenshot:
+            driver.save_screenshot(os.path.join(os.path.dirname(os.path.abspath(args.screenshot)), "console-health-phone.png"))
 
         # The TV by the rig (1280 × 900): the floor's clocks and the leaderboard, large, no controls;
         # equal scores share a rank.

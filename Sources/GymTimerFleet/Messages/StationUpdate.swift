@@ -23,6 +23,27 @@ public struct StationUpdate: Hashable, Sendable, Encodable {
         case installedVersion = "installed_version", latestVersion = "latest_version", title, inProgress = "in_progress"
     }
 
+    /// The payload in `bytes` as a reader takes it (the console): nil unless it is an object
+    /// with a non-empty `installed_version`; versions longer than 64 bytes are no payload
+    /// (Debian's are far shorter), a missing `in_progress` is false.
+    public static func parse(_ bytes: [UInt8]) -> StationUpdate? {
+        guard bytes.count <= 4096, case .object(let fields)? = JSONValue.parse(bytes),
+              let installed = fields["installed_version"]?.string, (1...64).contains(installed.utf8.count) else { return nil }
+        let latest: String?
+        switch fields["latest_version"] {
+        case nil, .null?: latest = nil
+        case .string(let text)? where text.utf8.count <= 64: latest = text.isEmpty ? nil : text
+        default: return nil
+        }
+        let inProgress: Bool
+        switch fields["in_progress"] {
+        case nil, .null?: inProgress = false
+        case .bool(let value)?: inProgress = value
+        default: return nil
+        }
+        return StationUpdate(installedVersion: installed, latestVersion: latest, inProgress: inProgress)
+    }
+
     /// The payload, keys sorted (`latest_version` left out while unknown).
     public var json: String { FleetJSONEncoder(sortedKeys: true, escapingSlashes: false).text(self) }
 }
