@@ -178,7 +178,11 @@ amd64_debs() {
   scripts/build-deb.sh amd64 .build-release/release/gymtimer .build/deb
 }
 stage "the amd64 Debian packages built (scripts/build-deb.sh), for the install VM and the package stage" amd64_debs
-amd64_built() { ls .build/deb/gymtimer_*_amd64.deb .build/deb/gymtimer-server_*_amd64.deb 2>/dev/null; }
+# The two, gymtimer first (Tests/package/lifecycle.sh takes them in that order).
+amd64_built() {
+  local deb
+  for deb in .build/deb/gymtimer_*_amd64.deb .build/deb/gymtimer-server_*_amd64.deb; do [ ! -f "$deb" ] || echo "$deb"; done
+}
 VM_DEBS=$(amd64_built | tr '\n' ' ') || true
 export VM_DEBS
 
