@@ -169,9 +169,26 @@ vm_tests() {
   echo "vm tests ($1): failed once, retrying to rule out an overloaded emulator"
   scripts/vm-test.sh "$1"
 }
+# The amd64 packages, from the release binaries built for Debian 12 (libgpiod 1.6): built
+# here, before the install VM, which installs both on its Debian 12 guest (VM_DEBS) as a gym's
+# server; the package stage below checks the same files with lintian and their lifecycle.
+amd64_debs() {
+  [ -x .build-release/release/gymtimer ] || { echo "no .build-release/release/gymtimer: scripts/build-release-binaries.sh builds it"; exit 1; }
+  rm -f .build/deb/gymtimer_*_amd64.deb .build/deb/gymtimer-server_*_amd64.deb   # only this build's
+  scripts/build-deb.sh amd64 .build-release/release/gymtimer .build/deb
+}
+stage "the amd64 Debian packages built (scripts/build-deb.sh), for the install VM and the package stage" amd64_debs
+# The two, gymtimer first (Tests/package/lifecycle.sh takes them in that order).
+amd64_built() {
+  local deb
+  for deb in .build/deb/gymtimer_*_amd64.deb .build/deb/gymtimer-server_*_amd64.deb; do [ ! -f "$deb" ] || echo "$deb"; done
+}
+VM_DEBS=$(amd64_built | tr '\n' ' ') || true
+export VM_DEBS
+
 await vm
 stage "kernel VM: the real binary against gpio-sim, i2c-stub and snd-aloop (qemu)" vm_tests kernel
-stage "install VM: install.sh on Debian 12 and 13 under systemd (qemu)" vm_tests install
+stage "install VM: install.sh on Debian 12 and 13 under systemd (qemu), the server's packages on 12" vm_tests install
 
 # The Raspberry Pi's build: cross-compiled with Swift 6.2.3 for arm64 trixie, the unit tests of
 # what can differ on arm64 and every scenario above run under qemu user emulation, and its Debian
@@ -199,12 +216,11 @@ install_sh() {
 }
 stage "install.sh: a failed build stops it, a foreign package is refused" install_sh
 
-# The x86-64 package, from the release binaries the VMs booted (Debian 12, libgpiod 1.6).
+# The x86-64 packages built above from the release binaries the VMs booted (Debian 12, libgpiod 1.6).
 amd64_package() {
-  [ -x .build-release/release/gymtimer ] || { echo "no .build-release/release/gymtimer: scripts/build-release-binaries.sh builds it"; exit 1; }
   local out deb
   # Two packages: gymtimer, then gymtimer-server (the gym's server's units and broker).
-  out=$(scripts/build-deb.sh amd64 .build-release/release/gymtimer .build/deb | sed -n 's/^  built \([^ ]*\).*/\1/p')
+  out=$(amd64_built) && [ "$(wc -w <<<"$out")" = 2 ] || { echo "no amd64 packages in .build/deb: the build stage above failed"; exit 1; }
   for deb in $out; do
     lintian --fail-on error "$deb"
     echo "ok   lintian: $(basename "$deb")"

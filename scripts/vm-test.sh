@@ -12,7 +12,11 @@
 #                                [fleet] whose broker and `gymtimer collect` run on this host
 #                                (Tests/vm/systemd/fleet_host.py; VM_FLEET_OLD_UNIT=1: without
 #                                the network drop-in, which must fail; VM_RELEASES=bookworm:
-#                                Debian 12 only)
+#                                Debian 12 only); and on Debian 12, the gym's server from the
+#                                packages (VM_DEBS: gymtimer and gymtimer-server .debs, built
+#                                with scripts/build-deb.sh when not given): the collector's and
+#                                the console's units, a station's record collected
+
 # On a machine that cannot run them (not root, not x86-64 Debian, a tool or the kernel's headers
 # missing: scripts/install-deps.sh --tests installs them, Debian's archive unreachable) it says
 # "vm tests (STAGE): cannot run: why" and exits 77, which fails the test command under CI
@@ -28,7 +32,7 @@ CANNOT_RUN_STAGE="vm tests ($stage)"; . scripts/lib/cannot-run.sh
 [ "$(uname -m)" = x86_64 ] || cannot_run "needs an x86-64 host, this is $(uname -m)"
 [ "$(id -u)" = 0 ] || cannot_run "needs root to share / read-only with the VM"
 require_tools apt-get apt-cache dpkg-deb qemu-system-x86_64 busybox cpio xz gcc make depmod python3 ip mosquitto
-if [ "$stage" = kernel ]; then require_tools gpiodetect i2cget aplay; else require_tools debootstrap mkfs.ext4; fi
+if [ "$stage" = kernel ]; then require_tools gpiodetect i2cget aplay; else require_tools debootstrap mkfs.ext4 dpkg-shlibdeps; fi
 KPKG=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
 [ -n "$KPKG" ] || cannot_run "apt knows no linux-image-amd64 (apt-get update; scripts/install-deps.sh --tests)"
 KVER=${KPKG#linux-image-}
@@ -93,6 +97,14 @@ if [ "$stage" = kernel ]; then
 else
   echo "== install test: the release binaries, built as install.sh builds them on a Pi"
   release_binaries
+  # The gym's server's packages for Debian 12's guest (gymtimer and gymtimer-server, amd64):
+  # VM_DEBS from the test command, which built them from these binaries; else built here.
+  if [ -z "${VM_DEBS:-}" ]; then
+    echo "== install test: the amd64 packages (scripts/build-deb.sh)"
+    VM_DEBS=$(scripts/build-deb.sh amd64 "$bookworm" .build/deb | sed -n 's/^  built \([^ ]*\).*/\1/p' | tr '\n' ' ')
+    [ "$(wc -w <<<"$VM_DEBS")" = 2 ] || { echo "vm tests: FAIL (scripts/build-deb.sh amd64 $bookworm .build/deb)"; exit 1; }
+  fi
+  for deb in $VM_DEBS; do [ -f "$deb" ] || { echo "vm tests: FAIL (no package $deb)"; exit 1; }; done
   # Each release installs its own binary, then is offered the other's: bookworm runs the
   # static-libgpiod-2 one; trixie has no libgpiod.so.2, so install.sh must refuse bookworm's.
   # VM_RELEASES=bookworm (a developer's quicker run) boots Debian 12 only, offered its own binary.
@@ -115,7 +127,8 @@ print(*[x.getsockname()[1] for x in s])' ${#setups[@]})
     echo "== install test: Debian $2 ($1) root filesystem (debootstrap, cached in .build/vm)"
     fport=${free[$((2 * i))]}; hport=${free[$((2 * i + 1))]}
     ports[$1]="$fport $hport"
-    if ! VM_FLEET="$fport $hport vm-$1" Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
+    debs=; [ "$1" = bookworm ] && debs=$VM_DEBS   # the packages are built for Debian 12 only
+    if ! VM_FLEET="$fport $hport vm-$1" VM_DEBS="$debs" Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
       ls -d .build/vm/debian-"$1"-* >/dev/null 2>&1 || cannot_run "debootstrap could not download Debian $1"
       echo "install test: FAIL (building the $1 VM)"; exit 1
     fi

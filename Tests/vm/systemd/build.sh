@@ -7,6 +7,7 @@
 #     that release) beside it as gymtimer, OTHER (one built for the other release) as
 #     gymtimer-other and what install.sh must do with it (works | refused) in other.expect,
 #     the fleet step's ports and station name in fleet.env when VM_FLEET is set,
+#     the packages of VM_DEBS (gymtimer, gymtimer-server) in debs/ for the server step,
 #     the simulated devices' unit and the test unit;
 #   - a disk image of it (disk-RELEASE.ext4) and an initramfs that mounts it and starts its
 #     systemd. The kernel is Debian 12's for both (the one gpio-sim is built for).
@@ -64,6 +65,12 @@ echo "$EXPECT" > "$T/other.expect"
 # "BROKER_PORT HTTP_PORT STATION"; VM_FLEET_OLD_UNIT=1 runs it without the network drop-in.
 [ -z "${VM_FLEET:-}" ] || echo "$VM_FLEET" > "$T/fleet.env"
 [ "${VM_FLEET_OLD_UNIT:-}" != 1 ] || touch "$T/fleet-old-unit"
+# The server step (guest_install_test.py, after the uninstall): VM_DEBS names the gymtimer and
+# gymtimer-server packages for this release, copied to debs/ for apt to install.
+if [ -n "${VM_DEBS:-}" ]; then
+  mkdir -p "$T/debs"
+  for deb in $VM_DEBS; do install -m644 "$(realpath -e "$deb")" "$T/debs/"; done
+fi
 for u in vmtest-devices.service vmtest.service; do
   install -m644 "$HERE/$u" "$R/etc/systemd/system/$u"
   ln -sf "../$u" "$R/etc/systemd/system/multi-user.target.wants/$u"

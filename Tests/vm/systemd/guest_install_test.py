@@ -9,14 +9,20 @@ saying why: other.expect says which), and uninstall. With fleet.env, the station
 [fleet] whose broker is on the CI host (fleet_host.py drives and checks it from there): the
 network drop-in, online, a start at the host's instant on the LEDs, workouts collected, no
 sandbox denial, before and after the reboot; and a sleep window through the broker darkening the
-installed station while its clock is trusted (adjtimex), lit while it is not. Two boots, phase 1 ending in a reboot; prints
-"INSTALLTEST PHASE n: PASS|FAIL"."""
+installed station while its clock is trusted (adjtimex), lit while it is not. With debs/ (Debian
+12), after the uninstall, the gym's server from the packages as docs/server.md has the owner set
+it up: the collector and the console run by their units, a station's record collected, the
+console answering HTTP, both units scored by systemd-analyze security. Two boots, phase 1 ending
+in a reboot; prints "INSTALLTEST PHASE n: PASS|FAIL"."""
 import os
 import re
 import subprocess
 import sys
 import ctypes
+import datetime
+import json
 import time
+import urllib.error
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -525,6 +531,180 @@ def phase2():
     g.check(os.path.exists(CONFIG) and os.path.exists(f"{STATE}/history.sqlite"), "config and history kept")
     lit = [n for n in ("ready", "rest", "alarm") if g.value(n) != 0]
     g.check(not lit, f"uninstall stopped the kiosk: LEDs off (lit: {lit})")
+    server_packages()
+
+
+# The server step: the gym's server from the packages on this guest (debs/: Debian 12 only).
+DEBS = f"{REPO}/debs"
+STATION = "rack-1"  # the station's name and broker account (the package's ACL: %u is the station)
+COLLECT_DB = "/var/lib/gymtimer-collect/history.sqlite"
+SERVER_UNITS = ("gymtimer-collect.service", "gymtimer-console.service")
+
+
+def unit_prop(unit, name):
+    return sh("systemctl", "show", unit, "-p", name, "--value")[1].strip()
+
+
+def unit_running(unit):
+    return unit_prop(unit, "ActiveState") == "active" and unit_prop(unit, "SubState") == "running"
+
+
+def doc_command(command):
+    """A command of docs/server.md as the owner types it (sudo left out: this is root; the guest
+    has no sudo)."""
+    print(f"guest: $ {command}", flush=True)
+    rc, out = sh("sh", "-c", command, timeout=900)
+    g.check(rc == 0, f"`{command}` (exit {rc}){': ' + out.strip()[-300:] if rc else ''}")
+    return out
+
+
+def collected():
+    """The collector's history as the doc reads it, as the collector's user: the JSON rows."""
+    rc, out = sh("runuser", "-u", "gymtimer-collect", "--", "gymtimer", "history", "--db", COLLECT_DB, "--json")
+    try:
+        return json.loads(out) if rc == 0 else []
+    except ValueError:
+        return []
+
+
+def server_packages():
+    """12. The gym's server installed from the packages as docs/server.md has the owner do it, on
+    the station's guest after install.sh's uninstall (its config put aside: a fresh station from
+    the package): Mosquitto, then gymtimer and gymtimer-server with apt (their Depends from
+    Debian's archive); both server units waiting for their settings; the broker's accounts; the
+    collector started by its unit as its own user with its own data directory; the packaged
+    kiosk with a [fleet] on this broker finishing a rest, whose record reaches the collector's
+    history; the console answering HTTP on its address; systemd's own exposure score of both
+    running units at 2.0 or lower."""
+    release = sh("sh", "-c", ". /etc/os-release; echo $VERSION_CODENAME")[1].strip()
+    if release != "bookworm":
+        print(f"guest: the server's packages are Debian 12's (libgpiod 1.6): none on {release}", flush=True)
+        return
+    if not g.check(os.path.isdir(DEBS), f"the packages for Debian 12 are in {DEBS} (VM_DEBS)"):
+        return
+    debs = sorted(os.listdir(DEBS))
+    kiosk = next((d for d in debs if d.startswith("gymtimer_")), None)
+    server = next((d for d in debs if d.startswith("gymtimer-server_")), None)
+    if not g.check(kiosk and server, f"both packages given: {debs}"):
+        return
+    os.replace(CONFIG, CONFIG + ".install-sh")
+    apt = "DEBIAN_FRONTEND=noninteractive apt-get install -y -q"
+    doc_command(f"{apt} mosquitto >/tmp/apt-mosquitto.log 2>&1 || {{ tail -20 /tmp/apt-mosquitto.log; exit 1; }}")
+    out = doc_command(f"cd {DEBS} && {apt} ./{kiosk} ./{server} 2>&1")
+    print("\n".join("    | " + line for line in out.splitlines()[-8:]), flush=True)
+    installed = sh("dpkg-query", "-W", "-f", "${Package} ${Version} ${Status}\\n", "gymtimer", "gymtimer-server")[1].strip()
+    g.check(installed.count("install ok installed") == 2, f"apt installed both: {', '.join(installed.splitlines())}")
+    for unit in SERVER_UNITS:
+        g.check(sh("systemctl", "is-enabled", unit)[1].strip() == "enabled" and unit_prop(unit, "ActiveState") == "inactive"
+                and unit_prop(unit, "ConditionResult") == "no" and unit_prop(unit, "ConditionTimestamp") != "",
+                f"{unit} enabled, not started: its settings are not written ({unit_prop(unit, 'ActiveState')}, "
+                f"condition {unit_prop(unit, 'ConditionResult')})")
+    # The broker's accounts (docs/server.md: mosquitto_passwd prompts; -b gives the password).
+    for name in ("coach", "collector", STATION):
+        doc_command(f"mosquitto_passwd -b /etc/mosquitto/gymtimer.passwd {name} 'the {name} password'")
+    perms = sh("stat", "-c", "%G %a", "/etc/mosquitto/gymtimer.passwd")[1].strip()
+    g.check(perms == "mosquitto 640", f"the broker's accounts stay Mosquitto's to read: {perms}")
+    doc_command("systemctl restart mosquitto")
+
+    # The collector, as the doc sets it up.
+    doc_command("cp /usr/share/doc/gymtimer-server/examples/collect.env /etc/gymtimer/")
+    doc_command("echo 'the collector password' | install -m 0640 -g gymtimer-collect /dev/stdin /etc/gymtimer/collector.pass")
+    doc_command("systemctl start gymtimer-collect")
+    unit = "gymtimer-collect.service"
+    g.check(g.wait_for(lambda: unit_running(unit), 60), f"{unit} running ({unit_prop(unit, 'ActiveState')})")
+    log = lambda u: sh("journalctl", "-u", u, "-o", "cat", "--no-pager")[1]
+    subscribed = lambda: [line for line in log(unit).splitlines() if line.startswith("collect: subscribed to gymtimer/+/workout")]
+    g.check(g.wait_for(subscribed, 60), f"the collector is subscribed on the broker with its account: "
+                                        f"{subscribed() or log(unit).strip()[-300:]}")
+    pid = int(unit_prop(unit, "MainPID") or 0)
+    user, _ = service_user_and_groups(pid) if pid else (None, None)
+    data = sh("stat", "-c", "%U %a", "/var/lib/gymtimer-collect")[1].strip()
+    g.check(user == "gymtimer-collect" and data == "gymtimer-collect 750",
+            f"it runs as gymtimer-collect with its own data directory (user {user}, /var/lib/gymtimer-collect {data})")
+
+    # The station: the packaged kiosk (its unit started by apt), given a [fleet] on this broker;
+    # online as the coach sees it (`gymtimer fleet status` on the coach's account).
+    with open("/root/coach.pass", "w") as f:
+        f.write("the coach password\n")
+
+    def station_status():
+        _, out = sh("gymtimer", "fleet", "status", "--broker", "mqtt://127.0.0.1:1883", "--username", "coach",
+                    "--password-file", "/root/coach.pass", "--wait", "1", timeout=30)
+        return next((line.split()[1] for line in out.splitlines() if line.split()[:1] == [STATION]), out.strip()[-200:])
+    old_pid = prop("MainPID")
+    with open("/etc/hosts", "a") as f:
+        f.write("127.0.0.1 gym-server.local\n")
+    doc_command(f"echo 'the {STATION} password' | install -m 0640 -g gymtimer /dev/stdin /etc/gymtimer/mqtt.pass")
+    since = time.time()
+    g.config(CONFIG, STATE, audio=True)
+    with open(CONFIG, "a") as f:
+        f.write(f'[fleet]\nbroker = "mqtt://gym-server.local:1883"\nstation = "{STATION}"\nusername = "{STATION}"\n'
+                f'password_file = "/etc/gymtimer/mqtt.pass"\nhome_assistant = false\n')
+    # The config's watch (gymtimer-config.path) rewrites the kiosk's network rule and restarts it.
+    g.check(g.wait_for(lambda: active() and prop("MainPID") not in ("0", old_pid), 90),
+            f"the packaged kiosk restarted by its config's watch (pid {old_pid} -> {prop('MainPID')})")
+    g.check(g.wait_for(lambda: station_status() == "online", 60),
+            f"{STATION} online on the server's broker with its account: {station_status()}")
+    g.check(g.wait_for(lambda: active() and g.value("ready") == 1, 30), "ready LED lit by the packaged kiosk")
+    g.press(g.LINE["start"])
+    g.check(g.wait_for(lambda: g.value("rest") == 1, 5), "start press -> rest LED lit")
+    finish_workout()
+    def fresh():  # the station's records finished in this step (not any it kept from before)
+        def at(w):
+            try:
+                return datetime.datetime.fromisoformat(w.get("completed_at", "").replace("Z", "+00:00")).timestamp()
+            except ValueError:
+                return 0
+        return [w for w in collected() if w.get("station") == STATION and at(w) >= since - 5]
+    g.check(g.wait_for(lambda: fresh(), 60),
+            f"the station's record reached the collector's history ({COLLECT_DB}): {len(collected())} rows")
+    rows = fresh()
+    g.check(len(rows) == 1 and rows[0].get("kind") == "rest",
+            f"the collector holds the rest just finished at {STATION}, once: "
+            f"{[(w.get('station'), w.get('kind'), w.get('completed_at')) for w in rows]}")
+    table = doc_command(f"runuser -u gymtimer-collect -- gymtimer history --db {COLLECT_DB}")
+    print("\n".join("    | " + line for line in table.splitlines()), flush=True)
+
+    # The console, on this guest's address on the gym's network.
+    address = sh("sh", "-c", "ip -4 -o addr show scope global | awk '{print $4}' | cut -d/ -f1 | head -1")[1].strip()
+    doc_command("cp /usr/share/doc/gymtimer-server/examples/console.env /etc/gymtimer/")
+    doc_command(f"sed -i 's/^GYMTIMER_LISTEN=.*/GYMTIMER_LISTEN={address}:8080/' /etc/gymtimer/console.env")
+    doc_command("echo 'the coach password' | install -m 0640 -g gymtimer-console /dev/stdin /etc/gymtimer/coach.pass")
+    doc_command("echo 4321 | install -m 0640 -g gymtimer-console /dev/stdin /etc/gymtimer/console.pin")
+    doc_command("systemctl start gymtimer-console")
+    unit = "gymtimer-console.service"
+    g.check(g.wait_for(lambda: unit_running(unit), 60), f"{unit} running ({unit_prop(unit, 'ActiveState')})")
+    pid = int(unit_prop(unit, "MainPID") or 0)
+    user, _ = service_user_and_groups(pid) if pid else (None, None)
+    g.check(user == "gymtimer-console", f"it runs as gymtimer-console (user {user})")
+
+    def get(path):
+        try:
+            with urllib.request.urlopen(f"http://{address}:8080{path}", timeout=10) as r:
+                return r.status, r.read().decode(errors="replace")
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode(errors="replace")
+        except OSError as e:
+            return None, str(e)
+    g.check(g.wait_for(lambda: get("/")[0] == 200, 60), f"the console answers on {address}:8080: {get('/')[0]}")
+    status, page = get("/")
+    g.check(status == 200 and 'id="login"' in page and "Coach's PIN" in page,
+            f"GET / is the console's page, locked by the PIN (HTTP {status}, {len(page)} bytes)")
+    status, page = get("/health")
+    g.check(status == 401 and 'id="login"' in page and "Sign in to see the stations" in page,
+            f"GET /health signed out is refused with the sign-in page (HTTP {status})")
+
+    # systemd's own score of both running units.
+    rc, out = sh("systemd-analyze", "security", "--no-pager", *SERVER_UNITS)
+    print("--- systemd-analyze security " + " ".join(SERVER_UNITS), flush=True)
+    print("\n".join("    | " + line for line in out.splitlines()), flush=True)
+    for unit in SERVER_UNITS:
+        m = re.search(rf"Overall exposure level for {re.escape(unit)}: (\d+\.\d+)", out)
+        score = float(m.group(1)) if m else None
+        g.check(score is not None and score <= 2.0, f"systemd-analyze security {unit}: {score} (≤ 2.0)")
+    denied = [line for u in SERVER_UNITS for line in log(u).splitlines()
+              if re.search(r"Permission denied|Operation not permitted|Address family not supported|Network is unreachable", line)]
+    g.check(not denied, f"no sandbox denial in the server units' journals: {denied[:3]}")
 
 
 def other_release_binary():
