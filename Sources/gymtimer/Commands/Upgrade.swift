@@ -58,7 +58,12 @@ struct UpgradeRun: ParsableCommand {
             now: { Int64(Date().timeIntervalSince1970) },
             utcOffset: { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))) },
             sleep: { Thread.sleep(forTimeInterval: Double($0.components.seconds)) },
-            log: { print($0) })
+            log: { line in
+                // Each step in the journal as it happens (stdout is a pipe there: print alone
+                // would hold the lines until the end of an hour's wait).
+                print(line)
+                fflush(nil)   // every stream: Swift 6 will not name the C global stdout
+            })
         agent.clockTrusted = { ClockReading.now().synchronised }
         let outcome = agent.run(force: force, waitUpTo: .seconds(wait))
         print(outcome.line)
