@@ -27,7 +27,8 @@
 #   terminal          tmux
 #   kernel/install VM qemu-system-x86, busybox-static, gpiod, i2c-tools, alsa-utils, cpio, kmod,
 #                     e2fsprogs, iproute2, debian-archive-keyring, and the headers of the kernel
-#                     Debian ships now (gpio-sim is compiled against them)
+#                     Debian ships now (gpio-sim is compiled against them); reprepro and gnupg
+#                     (the install VM's upgrade step: the host signs and serves the gym's source)
 set -euo pipefail
 needed=(libgpiod-dev libasound2-dev libsqlite3-dev libmosquitto-dev pkg-config python3 espeak-ng)
 tests=false
@@ -37,7 +38,7 @@ for flag in "$@"; do
       needed+=(mosquitto openssl faketime postgresql gcc make xz-utils debootstrap curl jq util-linux
                qemu-user-static file binutils lintian dpkg-dev debhelper chromium chromium-driver python3-venv tmux
                qemu-system-x86 busybox-static gpiod i2c-tools alsa-utils cpio kmod e2fsprogs
-               iproute2 debian-archive-keyring libnfc-bin) ;;
+               iproute2 debian-archive-keyring libnfc-bin reprepro gnupg) ;;
     --vm-arm64) needed+=(qemu-system-arm debootstrap e2fsprogs kmod cpio debian-archive-keyring) ;;
     *) echo "usage: $0 [--tests] [--vm-arm64]" >&2; exit 2 ;;
   esac

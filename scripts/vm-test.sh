@@ -15,7 +15,9 @@
 #                                Debian 12 only); and on Debian 12, the gym's server from the
 #                                packages (VM_DEBS: gymtimer and gymtimer-server .debs, built
 #                                with scripts/build-deb.sh when not given): the collector's and
-#                                the console's units, a station's record collected
+#                                the console's units, a station's record collected; then
+#                                its upgrades from the gym's signed package source served
+#                                from this host (Tests/vm/systemd/upgrade-repos.sh, guest_upgrade.py)
 
 # On a machine that cannot run them (not root, not x86-64 Debian, a tool or the kernel's headers
 # missing: scripts/install-deps.sh --tests installs them, Debian's archive unreachable) it says
@@ -32,7 +34,7 @@ CANNOT_RUN_STAGE="vm tests ($stage)"; . scripts/lib/cannot-run.sh
 [ "$(uname -m)" = x86_64 ] || cannot_run "needs an x86-64 host, this is $(uname -m)"
 [ "$(id -u)" = 0 ] || cannot_run "needs root to share / read-only with the VM"
 require_tools apt-get apt-cache dpkg-deb qemu-system-x86_64 busybox cpio xz gcc make depmod python3 ip mosquitto
-if [ "$stage" = kernel ]; then require_tools gpiodetect i2cget aplay; else require_tools debootstrap mkfs.ext4 dpkg-shlibdeps; fi
+if [ "$stage" = kernel ]; then require_tools gpiodetect i2cget aplay; else require_tools debootstrap mkfs.ext4 dpkg-shlibdeps reprepro gpg; fi
 KPKG=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
 [ -n "$KPKG" ] || cannot_run "apt knows no linux-image-amd64 (apt-get update; scripts/install-deps.sh --tests)"
 KVER=${KPKG#linux-image-}
@@ -118,17 +120,25 @@ else
   # `gymtimer collect` and the guest's signals; the station is named after the release.
   # (All the ports at once, so that no two are the same.)
   read -r -a free < <(python3 -c 'import socket, sys
-s=[socket.socket() for _ in range(2 * int(sys.argv[1]))]
+s=[socket.socket() for _ in range(3 * int(sys.argv[1]))]
 [x.bind(("127.0.0.1", 0)) for x in s]
 print(*[x.getsockname()[1] for x in s])' ${#setups[@]})
   declare -A ports
   for i in "${!setups[@]}"; do
     set -- ${setups[$i]}
     echo "== install test: Debian $2 ($1) root filesystem (debootstrap, cached in .build/vm)"
-    fport=${free[$((2 * i))]}; hport=${free[$((2 * i + 1))]}
-    ports[$1]="$fport $hport"
-    debs=; [ "$1" = bookworm ] && debs=$VM_DEBS   # the packages are built for Debian 12 only
-    if ! VM_FLEET="$fport $hport vm-$1" VM_DEBS="$debs" Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
+    fport=${free[$((3 * i))]}; hport=${free[$((3 * i + 1))]}; uport=${free[$((3 * i + 2))]}
+    ports[$1]="$fport $hport $uport"
+    debs=; upgrade=; [ "$1" = bookworm ] && debs=$VM_DEBS   # the packages are built for Debian 12 only
+    if [ -n "$debs" ]; then
+      # The gym's package source the installed package upgrades from (guest_upgrade.py): newer
+      # versions of the same packages in signed repositories, served on uport.
+      read -r gdeb sdeb <<<"$debs"
+      Tests/vm/systemd/upgrade-repos.sh .build/vm/upgrade-repo "$gdeb" "$sdeb" || { echo "install test: FAIL (upgrade-repos.sh)"; exit 1; }
+      upgrade=$uport
+    fi
+    set -- ${setups[$i]}
+    if ! VM_FLEET="$fport $hport vm-$1" VM_DEBS="$debs" VM_UPGRADE="$upgrade" Tests/vm/systemd/build.sh "$1" "$3" "$4" "$5"; then
       ls -d .build/vm/debian-"$1"-* >/dev/null 2>&1 || cannot_run "debootstrap could not download Debian $1"
       echo "install test: FAIL (building the $1 VM)"; exit 1
     fi
@@ -138,9 +148,14 @@ print(*[x.getsockname()[1] for x in s])' ${#setups[@]})
   # each, and the stage takes about the time of one release instead of two. Each release's
   # lines are printed together when both are done.
   boot_release() {
-    local fport hport fleethost one hostrc t0
+    local fport hport uport fleethost repohost= one hostrc t0
     t0=$(date +%s)
-    read -r fport hport <<<"${ports[$1]}"
+    read -r fport hport uport <<<"${ports[$1]}"
+    # The gym's package source, when this release's guest upgrades from it.
+    if [ "$1" = bookworm ] && [ -d .build/vm/upgrade-repo ] && [ -n "$VM_DEBS" ]; then
+      python3 -m http.server "$uport" --bind 127.0.0.1 --directory .build/vm/upgrade-repo > ".build/vm/upgrade-repo-$1.log" 2>&1 &
+      repohost=$!
+    fi
     echo "== install test: booting Debian $2 with systemd (qemu TCG), installing, rebooting"
     rm -f ".build/vm/install-console-$1-"[12].log   # an old run's lines must not answer for this one
     python3 Tests/vm/systemd/fleet_host.py "$3" ".build/vm/fleet-$1" ".build/vm/install-console-$1" \
@@ -151,6 +166,7 @@ print(*[x.getsockname()[1] for x in s])' ${#setups[@]})
     for _ in $(seq 30); do kill -0 $fleethost 2>/dev/null || break; sleep 1; done
     kill $fleethost 2>/dev/null
     wait $fleethost; hostrc=$?
+    [ -z "$repohost" ] || { kill $repohost 2>/dev/null; wait $repohost 2>/dev/null; }
     sed 's/^/  /' ".build/vm/fleet-host-$1.log"
     [ $hostrc = 0 ] || one=1
     echo "vm tests (install, Debian $2 $1): $([ $one = 0 ] && echo passed || echo FAILED) in $(( $(date +%s) - t0 )) s," \

@@ -8,6 +8,7 @@
 #     gymtimer-other and what install.sh must do with it (works | refused) in other.expect,
 #     the fleet step's ports and station name in fleet.env when VM_FLEET is set,
 #     the packages of VM_DEBS (gymtimer, gymtimer-server) in debs/ for the server step,
+#     the port of the host's package source in upgrade.env and its key for the upgrade step,
 #     the simulated devices' unit and the test unit;
 #   - a disk image of it (disk-RELEASE.ext4) and an initramfs that mounts it and starts its
 #     systemd. The kernel is Debian 12's for both (the one gpio-sim is built for).
@@ -70,6 +71,12 @@ echo "$EXPECT" > "$T/other.expect"
 if [ -n "${VM_DEBS:-}" ]; then
   mkdir -p "$T/debs"
   for deb in $VM_DEBS; do install -m644 "$(realpath -e "$deb")" "$T/debs/"; done
+fi
+# The upgrade step (guest_upgrade.py): VM_UPGRADE is the port of the host's package source
+# (10.0.2.2 in the guest), whose key upgrade-repos.sh made.
+if [ -n "${VM_UPGRADE:-}" ]; then
+  echo "$VM_UPGRADE" > "$T/upgrade.env"
+  install -m644 "$WORK/upgrade-repo/gym.asc" "$T/upgrade-key.asc"
 fi
 for u in vmtest-devices.service vmtest.service; do
   install -m644 "$HERE/$u" "$R/etc/systemd/system/$u"

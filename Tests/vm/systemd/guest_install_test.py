@@ -8,7 +8,8 @@ the binary built for the other Debian release (installed and working, or refused
 saying why: other.expect says which), and uninstall. With fleet.env, the station also gets a
 [fleet] whose broker is on the CI host (fleet_host.py drives and checks it from there): the
 network drop-in, online, a start at the host's instant on the LEDs, workouts collected, no
-sandbox denial, before and after the reboot; and a sleep window through the broker darkening the
+sandbox denial, before and after the reboot; on Debian 12 the packages (debs/): the gym's server,
+then upgrades from the gym's signed package source on the host (upgrade.env, guest_upgrade.py); and a sleep window through the broker darkening the
 installed station while its clock is trusted (adjtimex), lit while it is not. With debs/ (Debian
 12), after the uninstall, the gym's server from the packages as docs/server.md has the owner set
 it up: the collector and the console run by their units, a station's record collected, the
@@ -532,6 +533,22 @@ def phase2():
     lit = [n for n in ("ready", "rest", "alarm") if g.value(n) != 0]
     g.check(not lit, f"uninstall stopped the kiosk: LEDs off (lit: {lit})")
     server_packages()
+    package_upgrades()
+
+
+# The upgrade step (guest_upgrade.py): the host's package source's port, and the gym's key.
+UPGRADE_ENV = f"{REPO}/upgrade.env"
+
+
+def package_upgrades():
+    """13. The packaged station upgrades from the gym's signed package source on the host."""
+    if not os.path.exists(UPGRADE_ENV):
+        print("guest: upgrade step: none for this release (no packages for it)", flush=True)
+        return
+    import guest_upgrade
+    port = open(UPGRADE_ENV).read().strip()
+    version = sh("dpkg-query", "-W", "-f", "${Version}", "gymtimer")[1].strip().rsplit("-", 1)[0]
+    guest_upgrade.run(g, sh, prop, active, f"{REPO}/upgrade-key.asc", f"http://10.0.2.2:{port}", version)
 
 
 # The server step: the gym's server from the packages on this guest (debs/: Debian 12 only).
