@@ -170,7 +170,8 @@ vm_tests() {
   scripts/vm-test.sh "$1"
 }
 # The amd64 packages, from the release binaries built for Debian 12 (libgpiod 1.6): built
-# here, before the install VM, which installs both on its Debian 12 guest (VM_DEBS) as a gym's
+# here, before the install VM, which installs both on its Debian 12 guest (VM_DEBS; Debian 13's
+# are built by vm-test.sh from the libgpiod 2.2 kiosk) as a gym's
 # server; the package stage below checks the same files with lintian and their lifecycle.
 amd64_debs() {
   [ -x .build-release/release/gymtimer ] || { echo "no .build-release/release/gymtimer: scripts/build-release-binaries.sh builds it"; exit 1; }
@@ -188,7 +189,7 @@ export VM_DEBS
 
 await vm
 stage "kernel VM: the real binary against gpio-sim, i2c-stub and snd-aloop (qemu)" vm_tests kernel
-stage "install VM: install.sh on Debian 12 and 13 under systemd (qemu), the server's packages on 12" vm_tests install
+stage "install VM: install.sh on Debian 12 and 13 under systemd (qemu), then the packages: the server, upgrades from a signed source" vm_tests install
 
 # The Raspberry Pi's build: cross-compiled with Swift 6.2.3 for arm64 trixie, the unit tests of
 # what can differ on arm64 and every scenario above run under qemu user emulation, and its Debian

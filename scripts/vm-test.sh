@@ -12,9 +12,10 @@
 #                                [fleet] whose broker and `gymtimer collect` run on this host
 #                                (Tests/vm/systemd/fleet_host.py; VM_FLEET_OLD_UNIT=1: without
 #                                the network drop-in, which must fail; VM_RELEASES=bookworm:
-#                                Debian 12 only); and on Debian 12, the gym's server from the
-#                                packages (VM_DEBS: gymtimer and gymtimer-server .debs, built
-#                                with scripts/build-deb.sh when not given): the collector's and
+#                                Debian 12 only); and the gym's server from the packages
+#                                (Debian 12: VM_DEBS, gymtimer and gymtimer-server .debs, built
+#                                with scripts/build-deb.sh when not given; Debian 13: built here
+#                                from its libgpiod 2.2 kiosk): the collector's and
 #                                the console's units, a station's record collected; then
 #                                its upgrades from the gym's signed package source served
 #                                from this host (Tests/vm/systemd/upgrade-repos.sh, guest_upgrade.py)
@@ -107,6 +108,13 @@ else
     [ "$(wc -w <<<"$VM_DEBS")" = 2 ] || { echo "vm tests: FAIL (scripts/build-deb.sh amd64 $bookworm .build/deb)"; exit 1; }
   fi
   for deb in $VM_DEBS; do [ -f "$deb" ] || { echo "vm tests: FAIL (no package $deb)"; exit 1; }; done
+  # Debian 13's, from the kiosk built against the static libgpiod 2.2 (no libgpiod in Depends).
+  declare -A debs_for=([bookworm]="$VM_DEBS")
+  if [ "${VM_RELEASES:-bookworm trixie}" != bookworm ]; then
+    echo "== install test: the amd64 packages for Debian 13 (scripts/build-deb.sh, .build/deb-trixie)"
+    debs_for[trixie]=$(scripts/build-deb.sh amd64 "$trixie" .build/deb-trixie | sed -n 's/^  built \([^ ]*\).*/\1/p' | tr '\n' ' ')
+    [ "$(wc -w <<<"${debs_for[trixie]}")" = 2 ] || { echo "vm tests: FAIL (scripts/build-deb.sh amd64 $trixie .build/deb-trixie)"; exit 1; }
+  fi
   # Each release installs its own binary, then is offered the other's: bookworm runs the
   # static-libgpiod-2 one; trixie has no libgpiod.so.2, so install.sh must refuse bookworm's.
   # VM_RELEASES=bookworm (a developer's quicker run) boots Debian 12 only, offered its own binary.
@@ -129,12 +137,12 @@ print(*[x.getsockname()[1] for x in s])' ${#setups[@]})
     echo "== install test: Debian $2 ($1) root filesystem (debootstrap, cached in .build/vm)"
     fport=${free[$((3 * i))]}; hport=${free[$((3 * i + 1))]}; uport=${free[$((3 * i + 2))]}
     ports[$1]="$fport $hport $uport"
-    debs=; upgrade=; [ "$1" = bookworm ] && debs=$VM_DEBS   # the packages are built for Debian 12 only
+    debs=${debs_for[$1]}; upgrade=
     if [ -n "$debs" ]; then
       # The gym's package source the installed package upgrades from (guest_upgrade.py): newer
       # versions of the same packages in signed repositories, served on uport.
       read -r gdeb sdeb <<<"$debs"
-      Tests/vm/systemd/upgrade-repos.sh .build/vm/upgrade-repo "$gdeb" "$sdeb" || { echo "install test: FAIL (upgrade-repos.sh)"; exit 1; }
+      Tests/vm/systemd/upgrade-repos.sh ".build/vm/upgrade-repo-$1" "$gdeb" "$sdeb" || { echo "install test: FAIL (upgrade-repos.sh)"; exit 1; }
       upgrade=$uport
     fi
     set -- ${setups[$i]}
@@ -152,8 +160,8 @@ print(*[x.getsockname()[1] for x in s])' ${#setups[@]})
     t0=$(date +%s)
     read -r fport hport uport <<<"${ports[$1]}"
     # The gym's package source, when this release's guest upgrades from it.
-    if [ "$1" = bookworm ] && [ -d .build/vm/upgrade-repo ] && [ -n "$VM_DEBS" ]; then
-      python3 -m http.server "$uport" --bind 127.0.0.1 --directory .build/vm/upgrade-repo > ".build/vm/upgrade-repo-$1.log" 2>&1 &
+    if [ -n "${debs_for[$1]:-}" ]; then
+      python3 -m http.server "$uport" --bind 127.0.0.1 --directory ".build/vm/upgrade-repo-$1" > ".build/vm/upgrade-repo-$1.log" 2>&1 &
       repohost=$!
     fi
     echo "== install test: booting Debian $2 with systemd (qemu TCG), installing, rebooting"

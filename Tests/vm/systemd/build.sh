@@ -76,7 +76,7 @@ fi
 # (10.0.2.2 in the guest), whose key upgrade-repos.sh made.
 if [ -n "${VM_UPGRADE:-}" ]; then
   echo "$VM_UPGRADE" > "$T/upgrade.env"
-  install -m644 "$WORK/upgrade-repo/gym.asc" "$T/upgrade-key.asc"
+  install -m644 "$WORK/upgrade-repo-$RELEASE/gym.asc" "$T/upgrade-key.asc"
 fi
 for u in vmtest-devices.service vmtest.service; do
   install -m644 "$HERE/$u" "$R/etc/systemd/system/$u"

@@ -551,7 +551,7 @@ def package_upgrades():
     guest_upgrade.run(g, sh, prop, active, f"{REPO}/upgrade-key.asc", f"http://10.0.2.2:{port}", version)
 
 
-# The server step: the gym's server from the packages on this guest (debs/: Debian 12 only).
+# The server step: the gym's server from the packages on this guest (debs/: each release's own build).
 DEBS = f"{REPO}/debs"
 STATION = "rack-1"  # the station's name and broker account (the package's ACL: %u is the station)
 COLLECT_DB = "/var/lib/gymtimer-collect/history.sqlite"
@@ -594,10 +594,7 @@ def server_packages():
     history; the console answering HTTP on its address; systemd's own exposure score of both
     running units at 2.0 or lower."""
     release = sh("sh", "-c", ". /etc/os-release; echo $VERSION_CODENAME")[1].strip()
-    if release != "bookworm":
-        print(f"guest: the server's packages are Debian 12's (libgpiod 1.6): none on {release}", flush=True)
-        return
-    if not g.check(os.path.isdir(DEBS), f"the packages for Debian 12 are in {DEBS} (VM_DEBS)"):
+    if not g.check(os.path.isdir(DEBS), f"the packages for {release} are in {DEBS} (VM_DEBS)"):
         return
     debs = sorted(os.listdir(DEBS))
     kiosk = next((d for d in debs if d.startswith("gymtimer_")), None)
