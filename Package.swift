@@ -300,10 +300,10 @@ let package = Package(
 )
 
 // The arm64 stage of the test command (scripts/test-arm64.sh) runs, under emulation, the unit
-// tests of what can differ on arm64 only. Its debug build (GYMTIMER_ARM64_UNIT_TESTS=1) leaves
+// tests of what can differ on arm64 only. Its test build (GYMTIMER_ARM64_UNIT_TESTS=1) leaves
 // out what none of those tests link: the console's HTTP server (SwiftNIO, Hummingbird) and its
 // tests, the central store (PostgresNIO) and its tests, the fuzz targets, the pure core's tests.
-// The release build beside it, which the package ships, has everything.
+// The programs the package ships are built before it, with everything.
 if ProcessInfo.processInfo.environment["GYMTIMER_ARM64_UNIT_TESTS"] == "1" {
     let unused: Set<String> = [
         "GymTimerConsole", "gymtimer-console", "GymTimerConsoleTests", "GymTimerCentral", "gymtimer-central", "GymTimerCentralTests",

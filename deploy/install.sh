@@ -14,8 +14,8 @@
 #                                          scripts/build-arm64.sh) with apt, replacing an
 #                                          install made by this script (config and history kept)
 # Never overwrites an existing /etc/gymtimer/config.toml.
-# GYMTIMER_BUILD_DIR picks the build folder (default .build; the tests build a libgpiod 2
-# variant in .build-gpiod2 with PKG_CONFIG_PATH pointing at it).
+# GYMTIMER_BUILD_DIR picks the build folder (default .build; docs/building.md builds a
+# libgpiod 2 variant in .build-gpiod2 with PKG_CONFIG_PATH pointing at it).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"

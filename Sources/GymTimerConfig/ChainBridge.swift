@@ -1,3 +1,4 @@
+import GymTimerCore
 import GymTimerFleet
 
 /// A gym's Mosquitto bridge to a chain's central broker (chain.md), as a conf.d snippet: the
@@ -26,7 +27,7 @@ public struct ChainBridge: Sendable {
         gym: String, centre: String, insecure: Bool = false, username: String, password: String, caFile: String?,
         prefix: String = "gymtimer", chain: String = "gyms", restartTimeout: (base: Int, cap: Int) = (5, 60), keepalive: Int = 30
     ) throws(ChainBridgeError) {
-        guard FleetStationName.isValid(gym) else { throw ChainBridgeError("gym name \"\(Self.shown(gym))\" \(FleetStationName.rule)") }
+        if let problem = FleetStationName.problem(gym) { throw ChainBridgeError("gym name \"\(Self.shown(gym))\" \(problem)") }
         self.gym = gym
         self.centre = try Self.broker(centre, insecure: insecure)
         guard Self.isName(username) else {
@@ -125,8 +126,11 @@ public struct ChainBridge: Sendable {
         path.hasPrefix("/") && path.utf8.count <= 4096 && isConfigValue(path) && !path.contains { $0.isWhitespace }
     }
 
-    /// A value as an error may show it: control characters escaped, so it stays one line.
+    /// A value as an error may show it: its first 80 scalars, control and format characters
+    /// escaped (`NameText.escaped`: `\u{202E}`), so it stays one line and in its order.
     static func shown(_ value: String) -> String {
-        String(value.unicodeScalars.prefix(80).map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+        var head = ""
+        head.unicodeScalars.append(contentsOf: value.unicodeScalars.prefix(80))
+        return NameText.escaped(head)
     }
 }

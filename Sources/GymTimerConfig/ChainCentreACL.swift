@@ -20,8 +20,8 @@ public struct ChainCentreACL: Sendable {
         gyms: [String], collectors: String = "collector", chain: String = "gyms", sharedGroup: String = "central", console: String = "console"
     ) throws(ChainBridgeError) {
         guard !gyms.isEmpty else { throw ChainBridgeError("--gyms: name at least one gym (e.g. --gyms gym-a,gym-b)") }
-        for gym in gyms where !FleetStationName.isValid(gym) {
-            throw ChainBridgeError("gym name \"\(ChainBridge.shown(gym))\" \(FleetStationName.rule)")
+        for gym in gyms {
+            if let problem = FleetStationName.problem(gym) { throw ChainBridgeError("gym name \"\(ChainBridge.shown(gym))\" \(problem)") }
         }
         guard Set(gyms).count == gyms.count else { throw ChainBridgeError("--gyms names a gym twice: each gym once") }
         guard ChainBridge.isName(collectors), !gyms.contains(collectors) else {

@@ -1,3 +1,5 @@
+import GymTimerFleet
+
 extension FleetSettings {
     /// Reads `[fleet]`: nil when it has no `broker` (no fleet), or when a key is refused (the
     /// problem is recorded and the file is refused as a whole anyway).
@@ -22,7 +24,7 @@ extension FleetSettings {
         if reader.value("station") == nil {
             reader.report("station", nil, "is required: this kiosk's name in the gym, [a-z0-9-]{1,32}, not \"all\"")
         } else if reader.isValid("station"), !isValidStation(station) {
-            reader.report("station", station, stationRule)
+            reader.report("station", station, FleetStationName.problem(station) ?? stationRule)
         }
         if reader.isValid("topic_prefix"), !isValidTopicLevel(prefix) {
             reader.report("topic_prefix", prefix, "must be one topic level: no /, + or #")

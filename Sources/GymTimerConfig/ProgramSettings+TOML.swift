@@ -32,11 +32,11 @@ extension ProgramSettings {
 }
 
 extension Program {
-    /// Refuses `name` when it is longer than `maxNameLength`.
-    static func checkNameLength(_ name: String, in reader: TOMLReader) {
-        guard reader.isValid("name"), name.count > maxNameLength, let raw = reader.value("name") else { return }
-        reader.report("name", raw, "must be at most \(maxNameLength) characters, not \(name.count) (the status line "
-            + "shows it, in 80 columns)")
+    /// Refuses `name` when it is longer than `maxNameLength` or holds a character no name may
+    /// (`nameProblem`, `NameText`); an empty one the reader has refused already.
+    static func checkName(_ name: String, in reader: TOMLReader) {
+        guard reader.isValid("name"), !name.isEmpty, let problem = nameProblem(name), let raw = reader.value("name") else { return }
+        reader.report("name", raw, problem)
     }
 
     /// Reads one `[[programs]]` table: nil when it cannot be used (every problem is reported).
@@ -44,7 +44,7 @@ extension Program {
     static func read(from reader: TOMLReader) -> Program? {
         let name = reader.string("name", default: "")
         if reader.value("name") == nil { reader.report("name", nil, "required") }
-        checkNameLength(name, in: reader)
+        checkName(name, in: reader)
         let label = reader.string("label", default: "")
         if let raw = reader.value("label") {
             if reader.isValid("label"), let problem = labelProblem(label) { reader.report("label", raw, problem) }

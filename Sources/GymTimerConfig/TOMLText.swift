@@ -1,3 +1,4 @@
+import GymTimerCore
 import TOMLKit
 
 /// Renders TOML values the way they are written in a config file, for problem messages:
@@ -24,7 +25,9 @@ enum TOMLText {
         }
     }
 
-    /// A TOML basic string: `"…"` with quotes, backslashes and control characters escaped.
+    /// A TOML basic string: `"…"` with quotes, backslashes, and every control or format
+    /// character (`NameText.isRefused`: a bidirectional override too) escaped, so a problem
+    /// line quoting a value stays one line and in its order.
     static func quote(_ string: String) -> String {
         var result = "\""
         for scalar in string.unicodeScalars {
@@ -34,9 +37,10 @@ enum TOMLText {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where NameText.isRefused(scalar):
                 let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                result += hex.count <= 4 ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)
             }
         }

@@ -46,12 +46,17 @@ extension WorkoutPreset {
     static func read(from reader: TOMLReader) -> WorkoutPreset {
         let name = reader.string("name", default: "")
         if reader.value("name") == nil { reader.report("name", nil, "required") }
-        Program.checkNameLength(name, in: reader)
+        Program.checkName(name, in: reader)
         let exerciseSeconds = reader.int("exercise_seconds", default: fullBody.exerciseSeconds, in: 1...3600)
         let restSeconds = reader.int("rest_seconds", default: fullBody.restSeconds, in: 0...3600)
         let calories = reader.int("calories", default: 0, in: 0...100_000)
         let exercises = reader.stringList("exercises", default: [], describing: "exercise names")
         if reader.value("exercises") == nil { reader.report("exercises", nil, "required") }
+        // The terminal kiosk and the history show each exercise's name as it is.
+        if reader.isValid("exercises"), let raw = reader.value("exercises"),
+           let (number, problem) = exercises.enumerated().lazy.compactMap({ n, exercise in NameText.problem(exercise).map { (n + 1, $0) } }).first {
+            reader.report("exercises", raw, "exercise \(number) \(problem)")
+        }
         return WorkoutPreset(
             name: name, exerciseSeconds: exerciseSeconds, restSeconds: restSeconds, calories: calories,
             exercises: exercises)

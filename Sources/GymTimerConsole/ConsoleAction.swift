@@ -67,6 +67,9 @@ public struct ConsoleAction: Hashable, Sendable {
         }
         var program = decoded.program?.trimmingCharacters(in: .whitespaces)
         if program?.isEmpty == true { program = nil }
+        if let name = program, let problem = NameText.problem(name) {
+            return .failure(.init(description: "the program's name \(NameText.quoted(String(name.prefix(40)))) \(problem)"))
+        }
         if let name = program, name.utf8.count > 64 || name.contains(where: { $0.isNewline }) {
             return .failure(.init(description: "a program's name is at most 64 bytes on one line"))
         }

@@ -76,8 +76,8 @@ public struct ConsoleChainFloor: Sendable {
     }
 
     /// The pages' `scores` event of the leaderboard (`ConsoleScoresEvent`: checked, its chart
-    /// drawn here, only when of `today`); each entry names its gym.
-    public func leaderboardEvent(today: String) -> String {
-        ConsoleScoresEvent.json(leaderboard, today: today)
+    /// drawn here, only when of `today`); each entry names its gym; for `audience`.
+    public func leaderboardEvent(today: String, for audience: ConsoleAudience = .coach) -> String {
+        ConsoleScoresEvent.json(leaderboard, today: today, for: audience)
     }
 }

@@ -30,12 +30,26 @@ public final class ConsoleConnectionLimit: Sendable {
     /// The handler each connection's pipeline gets (`HTTP1Channel`'s additional handlers).
     func handler() -> Handler { Handler(limit: self) }
 
+    /// Calls `gone` once the client of `channel` has gone, or at once if it has already: its
+    /// side of the connection closed (a closed or reloaded page sends its FIN at once, but the
+    /// server keeps half-closed connections open, so an idle page's stream would not notice
+    /// until a write failed), or the connection closed.
+    static func whenClientGone(of channel: any Channel, _ gone: @escaping @Sendable () -> Void) {
+        channel.eventLoop.execute {
+            guard let handler = try? channel.pipeline.syncOperations.handler(type: Handler.self) else { return gone() }
+            handler.whenClientGone(gone)
+        }
+    }
+
     /// Admits its connection when added to the pipeline or closes it; releases it when removed.
+    /// Tells what waits for it (`whenClientGone`) when the client's side closes.
     final class Handler: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundIn = NIOAny
         typealias OutboundIn = NIOAny
         private let limit: ConsoleConnectionLimit
         private var admitted = false
+        private var clientGone = false
+        private var waiting: [@Sendable () -> Void] = []
 
         init(limit: ConsoleConnectionLimit) {
             self.limit = limit
@@ -49,6 +63,29 @@ public final class ConsoleConnectionLimit: Sendable {
         func handlerRemoved(context: ChannelHandlerContext) {
             if admitted { limit.release() }
             admitted = false
+            goneNow()
+        }
+
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if event as? ChannelEvent == .inputClosed { goneNow() }
+            context.fireUserInboundEventTriggered(event)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            goneNow()
+            context.fireChannelInactive()
+        }
+
+        /// Calls `gone` when the client goes (on the channel's event loop), or now if it has.
+        func whenClientGone(_ gone: @escaping @Sendable () -> Void) {
+            if clientGone { gone() } else { waiting.append(gone) }
+        }
+
+        private func goneNow() {
+            clientGone = true
+            let all = waiting
+            waiting = []
+            for gone in all { gone() }
         }
     }
 }

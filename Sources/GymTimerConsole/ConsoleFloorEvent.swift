@@ -11,6 +11,14 @@ public struct ConsoleFloorEvent: Hashable, Sendable, Codable {
     /// On a chain's central broker: each gym's tiles, by gym (the page's gym picker); nil in one gym.
     public var gyms: [String: [ConsoleTile]]? = nil
 
+    /// The event as a guest's page gets it: no tile names a card (`ConsoleAudience`).
+    public var forGuests: ConsoleFloorEvent {
+        var shown = self
+        shown.tiles = tiles.map(ConsoleAudience.guestTile)
+        shown.gyms = gyms?.mapValues { $0.map(ConsoleAudience.guestTile) }
+        return shown
+    }
+
     /// The event as one line of JSON.
     public var json: String {
         let encoder = JSONEncoder()

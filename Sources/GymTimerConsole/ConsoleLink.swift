@@ -484,10 +484,15 @@ public final class ConsoleLink: @unchecked Sendable {
     private func publishScores() {
         let (payload, chain) = state.withLock { ($0.scores, $0.chain) }
         if let chain {
-            broadcast.publish(event: "scores", data: chain.leaderboardEvent(today: ConsoleScoresEvent.day(wall.now)))
+            let today = ConsoleScoresEvent.day(wall.now)
+            broadcast.publish(
+                event: "scores", data: chain.leaderboardEvent(today: today), guestData: chain.leaderboardEvent(today: today, for: .guest))
             return
         }
-        broadcast.publish(event: "scores", data: ConsoleScoresEvent.json(payload, today: ConsoleScoresEvent.day(wall.now)))
+        let today = ConsoleScoresEvent.day(wall.now)
+        broadcast.publish(
+            event: "scores", data: ConsoleScoresEvent.json(payload, today: today),
+            guestData: ConsoleScoresEvent.json(payload, today: today, for: .guest))
     }
 
     /// Publishes what is queued, while connected (a command waits for the broker otherwise).
@@ -523,7 +528,7 @@ public final class ConsoleLink: @unchecked Sendable {
             let now = wall.now
             floor.gyms = Dictionary(uniqueKeysWithValues: chain.gyms.map { ($0, chain.tiles(gym: $0, now: now)) })
         }
-        broadcast.publish(event: "floor", data: floor.json)
+        broadcast.publish(event: "floor", data: floor.json, guestData: floor.forGuests.json)
     }
 }
 

@@ -3,8 +3,10 @@ import GymTimerCore
 import GymTimerFleet
 
 /// A change the coach asks of the roster or of a result (the JSON body of `POST
-/// /api/roster-name`, `/api/roster-rename`, `/api/division`), checked for shape; the names
-/// themselves are checked by the roster (`RosterNames`), which says what is wrong. Pure.
+/// /api/roster-name`, `/api/roster-rename`, `/api/division`), checked for shape; a name or
+/// short name holding a control or format character is refused here (`NameText`, the rule
+/// every entry point shares), the rest of the names' rules by the roster (`RosterNames`),
+/// which says what is wrong. Pure.
 public enum ConsoleRosterEdit: Hashable, Sendable {
     /// A new card named: `{"card":"04A1B2C3","name":"Anna Berg","short":"AnnA"}` (no short:
     /// derived from the name).
@@ -43,6 +45,11 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
             return .failure(.init(description: "the request is not the JSON the page sends"))
         }
         func blankless(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+        for (what, text) in [("name", decoded.name), ("short name", decoded.short)] {
+            if let text, let problem = NameText.problem(text) {
+                return .failure(.init(description: "the \(what) \(NameText.quoted(String(text.prefix(40)))) \(problem)"))
+            }
+        }
         switch kind {
         case .name:
             guard let text = decoded.card, let card = CardID(hex: text) else {

@@ -10,8 +10,9 @@ public enum ConsoleScoresEvent {
     /// What the page shows before the collector's scores came.
     public static let waiting = problem("waiting for the collector's scores: is `gymtimer collect` running on the gym's server?")
 
-    /// The event's JSON for `payload` (nil: none came yet) on `today` (`2026-11-24`).
-    public static func json(_ payload: [UInt8]?, today: String) -> String {
+    /// The event's JSON for `payload` (nil: none came yet) on `today` (`2026-11-24`), for
+    /// `audience` (a guest's names each athlete by their display name only: `ConsoleAudience`).
+    public static func json(_ payload: [UInt8]?, today: String, for audience: ConsoleAudience = .coach) -> String {
         guard let payload else { return waiting }
         guard payload.count <= GymDeskAnswer.maximumBytes, var scores = try? JSONDecoder().decode(GymScores.self, from: Data(payload)),
               scores.isWellFormed else {
@@ -21,6 +22,9 @@ public enum ConsoleScoresEvent {
             return problem("the collector's latest scores are of \(scores.day): is `gymtimer collect` running on the gym's server?")
         }
         scores.chart = ConsoleChart.svg(scores.week)
+        if audience == .guest {
+            for index in scores.boards.indices { scores.boards[index].entries = scores.boards[index].entries.map(ConsoleAudience.guestEntry) }
+        }
         return encoded(scores)
     }
 

@@ -32,7 +32,7 @@ public struct ConsoleServer: Sendable {
     public static let idleSeconds: Int64 = 5
     /// How long a request's body may take to arrive once its head has.
     public static let bodySeconds: Int64 = 5
-    /// The most connections open at once (pages' live updates included: `ConsoleBroadcast`
+    /// The most connections open at once (pages' live updates included: `ConsoleStreamLimit`
     /// allows fewer), well under the process's 1,024 open files.
     public static let maximumConnections = 256
 
@@ -142,10 +142,24 @@ public struct ConsoleServer: Sendable {
         router.get("/health.js") { _, _ in Self.text(.ok, ConsolePage.healthScript, type: "text/javascript; charset=utf-8") }
         router.get("/console.css") { _, _ in Self.text(.ok, ConsolePage.css, type: "text/css; charset=utf-8") }
         router.get("/console.js") { _, _ in Self.text(.ok, ConsolePage.script, type: "text/javascript; charset=utf-8") }
-        router.get("/events") { _, _ -> Response in
-            guard let stream = broadcast.listen() else {
-                return Self.text(.serviceUnavailable, "too many pages open", type: "text/plain; charset=utf-8")
+        // A page's live updates: a signed-out address holds at most a few, and room is kept for
+        // the coach's session (ConsoleStreamLimit), counted by the TCP peer's address. Without
+        // a PIN nobody signs in: everyone is signed out, and no room is kept.
+        router.get("/events") { request, context -> Response in
+            let signedIn = gate.pin != nil && gate.session(Self.sessionID(request)) != nil
+            let listener: ConsoleBroadcast.Listener
+            // Without a PIN every page is the coach's (docs/console.md); with one, a signed-out
+            // page gets the guests' version of each update: display names, no card.
+            let audience: ConsoleAudience = gate.pin == nil || signedIn ? .coach : .guest
+            switch broadcast.listen(
+                signedIn ? .coach : .guest(address: context.clientAddress), keepingRoom: gate.pin != nil, audience: audience) {
+            case .success(let listening): listener = listening
+            case .failure(let refusal):
+                return Self.text(.init(code: refusal.status), "\(refusal)", type: "text/plain; charset=utf-8")
             }
+            // A closed page's room is free at once, not at the next update it fails to get.
+            ConsoleConnectionLimit.whenClientGone(of: context.channel) { listener.end() }
+            let stream = listener.frames
             return Response(
                 status: .ok, headers: Self.secured([.contentType: "text/event-stream"]),
                 body: ResponseBody { writer in

@@ -1,3 +1,5 @@
+import GymTimerCore
+
 /// A value from the network made safe to print in a terminal table or a log line: anything
 /// another station (or anyone who can publish) put in a retained topic may hold escape
 /// sequences, other control characters, bidirectional overrides or a megabyte of text. Those
@@ -17,13 +19,15 @@ public enum FleetCell {
     /// `text` sanitised as `text(_:width:)` and in double quotes.
     public static func quoted(_ text: String, width: Int) -> String { "\"" + Self.text(text, width: width) + "\"" }
 
-    /// Whether `character` prints as itself: no C0/C1 control, DEL, or invisible formatting
-    /// (bidirectional overrides, zero-width characters), and no combining mark on its own.
+    /// Whether `character` prints as itself: nothing a name may not hold (`NameText`: no C0/C1
+    /// control, DEL, invisible formatting such as bidirectional overrides and zero-width
+    /// characters, no line break), and no private-use or unassigned code point.
     static func isPrintable(_ character: Character) -> Bool {
         character.unicodeScalars.allSatisfy { scalar in
+            if NameText.isRefused(scalar) { return false }
             switch scalar.properties.generalCategory {
-            case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator: false
-            default: true
+            case .surrogate, .privateUse, .unassigned: return false
+            default: return true
             }
         }
     }

@@ -213,6 +213,9 @@ public enum FleetCommand: Hashable, Sendable {
         }
         var tap = CardTap(card: card)
         if let rawShort = fields.object["short"] {
+            if let short = rawShort.string, let problem = NameText.problem(short) {
+                return .failure(.badName(field: "short", problem: problem.description))
+            }
             guard let short = rawShort.string, !short.isEmpty, DisplayContent.canDraw(short) else {
                 return .failure(.wrongType(field: "short", expected: "a short name of up to 4 characters a digit draws"))
             }

@@ -8,6 +8,8 @@ public enum FleetCommandError: Error, Hashable, Sendable, CustomStringConvertibl
     case missing(String)
     case wrongType(field: String, expected: String)
     case unexpected(field: String, command: String)
+    /// A name or label holding a character no name may (`NameText`), the problem as it says it.
+    case badName(field: String, problem: String)
     case unknown(String)
     /// Well formed, but not allowed in the state the station is in.
     case notAllowed(command: String, reason: String)
@@ -23,7 +25,7 @@ public enum FleetCommandError: Error, Hashable, Sendable, CustomStringConvertibl
         switch self {
         case .tooLarge: return "too-large"
         case .malformed, .notAnObject: return "malformed"
-        case .missing, .wrongType, .unexpected: return "bad-field"
+        case .missing, .wrongType, .unexpected, .badName: return "bad-field"
         case .unknown: return "unknown-command"
         case .notAllowed: return "not-allowed"
         case .startInThePast: return "too-late"
@@ -45,6 +47,7 @@ public enum FleetCommandError: Error, Hashable, Sendable, CustomStringConvertibl
         case .missing(let field): return "command lacks \"\(field)\""
         case .wrongType(let field, let expected): return "\"\(field)\" must be \(expected)"
         case .unexpected(let field, let command): return "\"\(field)\" is not a field of \"\(command)\""
+        case .badName(let field, let problem): return "\"\(field)\" \(problem)"
         case .unknown(let name): return "unknown command \"\(name)\": start, cancel, ping, dismiss, pause, resume, reset, select, set, message, lock, unlock, brightness or sleep"
         case .notAllowed(let command, let reason): return "\"\(command)\" not allowed now: \(reason)"
         case .startInThePast(let seconds):

@@ -14,10 +14,16 @@ extension Program {
             return .failure(.unexpected(field: "program." + String(extra.prefix(32)), command: "start"))
         }
         guard let rawName = object["name"] else { return .failure(.missing("program.name")) }
+        if let name = rawName.string, let problem = NameText.problem(name) {
+            return .failure(.badName(field: "program.name", problem: problem.description))
+        }
         guard let name = rawName.string, nameProblem(name) == nil else {
-            return .failure(.wrongType(field: "program.name", expected: "a name of 1 to \(maxNameLength) characters, no control characters"))
+            return .failure(.wrongType(field: "program.name", expected: "a name of 1 to \(maxNameLength) characters, no control or format characters"))
         }
         guard let rawLabel = object["label"] else { return .failure(.missing("program.label")) }
+        if let label = rawLabel.string, let problem = NameText.problem(label) {
+            return .failure(.badName(field: "program.label", problem: problem.description))
+        }
         guard let label = rawLabel.string, labelProblem(label) == nil else {
             return .failure(.wrongType(field: "program.label", expected: "up to 4 characters the 7-segment display can draw"))
         }

@@ -28,8 +28,12 @@ public final class FleetOutbox {
     public let path: String
     private let database: DatabaseQueue
 
-    /// Opens (creating it) the outbox at `path`.
-    public init(path: String) throws(FleetLinkError) {
+    /// The mode a new outbox is made with (at most): the station's alone, its records name cards.
+    public static let fileMode: mode_t = 0o600
+
+    /// Opens (creating it, `fileMode`) the outbox at `path`; an outbox other local users may
+    /// open is closed to them, told to `log`.
+    public init(path: String, log: (String) -> Void = { _ in }) throws(FleetLinkError) {
         self.path = path
         do {
             var configuration = Configuration()
@@ -56,7 +60,7 @@ public final class FleetOutbox {
                 try db.execute(sql: "ALTER TABLE scheduled_start ADD COLUMN request_id TEXT")
             }
             // Another process may be creating the same file at this instant (`openMigrated`).
-            database = try migrator.openMigrated(path: path, configuration: configuration)
+            database = try migrator.openMigrated(path: path, configuration: configuration, mode: Self.fileMode, note: log)
         } catch {
             throw .outbox(path: path, detail: "\(error)")
         }

@@ -31,7 +31,7 @@ extension FleetStation {
         }
         var outbox: FleetOutbox?
         do {
-            if let historyPath { outbox = try FleetOutbox(path: FleetOutbox.path(besideHistory: historyPath)) }
+            if let historyPath { outbox = try FleetOutbox(path: FleetOutbox.path(besideHistory: historyPath), log: log) }
         } catch {
             log("\(error)")
         }

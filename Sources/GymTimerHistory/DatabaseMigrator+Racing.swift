@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GymTimerSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,9 +12,14 @@ extension DatabaseMigrator {
     /// the other got there first (locked, "no such table", "duplicate column", "already
     /// exists") is tried again, for up to a second, and finds the other's work done. `check`
     /// runs on the open file before migrating (to refuse one written by a newer GymTimer).
+    /// A new file is made with at most `mode` whatever the umask, and an existing one, or a
+    /// side file of SQLite's, that other local users may open is closed to them, told to `note`
+    /// (`PrivateFile`): the databases hold members' names and cards.
     public func openMigrated(
-        path: String, configuration: Configuration, check: (Database) throws -> Void = { _ in }
+        path: String, configuration: Configuration, mode: mode_t = 0o600, note: (String) -> Void = { _ in },
+        check: (Database) throws -> Void = { _ in }
     ) throws -> DatabaseQueue {
+        PrivateFile.create(path, mode: mode)
         var attempt = 0
         while true {
             attempt += 1
@@ -21,6 +27,7 @@ extension DatabaseMigrator {
                 let database = try DatabaseQueue(path: path, configuration: configuration)
                 try database.read(check)
                 try migrate(database)
+                if let line = PrivateFile.closeToOthers(path, sideFiles: PrivateFile.sqliteSideFiles) { note(line) }
                 return database
             } catch let error as DatabaseError where attempt < 50 && Self.racing(error) {
                 var none = pollfd()

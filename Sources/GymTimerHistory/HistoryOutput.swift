@@ -56,11 +56,12 @@ public enum HistoryOutput {
 
     /// A table for the gym owner, local times in `timeZone`, then a line of totals; a
     /// collector's workouts (any with a station) get a `Station` column first, athletes'
-    /// workouts (any with a card) an `Athlete` column next (the card's UID, empty for a
+    /// workouts (any with a card) an `Athlete` column next (the athlete's roster name from
+    /// `names`, else the card's UID: a card the roster does not know; empty for a
     /// guest); program results with a division a `Division` column after the score (`Rx`,
     /// `Scaled`, empty when not said). A date taken on
     /// an unsynchronised clock has its time marked `?`, explained under the totals.
-    public static func table(_ workouts: [StoredWorkout], timeZone: TimeZone) -> String {
+    public static func table(_ workouts: [StoredWorkout], timeZone: TimeZone, names: [CardID: String] = [:]) -> String {
         guard !workouts.isEmpty else { return "No workouts recorded.\n" }
         let stations = workouts.contains { $0.station != nil }
         let athletes = workouts.contains { $0.athlete != nil }
@@ -77,7 +78,10 @@ public enum HistoryOutput {
         }
         if athletes {
             rows[0].insert("Athlete", at: 0)
-            for index in workouts.indices { rows[index + 1].insert(workouts[index].athlete?.hex ?? "", at: 0) }
+            for index in workouts.indices {
+                let card = workouts[index].athlete
+                rows[index + 1].insert(card.map { names[$0] ?? $0.hex } ?? "", at: 0)
+            }
         }
         if stations {
             rows[0].insert("Station", at: 0)

@@ -47,7 +47,7 @@ public final class HistoryStore: WorkoutHistory {
     ) throws(HistoryError) {
         let database: DatabaseQueue
         do {
-            database = try Self.openForWriting(path: path, busyTimeout: busyTimeout)
+            database = try Self.openForWriting(path: path, busyTimeout: busyTimeout, note: faults.note)
         } catch let error as HistoryError {
             throw error
         } catch {
@@ -72,8 +72,15 @@ public final class HistoryStore: WorkoutHistory {
         return store
     }
 
-    /// Opens and migrates the file at `path`, creating it and its directory if needed.
-    static func openForWriting(path: String, busyTimeout: Duration, durable: Bool = true) throws -> DatabaseQueue {
+    /// The mode a new history is made with (at most: the umask may take more away): its
+    /// owner's group may read it (`history`, `stats`: join the service's group), no one else.
+    public static let fileMode: mode_t = 0o640
+
+    /// Opens and migrates the file at `path`, creating it (`fileMode`) and its directory if
+    /// needed; a history other local users may open is closed to them, told to `note`.
+    static func openForWriting(
+        path: String, busyTimeout: Duration, durable: Bool = true, note: (String) -> Void = { _ in }
+    ) throws -> DatabaseQueue {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory),
            let reason = Self.makeDirectories(directory) {
@@ -86,14 +93,14 @@ public final class HistoryStore: WorkoutHistory {
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.seconds(busyTimeout))
         if !durable { configuration.prepareDatabase { try $0.execute(sql: "PRAGMA synchronous = OFF") } }
-        return try migrated(path: path, configuration: configuration)
+        return try migrated(path: path, configuration: configuration, note: note)
     }
 
     /// Opens the file and brings its schema up to date, while another process (a second
     /// collector) may be creating or migrating the same new file (`openMigrated`).
-    private static func migrated(path: String, configuration: Configuration) throws -> DatabaseQueue {
+    private static func migrated(path: String, configuration: Configuration, note: (String) -> Void) throws -> DatabaseQueue {
         let migrator = HistorySchema.migrator
-        return try migrator.openMigrated(path: path, configuration: configuration) { db in
+        return try migrator.openMigrated(path: path, configuration: configuration, mode: fileMode, note: note) { db in
             if try migrator.hasBeenSuperseded(db) {
                 throw HistoryError.notAHistory(path: path, reason: "written by a newer GymTimer")
             }
@@ -105,11 +112,11 @@ public final class HistoryStore: WorkoutHistory {
     private func connect() -> Bool {
         if connection != nil { return true }
         do {
-            connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout, durable: durable)
+            connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout, durable: durable, note: faults.note)
         } catch where Self.isCorrupt(error) {
             setAside(error)
             do {
-                connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout, durable: durable)
+                connection = try Self.openForWriting(path: path, busyTimeout: busyTimeout, durable: durable, note: faults.note)
             } catch {
                 faults.failed(Self.faultName, HistoryError.cannotOpen(path: path, reason: HistoryError.reason(error)))
             }

@@ -19,6 +19,18 @@ public protocol RosterBook {
     func forgetAthlete(_ name: String) throws -> (athlete: RosterAthlete, workouts: Int)
 }
 
+extension RosterBook {
+    /// Each card's athlete's name, for tables that show who trained (`history`); empty when the
+    /// roster cannot be read (a station's own history has none).
+    public func namesByCard() -> [CardID: String] {
+        var names: [CardID: String] = [:]
+        for athlete in (try? athletes()) ?? [] {
+            for card in athlete.cards { names[card] = athlete.name }
+        }
+        return names
+    }
+}
+
 extension AthleteRoster: RosterBook {
     public var place: String { path }
 

@@ -14,7 +14,7 @@ public enum RosterError: Error, Hashable, Sendable, CustomStringConvertible {
     case cardTaken(card: CardID, owner: String)
     /// Another athlete has that name already (names find athletes, so they are unique).
     case nameTaken(name: String)
-    /// A name that is not 1 to 64 printable characters.
+    /// A name that is not 1 to 64 printable characters (`RosterNames.problem` says why).
     case badName(name: String)
     /// A short name that is not 1 to 4 characters a 7-segment digit draws.
     case badShortName(shortName: String)
@@ -36,16 +36,16 @@ public enum RosterError: Error, Hashable, Sendable, CustomStringConvertible {
         case .nameTaken(let name):
             "there is already an athlete named \(Self.quoted(name)): pick another name (e.g. with the family name's initial)"
         case .badName(let name):
-            "bad athlete name \(Self.quoted(name)): 1 to 64 printable characters"
+            "bad athlete name \(Self.quoted(name)): \(RosterNames.problem(name) ?? "1 to 64 printable characters")"
         case .badShortName(let shortName):
-            "bad short name \(Self.quoted(shortName)): 1 to 4 characters a 7-segment digit draws (letters but k m v w x z, digits, - _ =)"
+            "bad short name \(Self.quoted(shortName)): "
+                + (NameText.problem(shortName)?.description ?? "1 to 4 characters a 7-segment digit draws (letters but k m v w x z, digits, - _ =)")
         case .mergeIntoSelf(let name):
             "cannot merge \(Self.quoted(name)) into themselves: name two different athletes"
         }
     }
 
-    /// `text` in double quotes, control characters escaped, so a line stays one line.
-    static func quoted(_ text: String) -> String {
-        "\"" + text.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined() + "\""
-    }
+    /// `text` in double quotes, control and format characters escaped (`NameText.quoted`:
+    /// `\u{202E}`), so a line stays one line and in its order.
+    static func quoted(_ text: String) -> String { NameText.quoted(text) }
 }

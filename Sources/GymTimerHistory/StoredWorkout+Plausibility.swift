@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerCore
 
 /// Checks on a workout that came from outside (a station's record at the gym's collector)
 /// before it is stored, as the kiosk checks what it reads back (`Kiosk+Plausibility`): every
@@ -55,14 +56,16 @@ extension StoredWorkout {
         return nil
     }
 
-    /// Whether `text` has 1…`limit` UTF-8 bytes and no control or format characters (no
-    /// terminal escapes, no bidirectional overrides).
+    /// Whether `text` has 1…`limit` UTF-8 bytes and no character a name may not hold
+    /// (`NameText`: no terminal escapes, no bidirectional overrides), nor a private-use or
+    /// unassigned code point.
     static func isText(_ text: String, upTo limit: Int) -> Bool {
         guard !text.isEmpty, text.utf8.count <= limit else { return false }
         return text.unicodeScalars.allSatisfy { scalar in
+            if NameText.isRefused(scalar) { return false }
             switch scalar.properties.generalCategory {
-            case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator: false
-            default: true
+            case .surrogate, .privateUse, .unassigned: return false
+            default: return true
             }
         }
     }

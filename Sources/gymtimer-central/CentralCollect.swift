@@ -1,6 +1,7 @@
 import ArgumentParser
 import GymTimerCentral
 import GymTimerCommandLine
+import GymTimerCore
 import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerSystem
@@ -26,8 +27,8 @@ struct CentralCollect: ParsableCommand {
     var clientID = "gymtimer-central"
 
     func run() throws {
-        guard FleetStationName.isValid(chain) else { throw CLIError.usage("--chain \(chain): 1-32 of a-z, 0-9 and -") }
-        if let shared, !FleetStationName.isValid(shared) { throw CLIError.usage("--shared \(shared): 1-32 of a-z, 0-9 and -") }
+        if let problem = FleetStationName.problem(chain) { throw CLIError.usage("--chain \(NameText.quoted(chain)): \(problem)") }
+        if let shared, let problem = FleetStationName.problem(shared) { throw CLIError.usage("--shared \(NameText.quoted(shared)): \(problem)") }
         let store = try database.store()
         do {
             try store.check()

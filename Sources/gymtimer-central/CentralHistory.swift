@@ -33,7 +33,9 @@ struct CentralHistory: ParsableCommand {
                 workout.station = [record.gym, workout.station].compactMap { $0 }.joined(separator: "/")
                 return workout
             }
-            return HistoryOutput.table(shown, timeZone: .current)
+            // Athletes named as the chain's roster names them.
+            let names = (try? database.roster())?.namesByCard() ?? [:]
+            return HistoryOutput.table(shown, timeZone: .current, names: names)
         }
     }
 }

@@ -11,9 +11,10 @@ import Testing
 /// beside it, which takes a gym's record off a real Mosquitto into a real PostgreSQL; `gymtimer
 /// history --db postgresql://…` reads it back; SIGTERM stops the collector cleanly.
 @Suite(.serialized) struct CentralProcessTests {
-    static let debug = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/debug")
-    static let gymtimer = debug.appendingPathComponent("gymtimer").path
+    /// The programs built beside these tests (the test bundle's folder: debug or release).
+    static let built = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        .deletingLastPathComponent()
+    static let gymtimer = built.appendingPathComponent("gymtimer").path
 
     @Test func gymtimerCollectWithAPostgresURLRunsTheCentralCollector() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.gymtimer), "build first: swift build")

@@ -10,7 +10,7 @@ import Testing
         for module in ["PostgresNIO", "NIOCore", "NIOPosix"] {
             #expect(binary.range(of: Data("$s\(module.count)\(module)".utf8)) == nil, "gymtimer links \(module)")
         }
-        let central = try Data(contentsOf: CentralProcessTests.debug.appendingPathComponent("gymtimer-central"))
+        let central = try Data(contentsOf: CentralProcessTests.built.appendingPathComponent("gymtimer-central"))
         #expect(central.range(of: Data("$s11PostgresNIO".utf8)) != nil, "the check finds the module where it is linked")
     }
 }

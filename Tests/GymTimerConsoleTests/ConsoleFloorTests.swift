@@ -145,17 +145,17 @@ import Testing
     }
 
     @Test func theBroadcastGivesANewPageTheLatestOfEachKind() async {
-        let broadcast = ConsoleBroadcast(maximumListeners: 1)
+        let broadcast = ConsoleBroadcast(limit: ConsoleStreamLimit(maximum: 1, keptForTheCoach: 0))
         #expect(broadcast.publish(event: "floor", data: "1"))
         #expect(!broadcast.publish(event: "floor", data: "1"))
         broadcast.publish(event: "scores", data: "{}")
         broadcast.publish(event: "floor", data: "2")
-        guard let stream = broadcast.listen() else {
+        guard case .success(let listener) = broadcast.listen(.guest(address: "192.168.1.20")) else {
             Issue.record("the first page is served")
             return
         }
-        #expect(broadcast.listen() == nil)
-        var iterator = stream.makeAsyncIterator()
+        #expect(throws: ConsoleStreamLimit.Refusal.full(limit: 1)) { try broadcast.listen(.guest(address: "192.168.1.21")).get() }
+        var iterator = listener.frames.makeAsyncIterator()
         #expect(await iterator.next() == "event: floor\ndata: 2\n\n")
         #expect(await iterator.next() == "event: scores\ndata: {}\n\n")
         broadcast.publish(event: "floor", data: "3")

@@ -15,7 +15,8 @@ import GymTimerSystem
 /// train; the collector retains their cards (short name, bests); `athletes forget` one of them
 /// while a station is away; once the collector says every station answered, no file of either
 /// station's data directory, no byte of the gym's database (its WAL and journal included) and no
-/// retained message names her (UID, name, short name), while the other athlete's records stay.
+/// retained message names her (UID, name, short name), nor the broker's persistence file once the
+/// shipped broker configuration has saved it, while the other athlete's records stay.
 @Suite(.serialized) struct HeadlessForgetTests {
     let directory: String
     let gymtimer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gymtimer").path
@@ -36,6 +37,15 @@ import GymTimerSystem
 
     init() throws {
         directory = testDirectory("fleet-forget")
+    }
+
+    /// The shipped broker configuration's `autosave_interval` line (deploy/server/mosquitto-gymtimer.conf):
+    /// how soon a cleared retained message leaves the broker's disk (docs/history.md says a minute).
+    static func shippedAutosave() throws -> (line: String, seconds: Int?) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let shipped = try String(contentsOf: root.appendingPathComponent("deploy/server/mosquitto-gymtimer.conf"), encoding: .utf8)
+        let line = shipped.split(separator: "\n").first { $0.hasPrefix("autosave_interval ") }.map(String.init) ?? ""
+        return (line, Int(line.dropFirst("autosave_interval ".count)))
     }
 
     var database: String { "\(directory)/gym.sqlite" }
@@ -109,7 +119,10 @@ import GymTimerSystem
     }
 
     @Test func aForgottenAthleteLeavesNoRowFileOrRetainedMessageNamingThem() throws {
-        let broker = try LocalBroker()
+        // The broker keeps its state on disk as the gym's server's does (its shipped autosave).
+        let autosave = try Self.shippedAutosave()
+        #expect(autosave.seconds.map { (1...60).contains($0) } == true, "the shipped broker saves within a minute: \(autosave.line)")
+        let broker = try LocalBroker(persistence: true, extraConfig: autosave.line + "\n")
         let url = "mqtt://127.0.0.1:\(broker.port)"
         let collector = try RunningProcess(
             gymtimer, ["collect", "--broker", url, "--db", database], stdout: "\(directory)/collect.out", stderr: "\(directory)/collect.log")
@@ -150,6 +163,13 @@ import GymTimerSystem
         let annaCard = #"{"bests":[{"division":"rx","program":"Sprint","score":"2 rounds"}],"short":"AnnA"}"#
         let benCard = #"{"bests":[{"division":"rx","program":"Sprint","score":"2 rounds"}],"short":"bEno"}"#
         #expect(heard { _ in latest(annaTopic) == annaCard && latest(benTopic) == benCard }, "\(seen.map { "\($0.topic) \($0.text)" })")
+
+        // The test's premise: once the broker has saved, its file holds her card and her name.
+        func brokerHolds(_ trace: String) -> Bool {
+            (try? Data(contentsOf: URL(fileURLWithPath: broker.persistenceFile)))?.range(of: Data(trace.utf8)) != nil
+        }
+        #expect(broker.save(), "the broker wrote its persistence file")
+        #expect(brokerHolds(Self.anna) && brokerHolds("Anna"), "the broker's saved state names her before the forget")
 
         // rack-2 (Anna still on it) goes away; she is forgotten meanwhile; rack-1 answers at once.
         rack2.send("0 end")
@@ -192,6 +212,10 @@ import GymTimerSystem
                 #expect(!message.topic.contains(trace) && !message.text.contains(trace), "\(message.topic): \(message.text)")
             }
         }
+        // Nor does the broker's disk, once it has saved (what its autosave_interval does within a minute).
+        #expect(broker.save(), "the broker wrote its persistence file")
+        for trace in [Self.anna, "Anna", "AnnA"] { #expect(!brokerHolds(trace), "the broker's persistence file holds \(trace)") }
+        #expect(brokerHolds(Self.ben), "Ben's card is still saved: the file checked is the broker's state")
         // Ben's records are intact: two in the gym's database, one in each station's history.
         #expect(storedAthletes() == [Self.ben, Self.ben])
         for rack in ["rack-1", "rack-2"] {

@@ -64,7 +64,7 @@ import Testing
 
     @Test func nothingNewerWritesTheVersionsAndClearsARequest() throws {
         source.offered = nil
-        try station.prepareFolder()
+        _ = try station.openFolder()
         try station.request(id: "r1", at: 1)
         let outcome = agent(at: night).0.run()
         #expect(outcome == .upToDate("0.9.0-1"))
@@ -107,7 +107,7 @@ import Testing
 
     /// Asked for during a rest: downloaded at once, installed only once the rest is over.
     @Test func aRequestWaitsForTheRestToEnd() throws {
-        try station.prepareFolder()
+        _ = try station.openFolder()
         try station.request(id: "ha", at: 1)
         let (agent, counters) = agent(at: night + 11 * 3600, busy: "a rest is counting down", busyPolls: 4)
         let outcome = agent.run(waitUpTo: .seconds(600))
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func aRunThatOutlastsTheWaitIsNotInterrupted() throws {
-        try station.prepareFolder()
+        _ = try station.openFolder()
         try station.request(id: "ha", at: 1)
         let (agent, counters) = agent(at: night, busy: "an interval is running")
         #expect(agent.run(waitUpTo: .seconds(60)) == .notNow("an interval is running (waited 60 s)"))

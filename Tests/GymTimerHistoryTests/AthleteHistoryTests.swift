@@ -176,4 +176,15 @@ import Testing
         // A guest's history has no athlete column at all.
         #expect(!HistoryOutput.table([workouts[1]], timeZone: Fixture.berlin).contains("Athlete"))
     }
+
+    @Test("history's table names an athlete the roster knows, and shows the UID of a card it does not")
+    func theTableNamesRosterAthletes() {
+        let date = Fixture.date(2026, 3, 2, 8, 0)
+        let workouts = [record("rack-1/x", "rack-1", Self.a, date), record("rack-1/y", "rack-1", Self.b, date.addingTimeInterval(60))]
+        let table = HistoryOutput.table(workouts, timeZone: Fixture.berlin, names: [Self.a: "Anna Berg"]).split(separator: "\n").map(String.init)
+        #expect(table[0].hasPrefix("Station  Athlete    Date"), "\(table)")
+        #expect(table[1].hasPrefix("rack-1   Anna Berg  2026-03-02  08:00"), "\(table)")
+        #expect(table[2].hasPrefix("rack-1   \(Self.b.hex)   2026-03-02  08:01"), "\(table)")
+        #expect(!table[1].contains(Self.a.hex))
+    }
 }

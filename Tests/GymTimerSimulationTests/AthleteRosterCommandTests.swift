@@ -57,6 +57,12 @@ import GymTimerSystem
         let numbers = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
         #expect(numbers?["workouts"] as? Int == 3 && numbers?["points"] as? Int == 150, "\(stats.stdout)\(stats.stderr)")
 
+        // The table names her by her roster name, for both her cards; no UID of hers is shown.
+        let table = try run(["history", "--db", db, "--athlete", "Anna Berg"])
+        let rows = table.stdout.split(separator: "\n").map(String.init)
+        #expect(rows.first?.contains("Athlete") == true && rows.filter { $0.contains("Anna Berg") }.count == 3, "\(table.stdout)")
+        #expect(!table.stdout.contains("04A1B2C3") && !table.stdout.contains("04D4E5F6A1B2C3"), "\(table.stdout)")
+
         let rename = try run(["athletes", "--db", db, "rename", "Anna Berg", "--to", "Anna Nilsson", "--short", "AnnN"])
         #expect(rename.status == 0 && rename.stdout == "Now Anna Nilsson (AnnN), cards 04A1B2C3, 04D4E5F6A1B2C3.\n", "\(rename.stderr)")
         let card = try run(["athletes", "--db", db, "card", "Ben", "--add", "0E"])

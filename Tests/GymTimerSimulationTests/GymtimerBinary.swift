@@ -5,8 +5,16 @@ import GymTimerHistory
 enum GymtimerBinary {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The binary under test: `GYMTIMER_BINARY` if set (to run these tests against another
-    /// build, e.g. to see them fail on one without the fixes), else this package's debug build.
-    static let path = ProcessInfo.processInfo.environment["GYMTIMER_BINARY"] ?? root.appendingPathComponent(".build/debug/gymtimer").path
+    /// build, e.g. to see them fail on one without the fixes), else the one built beside these
+    /// tests (debug or release, whichever `swift test` runs).
+    static let path = ProcessInfo.processInfo.environment["GYMTIMER_BINARY"] ?? builtBeside("gymtimer")
+
+    /// `program` in the folder of the running test bundle, where SwiftPM puts the package's
+    /// executables of the same build.
+    static func builtBeside(_ program: String) -> String {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(program).path
+    }
     static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
     /// What one run printed and how it ended.

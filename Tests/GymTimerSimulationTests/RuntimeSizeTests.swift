@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// ARCHITECTURE.md's Runtime rule, kept: Runtime holds the event loop and the contracts it runs
+/// ARCHITECTURE.md's Runtime invariant, kept: Runtime holds the event loop and the contracts it runs
 /// on, and stays under 600 lines; what grows elsewhere (stores, services, set-up) lives in the
 /// layer it belongs to.
 @Suite struct RuntimeSizeTests {

@@ -319,5 +319,10 @@ events.addEventListener("floor", e => {
 // New scores may bring new cards (and a name given elsewhere): the roster is read again.
 events.addEventListener("scores", e => { renderScores(JSON.parse(e.data)); loadRoster(); });
 events.addEventListener("programs", e => renderLibrary(JSON.parse(e.data)));
-events.onerror = () => { const b = document.getElementById("broker"); b.textContent = "console unreachable, retrying…"; b.className = "offline"; };
+// A refused stream (too many pages open: ConsoleStreamLimit) is not retried by the browser: say so.
+events.onerror = () => {
+  const b = document.getElementById("broker"); b.className = "offline";
+  b.textContent = events.readyState === EventSource.CLOSED
+    ? "live updates refused: too many pages open; close one (or sign in) and reload" : "console unreachable, retrying…";
+};
 setInterval(tick, 200);

@@ -97,7 +97,7 @@ extension Kiosk {
             return .success(.workout(preset: 0))
         case (.workout, let name?):
             guard let found = settings.workout.presets.firstIndex(where: { $0.name == name }) else {
-                return .failure(KioskRefusal("select", "no workout preset named \"\(name)\""))
+                return .failure(KioskRefusal("select", "no workout preset named \(NameText.quoted(name))"))
             }
             return .success(.workout(preset: found))
         case (.program, nil):
@@ -105,7 +105,7 @@ extension Kiosk {
             return .success(.program(0))
         case (.program, let name?):
             guard let found = Self.freshProgram(settings).programs.firstIndex(where: { $0.name == name }) else {
-                return .failure(KioskRefusal("select", "no program named \"\(name)\""))
+                return .failure(KioskRefusal("select", "no program named \(NameText.quoted(name))"))
             }
             return .success(.program(found))
         }

@@ -83,22 +83,23 @@ extension Program {
         }
     }
 
-    /// What is wrong with `name` as a program's name, or nil: 1 to `maxNameLength` characters,
-    /// none of them a control character (a status line and a log show it as it is).
+    /// What is wrong with `name` as a program's (or a workout preset's) name, or nil: 1 to
+    /// `maxNameLength` characters, none of them one a name may not hold (`NameText`: a status
+    /// line, the program list and the leaderboard show it as it is).
     public static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "must not be empty" }
+        if let problem = NameText.problem(name) { return problem.description }
         if name.count > maxNameLength {
             return "must be at most \(maxNameLength) characters, not \(name.count) (the status line shows it, in 80 columns)"
-        }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return "must not hold control characters"
         }
         return nil
     }
 
-    /// What is wrong with `label` as a program's label, or nil.
+    /// What is wrong with `label` as a program's label, or nil (a control or format character
+    /// named as `NameText` names it, before the display's own alphabet).
     public static func labelProblem(_ label: String) -> String? {
-        DisplayContent.canDraw(label) ? nil
+        if let problem = NameText.problem(label) { return problem.description }
+        return DisplayContent.canDraw(label) ? nil
             : "must be up to 4 characters the 7-segment display can draw (letters such as A b C d E F H L n o P r S t U y, digits, space, -)"
     }
 

@@ -21,8 +21,8 @@ public struct StationUpgrade: Sendable {
         self.running = running
     }
 
-    public var statusPath: String { folder + "/status.json" }
-    public var requestPath: String { folder + "/request" }
+    public var statusPath: String { folder + "/" + UpgradeFolder.statusName }
+    public var requestPath: String { folder + "/" + UpgradeFolder.requestName }
 
     /// What the agent last wrote, or nil (none yet, or a file that is no status).
     public func status() -> UpgradeStatus? {
@@ -52,32 +52,10 @@ public struct StationUpgrade: Sendable {
         return nil
     }
 
-    /// The agent's side: makes the folder if it is missing, owned as the data directory it is
-    /// in is (the kiosk's user), so that the kiosk can write `request` into it.
-    public func prepareFolder() throws(UpgradeError) {
-        var info = stat()
-        if stat(folder, &info) == 0 { return }
-        var parent = stat()
-        let dataDirectory = (folder as NSString).deletingLastPathComponent
-        guard stat(dataDirectory, &parent) == 0 else {
-            throw UpgradeError("preparing \(folder)", "no data directory \(dataDirectory): has the kiosk ever run here?")
-        }
-        guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { throw UpgradeError("preparing \(folder)", Errno.last.text) }
-        if getuid() == 0 { _ = chown(folder, parent.st_uid, parent.st_gid) }
-    }
-
-    /// The agent's side: what it found, for the kiosk (`status`).
-    public func write(_ status: UpgradeStatus) throws(UpgradeError) {
-        do {
-            try SafeFiles.replace(statusPath, with: Array((status.json + "\n").utf8), mode: 0o644)
-        } catch {
-            throw UpgradeError("writing \(statusPath)", "\(error)")
-        }
-    }
-
-    /// The agent's side: the asked-for upgrade is done (or there was nothing newer).
-    public func finishRequest() {
-        _ = unlink(requestPath)
+    /// The agent's side: the folder opened for one run, made if missing, refused when it is a
+    /// link or not owned as it should be (`UpgradeFolder`); the agent writes only through it.
+    public func openFolder() throws(UpgradeError) -> UpgradeFolder {
+        try UpgradeFolder.open(folder)
     }
 
     /// Asks the agent for an upgrade (the command's id and instant in the file, for its log).

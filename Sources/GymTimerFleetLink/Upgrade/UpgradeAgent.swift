@@ -46,13 +46,14 @@ public struct UpgradeAgent {
     /// One run: `force` installs whatever the moment; `waitUpTo` bounds the wait for idle.
     public func run(force: Bool = false, waitUpTo: Duration = .zero) -> UpgradeOutcome {
         do throws(UpgradeError) {
-            try station.prepareFolder()
-            let before = try checkSource()
+            // First, before apt runs: a folder that is a link or not as expected stops the run.
+            let folder = try station.openFolder()
+            let before = try checkSource(folder)
             guard before.offersNewer, let installed = before.installed, let candidate = before.candidate else {
-                station.finishRequest()
+                try folder.finishRequest()
                 return .upToDate(before.installed ?? "?")
             }
-            let requested = station.requested
+            let requested = folder.requested
             if !force, let why = reasonOutsideWindow(requested: requested) { return .notNow(why) }
             log("downloading gymtimer \(candidate) (installed: \(installed))")
             try source.download()
@@ -60,8 +61,8 @@ public struct UpgradeAgent {
             log("installing gymtimer \(candidate)\(force ? " (forced)" : "")")
             try source.install()
             let after = try source.versions()
-            try station.write(UpgradeStatus(installed: after.installed ?? candidate, latest: after.candidate))
-            station.finishRequest()
+            try folder.write(UpgradeStatus(installed: after.installed ?? candidate, latest: after.candidate))
+            try folder.finishRequest()
             guard after.installed == candidate else {
                 throw UpgradeError("installing", "apt finished but gymtimer \(after.installed ?? "(none)") is installed, not \(candidate)")
             }
@@ -73,18 +74,18 @@ public struct UpgradeAgent {
 
     /// Refreshes the gym's source and writes what it found for the kiosk. A source that cannot
     /// be refreshed still leaves the installed version in `status.json` (the latest unknown).
-    private func checkSource() throws(UpgradeError) -> PackageVersions {
+    private func checkSource(_ folder: UpgradeFolder) throws(UpgradeError) -> PackageVersions {
         do {
             try source.refresh()
         } catch {
-            if let installed = try? source.versions().installed { try? station.write(UpgradeStatus(installed: installed, latest: nil)) }
+            if let installed = try? source.versions().installed { try? folder.write(UpgradeStatus(installed: installed, latest: nil)) }
             throw error
         }
         let versions = try source.versions()
         guard let installed = versions.installed else {
             throw UpgradeError("reading the versions", "gymtimer is not installed as a package here (a station installed with install.sh upgrades with install.sh)")
         }
-        try station.write(UpgradeStatus(installed: installed, latest: versions.candidate ?? installed))
+        try folder.write(UpgradeStatus(installed: installed, latest: versions.candidate ?? installed))
         log("installed: gymtimer \(installed); the gym's source offers \(versions.candidate ?? "nothing")")
         return versions
     }

@@ -50,6 +50,7 @@ public final class KioskStore<History: PendingHistory>: RunningStateStore {
         self.history = history
         self.faults = faults
         journal = KioskJournal(path: directory + "/" + Self.journalName, slotSize: slotSize, memory: memory)
+        journal.log = { [faults] in faults.note($0) }
     }
 
     public var journalPath: String { journal.path }

@@ -19,17 +19,10 @@ public enum SafeFiles {
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else { throw .failed(path: temporary, reason: Errno.last.text) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                let reason = written < 0 ? Errno.last.text : "short write"
-                close(fd)
-                unlink(temporary)
-                throw .failed(path: path, reason: reason)
-            }
-            offset += written
+        if let failure = writeAll(fd, bytes) {
+            close(fd)
+            unlink(temporary)
+            throw .failed(path: path, reason: failure.text)
         }
         let synced = fsync(fd) == 0
         let reason = Errno.last.text
@@ -44,6 +37,19 @@ public enum SafeFiles {
             throw .failed(path: path, reason: reason)
         }
         syncDirectory(of: path)
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying interruptions and partial writes; the failure,
+    /// nil when all were written (a write that takes nothing is an I/O error).
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Errno? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? .last : .ioError }
+            offset += written
+        }
+        return nil
     }
 
     /// Syncs the directory holding `path`, so a rename in it survives a power cut.

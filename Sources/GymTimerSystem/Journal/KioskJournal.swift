@@ -28,6 +28,14 @@ public final class KioskJournal<Content: Codable> {
     static var headerSize: Int { 24 }
     private static var magic: [UInt8] { Array("GYMTJRN1".utf8) }
 
+    /// The mode the journal (and a copy kept of it) is made with, at most whatever the umask:
+    /// the kiosk's alone (and root's), it holds the cards of the run and the records waiting.
+    public static var fileMode: mode_t { 0o600 }
+
+    /// Where a journal that other local users could open, closed to them when it is opened,
+    /// is told (the kiosk's log).
+    public var log: (String) -> Void = { _ in }
+
     /// `memory`: keep the journal there instead of in the file at `path`.
     public init(path: String, slotSize: Int = 1 << 20, memory: JournalMemory? = nil) {
         self.path = path
@@ -74,6 +82,7 @@ public final class KioskJournal<Content: Codable> {
             close(fd)
             throw setAside("no slot holds a whole save")
         }
+        if let line = PrivateFile.closeToOthers(path) { log(line) }
         descriptor = fd
         sequence = best.sequence
         return best.payload
@@ -188,7 +197,7 @@ public final class KioskJournal<Content: Codable> {
         guard let bytes = FileManager.default.contents(atPath: path) else { return "no copy of \(path) could be read" }
         let copy = SafeFiles.asideName(for: path)
         do {
-            try SafeFiles.replace(copy, with: Array(bytes))
+            try SafeFiles.replace(copy, with: Array(bytes), mode: Self.fileMode)
         } catch {
             return "no copy of \(path) could be kept: \(error)"
         }
@@ -198,7 +207,7 @@ public final class KioskJournal<Content: Codable> {
     private func create() throws(KioskJournalError) {
         let zeros = [UInt8](repeating: 0, count: 2 * slotSize)
         do {
-            try SafeFiles.replace(path, with: zeros)
+            try SafeFiles.replace(path, with: zeros, mode: Self.fileMode)
         } catch {
             throw .unwritable(path: path, reason: "\(error)")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GymTimerCore
 import GymTimerHistory
 
 /// `gymtimer history`: the recorded workouts, as a table for the gym owner or CSV / JSON.
@@ -37,12 +38,15 @@ struct History: ParsableCommand {
             start = day.start(in: .current)
         }
         let workouts: [StoredWorkout]
+        var names: [CardID: String] = [:]
         // Outside the `do`: a bad --config has already printed its problems and exits 2 as is.
         let path = try database.path()
         let scope = try database.scope(path: path)
         do {
             let store = try HistoryStore.reading(path: path)
             workouts = try store.workouts(since: start, scope: scope)
+            // The table names athletes as the roster does (a station's own history has no roster).
+            if format == .table, let roster = try? AthleteRoster.reading(path: path) { names = roster.namesByCard() }
             if store.skippedRows > 0 {
                 StandardError.writeLine("\(path): \(store.skippedRows) malformed row(s) left out (edited or damaged)")
             }
@@ -51,7 +55,7 @@ struct History: ParsableCommand {
         }
         try StandardOutput.report {
             switch format {
-            case .table: HistoryOutput.table(workouts, timeZone: .current)
+            case .table: HistoryOutput.table(workouts, timeZone: .current, names: names)
             case .csv: HistoryOutput.csv(workouts)
             case .json: try HistoryOutput.json(workouts)
             }
