@@ -156,7 +156,7 @@ def update_readme(recording):
 def main():
     args = [a for a in sys.argv[1:] if a != "--check"]
     check = "--check" in sys.argv[1:]
-    kiosk.configure(args[0] if args else os.path.join(ROOT, ".build/debug/gymtimer"))
+    kiosk.configure(args[0] if args else os.path.join(ROOT, ".build/release/gymtimer"))
     os.environ["TERM"] = "xterm-256color"
     with tempfile.TemporaryDirectory(prefix="gymtimer-capture-") as directory:
         recordings = []

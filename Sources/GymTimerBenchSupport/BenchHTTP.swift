@@ -6,14 +6,14 @@ import SystemPackage
 /// A minimal HTTP/1.1 client over a loopback socket for the console's benchmark: one request
 /// per connection (`Connection: close`), as a browser on the console's own page sends it
 /// (`Origin`, the session cookie, the page's token). Not a general client: no TLS, no chunking.
-public struct BenchHTTP {
+public struct BenchHTTP: Sendable {
     public var port: Int
 
     public init(port: Int) {
         self.port = port
     }
 
-    public struct Response {
+    public struct Response: Sendable {
         public var status: Int
         public var headers: [(String, String)]
         public var body: String
@@ -26,12 +26,13 @@ public struct BenchHTTP {
     }
 
     public func request(
-        _ method: String, _ path: String, body: String = "", type: String? = nil, cookie: String? = nil, token: String? = nil
+        _ method: String, _ path: String, body: String = "", type: String? = nil, cookie: String? = nil, token: String? = nil,
+        waiting seconds: Int = 5
     ) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(Errno.last.text)") }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

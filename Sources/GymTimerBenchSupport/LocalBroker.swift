@@ -130,6 +130,26 @@ public final class LocalBroker {
         self.process = nil
     }
 
+    /// Where a broker started with `persistence` keeps its saved state (retained messages,
+    /// sessions and their queues): Mosquitto's `mosquitto.db`.
+    public var persistenceFile: String { directory.appendingPathComponent("mosquitto.db").path }
+
+    /// Has the broker write its persistence file now, as its `autosave_interval` does (SIGUSR1),
+    /// and waits up to 20 s for it; false when none was written. The old file is removed first,
+    /// so the one found is this save's (Mosquitto writes `mosquitto.db.new`, then renames it).
+    public func save() -> Bool {
+        guard let process else { return false }
+        try? FileManager.default.removeItem(atPath: persistenceFile)
+        process.signal(SIGUSR1)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if FileManager.default.fileExists(atPath: persistenceFile) { return true }
+            var pause = pollfd()
+            _ = poll(&pause, 0, 20)
+        }
+        return false
+    }
+
     /// Stops the broker at once (as a crash or a pulled cable would look to the clients).
     public func kill() {
         guard let process else { return }

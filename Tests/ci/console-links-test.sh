@@ -3,10 +3,10 @@
 # (issue 34): it takes what it needs of the fleet from GymTimerFleet, GymTimerMQTT and
 # GymTimerConfig. Checked on the built binary's symbols: a Swift module's symbols are mangled
 # `$s<length><name>`, so one symbol of a forbidden module means the console links it.
-#   Tests/ci/console-links-test.sh [binary]   (default .build/debug/gymtimer-console)
+#   Tests/ci/console-links-test.sh [binary]   (default .build/release/gymtimer-console)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-binary=${1:-.build/debug/gymtimer-console}
+binary=${1:-.build/release/gymtimer-console}
 
 # The one list of what the console must not link. History and GRDB too: the console opens no
 # database, it asks the collector over the broker (CollectorDesk, fleet.md).

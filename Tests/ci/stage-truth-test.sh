@@ -28,7 +28,7 @@ run_stages() {
   CI=$1 PATH=$shadow bash -c '
     set -euo pipefail
     . scripts/lib/stages.sh
-    stage "Home Assistant" scripts/ha-test.sh .build/debug/gymtimer
+    stage "Home Assistant" scripts/ha-test.sh .build/release/gymtimer
     stage "arm64" scripts/test-arm64.sh
     stage "install VM" scripts/vm-test.sh install
     stage "package lifecycle" Tests/package/lifecycle.sh README.md

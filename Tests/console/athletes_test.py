@@ -25,8 +25,8 @@ import urllib.request
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Gym, check, mqtt_publish, until  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from gymtest import Gym, check, mqtt_publish, wait_for  # noqa: E402
 
 STATIONS = ["rack-1", "rack-2"]
 ANNA, BEN, NEW, GUEST_STATION = "04A1B2C3", "04B0B0B0", "0DDC0FFE", "rack-4"
@@ -45,6 +45,24 @@ def record(station, number, score, card):
     return json.dumps(fields)
 
 
+def latest_events(base, cookie=None, wanted=("floor", "scores"), seconds=10):
+    """The first frame of each of `wanted` on the page's stream (/events), read as a page not
+    signed in (no cookie) or as the coach: {event: data}."""
+    headers = {"Cookie": f"gymtimer_console={cookie}"} if cookie else {}
+    found = {}
+    with urllib.request.urlopen(urllib.request.Request(base + "/events", headers=headers), timeout=seconds) as stream:
+        event = None
+        while not all(name in found for name in wanted):
+            line = stream.readline().decode()
+            if not line:
+                break
+            if line.startswith("event: "):
+                event = line[7:].strip()
+            elif line.startswith("data: ") and event and event not in found:
+                found[event] = line[6:].strip()
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("gymtimer")
@@ -57,7 +75,7 @@ def main():
     try:
         gym.start_broker()
         gym.start_collector()
-        check("the collector makes its database", until(20, lambda: os.path.exists(db)) is not None)
+        check("the collector makes its database", wait_for(lambda: os.path.exists(db), 20))
         for name, card in [("Anna Berg", ANNA), ("Ben Ohl", BEN)]:
             added = subprocess.run([gymtimer, "athletes", "--db", db, "add", name, "--card", card], capture_output=True, text=True)
             check(f"the roster has {name} (gymtimer athletes add)", added.returncode == 0, added.stderr)
@@ -73,9 +91,8 @@ def main():
         driver.set_window_size(390, 844)
         driver.get(base + "/")
         check("signed out: no athletes' controls", not driver.find_elements(By.ID, "athletes"))
-        driver.find_element(By.ID, "pin").send_keys(Gym.PIN)
-        driver.find_element(By.CSS_SELECTOR, "#login button").click()
-        check("signed in: the athletes' section", until(10, lambda: driver.find_element(By.ID, "athletes")) is not None)
+        gym.sign_in(driver)
+        check("signed in: the athletes' section", wait_for(lambda: driver.find_element(By.ID, "athletes"), 10))
         cookie = (driver.get_cookie("gymtimer_console") or {}).get("value", "")
         token = driver.find_element(By.CSS_SELECTOR, 'meta[name="csrf"]').get_attribute("content")
 
@@ -113,25 +130,25 @@ def main():
                   [li.dataset.rank, li.dataset.athlete, li.dataset.station, li.dataset.division, li.dataset.score]);""")
         expected = [["1", "Anna Berg", "rack-1", "rx", "8 rounds"], ["1", "Ben Ohl", "rack-2", "rx", "8 rounds"],
                     ["3", "new card 0FFE", "rack-3", "rx", "5 rounds"], ["4", "guest", GUEST_STATION, "rx", "4 rounds"]]
-        shown = until(20, lambda: board() if board() == expected else None)
+        shown = wait_for(lambda: board() if board() == expected else None, 20)
         check("the leaderboard names each athlete with their station, Rx, equal scores sharing a rank", shown is not None, repr(board()))
         texts = driver.execute_script("return Array.from(document.querySelectorAll('#boards .board li')).map(li => li.textContent)")
         check("each line reads as the wall says it", bool(texts) and texts[0].startswith("Anna Berg · rack-1 — 8 rounds Rx"), repr(texts))
 
         # A new card, named from the page.
         new_card = f'#new-cards li[data-card="{NEW}"]'
-        check("the card nobody named is offered", until(15, lambda: driver.find_element(By.CSS_SELECTOR, new_card)) is not None,
+        check("the card nobody named is offered", wait_for(lambda: driver.find_element(By.CSS_SELECTOR, new_card), 15),
               driver.find_element(By.ID, "new-cards").text)
         item = driver.find_element(By.CSS_SELECTOR, new_card)
         item.find_element(By.CSS_SELECTOR, "input.name").send_keys("Cara Dune")
         item.find_element(By.CSS_SELECTOR, "input.short").send_keys("CArA")
         item.find_element(By.TAG_NAME, "button").click()
-        said = until(10, lambda: driver.find_element(By.ID, "nc-result").text if "Card" in driver.find_element(By.ID, "nc-result").text else None)
+        said = wait_for(lambda: driver.find_element(By.ID, "nc-result").text if "Card" in driver.find_element(By.ID, "nc-result").text else None, 10)
         check("the page names the card", said == f"Card {NEW} is Cara Dune (CArA on the wall)", repr(said))
-        check("it leaves the new cards", until(10, lambda: not driver.find_elements(By.CSS_SELECTOR, new_card)) is not None)
+        check("it leaves the new cards", wait_for(lambda: not driver.find_elements(By.CSS_SELECTOR, new_card), 10))
         listed = subprocess.run([gymtimer, "athletes", "--db", db, "list"], capture_output=True, text=True).stdout
         check("the roster in the collector's database has her", "Cara Dune" in listed and NEW in listed, listed)
-        check("the leaderboard names her", until(15, lambda: board()[2][1] == "Cara Dune") is not None, repr(board()))
+        check("the leaderboard names her", wait_for(lambda: board()[2][1] == "Cara Dune", 15), repr(board()))
         # A short name the wall cannot draw is refused, saying why.
         status, said = post("/api/roster-rename", {"id": 3, "short": "WWWW"},
                             {"Origin": base, "X-CSRF-Token": token, "Cookie": f"gymtimer_console={cookie}"})
@@ -144,9 +161,9 @@ def main():
                 for (const t of document.querySelectorAll('#floor .tile'))
                   out[t.dataset.station] = {online: !t.classList.contains('offline'), athlete: (t.querySelector('.athlete') || {}).textContent || ''};
                 return out;""")
-        check("both stations on the floor", until(60, lambda: all(tiles().get(s, {}).get("online") for s in STATIONS)) is not None, repr(tiles()))
+        check("both stations on the floor", wait_for(lambda: all(tiles().get(s, {}).get("online") for s in STATIONS), 60), repr(tiles()))
         check("a class line per station",
-              until(10, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#class-lines select.who")) == 2) is not None)
+              wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#class-lines select.who")) == 2, 10))
 
         def put(assignments, says, divisions=None):
             for station, who in assignments.items():
@@ -154,22 +171,32 @@ def main():
             for station, division in (divisions or {}).items():
                 Select(driver.find_element(By.CSS_SELECTOR, f'#class-lines select.division[data-station="{station}"]')).select_by_visible_text(division)
             driver.find_element(By.ID, "put").click()
-            return until(10, lambda: driver.find_element(By.ID, "cl-result").text
-                         if driver.find_element(By.ID, "cl-result").text.startswith(says) else None)
+            return wait_for(lambda: driver.find_element(By.ID, "cl-result").text
+                            if driver.find_element(By.ID, "cl-result").text.startswith(says) else None, 10)
         said = put({"rack-1": "Anna Berg", "rack-2": "Ben Ohl"}, "On the stations", {"rack-2": "Scaled"})
         check("the class list puts Anna and Ben (Scaled) on the stations, each answering",
               said == "On the stations: Anna Berg on rack-1, Ben Ohl on rack-2 (Scaled)", repr(driver.find_element(By.ID, "cl-result").text))
         Select(driver.find_element(By.CSS_SELECTOR, '#class-lines select.division[data-station="rack-2"]')).select_by_index(0)
         check("their retained states carry the athletes (the tiles name them)",
-              until(10, lambda: tiles()["rack-1"]["athlete"] == "Anna Berg" and tiles()["rack-2"]["athlete"] == "Ben Ohl") is not None,
+              wait_for(lambda: tiles()["rack-1"]["athlete"] == "Anna Berg" and tiles()["rack-2"]["athlete"] == "Ben Ohl", 10),
               repr(tiles()))
+        # A page not signed in (the TV, a member's phone) gets display names only: no card, no
+        # full name, no roster id, while the coach's stream has them.
+        coach_sees, guest_sees = latest_events(base, cookie), latest_events(base)
+        check("the coach's stream carries the cards on the stations and full names",
+              ANNA in coach_sees.get("floor", "") and "Anna Berg" in coach_sees.get("scores", ""), repr(coach_sees)[:300])
+        guest_board = [e["athlete"] for b in json.loads(guest_sees.get("scores", "{}")).get("boards", []) for e in b["entries"]]
+        check("a signed-out stream names athletes by display name only (Anna B.), a new card as a guest",
+              guest_board == ["Anna B.", "Ben O.", "Cara D.", "guest"], repr(guest_board))
+        leaked = [t for t in (ANNA, BEN, NEW, NEW[-4:], "Berg", "Ohl", "Dune", "athleteID") if t in json.dumps(guest_sees)]
+        check("and no card, surname or roster id at all", not leaked, repr(leaked))
         said = put({"rack-1": "Ben Ohl", "rack-2": "Ben Ohl"}, "Ben Ohl is on")
         check("one athlete is on one station at a time", said == "Ben Ohl is on rack-1 and rack-2: one station each",
               repr(driver.find_element(By.ID, "cl-result").text))
         said = put({"rack-1": "(leave as is)", "rack-2": "nobody"}, "On the stations")
         check("nobody on rack-2", said == "On the stations: nobody on rack-2", repr(driver.find_element(By.ID, "cl-result").text))
         check("rack-2's state no longer names anyone; rack-1 keeps Anna",
-              until(10, lambda: tiles()["rack-2"]["athlete"] == "" and tiles()["rack-1"]["athlete"] == "Anna Berg") is not None, repr(tiles()))
+              wait_for(lambda: tiles()["rack-2"]["athlete"] == "" and tiles()["rack-1"]["athlete"] == "Anna Berg", 10), repr(tiles()))
 
         if args.screenshot:
             driver.execute_script("document.getElementById('athletes').scrollIntoView()")
@@ -180,19 +207,19 @@ def main():
             button = driver.find_element(By.CSS_SELECTOR, f'#boards li[data-athlete="{name}"] button.flip')
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
             button.click()
-            return until(10, lambda: driver.find_element(By.ID, "cl-result").text
-                         if driver.find_element(By.ID, "cl-result").text.startswith(says) else None)
+            return wait_for(lambda: driver.find_element(By.ID, "cl-result").text
+                            if driver.find_element(By.ID, "cl-result").text.startswith(says) else None, 10)
         said = flip("Anna Berg", "Anna Berg's")
         check("the coach switches Anna's result to Scaled", said == f"Anna Berg's {PROGRAM} (8 rounds) is Scaled now",
               repr(driver.find_element(By.ID, "cl-result").text))
         expected = [["1", "Ben Ohl", "rack-2", "rx", "8 rounds"], ["2", "Cara Dune", "rack-3", "rx", "5 rounds"],
                     ["3", "guest", GUEST_STATION, "rx", "4 rounds"], ["4", "Anna Berg", "rack-1", "scaled", "8 rounds"]]
         check("Rx ranks above Scaled: Anna's 8 rounds Scaled below the guest's 4 Rx",
-              until(15, lambda: board() == expected) is not None, repr(board()))
+              wait_for(lambda: board() == expected, 15), repr(board()))
         flip("Ben Ohl", "Ben Ohl's")
         expected = [["1", "Cara Dune", "rack-3", "rx", "5 rounds"], ["2", "guest", GUEST_STATION, "rx", "4 rounds"],
                     ["3", "Anna Berg", "rack-1", "scaled", "8 rounds"], ["3", "Ben Ohl", "rack-2", "scaled", "8 rounds"]]
-        check("equal scores in one division share a rank (Scaled 3, 3)", until(15, lambda: board() == expected) is not None, repr(board()))
+        check("equal scores in one division share a rank (Scaled 3, 3)", wait_for(lambda: board() == expected, 15), repr(board()))
         badge = driver.find_element(By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] .division').text
         check("the result says Scaled, its switch offers Rx", badge == "Scaled" and driver.find_element(
             By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] button.flip').text == "→ Rx", badge)
@@ -202,7 +229,7 @@ def main():
         # On a phone the class buttons stay at the screen's foot: the link is brought to the middle first.
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
         link.click()
-        check("her page", until(10, lambda: driver.find_element(By.ID, "athlete-name").text == "Anna Berg") is not None, driver.current_url)
+        check("her page", wait_for(lambda: driver.find_element(By.ID, "athlete-name").text == "Anna Berg", 10), driver.current_url)
         check("her points and streak", driver.find_element(By.ID, "points").text == "50"
               and driver.find_element(By.ID, "current-streak").text == "1", driver.find_element(By.ID, "streak").text)
         cells = driver.execute_script(

@@ -15,13 +15,10 @@ Prints "N passed, M failed"; exits non-zero on any failure.
 import datetime
 import json
 import os
-import subprocess
 import sys
-import time
-import urllib.request
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Gym, check, mqtt_publish, until  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from gymtest import Gym, check, mqtt_publish, wait_for  # noqa: E402
 
 
 def main():
@@ -43,29 +40,32 @@ def main():
             dict(entry, athlete="Anna Berg", score="3:00, 3 rounds", rank=2, gym="gym-a"),
         ]}], "week": {"days": [today], "stations": ["gym-a", "gym-b"], "counts": [[1], [1]]}}
         mqtt_publish(centre.mqtt, "gyms/all/gym/scores", json.dumps(board), retain=True)
-        centre.start("console", [centre.gymtimer, "console", "--broker", centre.broker, "--listen", f"127.0.0.1:{centre.http}",
-                                 "--chain", "gyms"])
-        served = until(30, lambda: urllib.request.urlopen(centre.base + "/", timeout=2).status == 200) is not None
+        served = centre.start_console("--chain", "gyms", pin=False, library=False)
         if not check("the chain's console serves its page", served):
             return
         browser = centre.browser(390, 844)
         browser.get(centre.base + "/")
-        options = until(20, lambda: browser.execute_script(
-            "const p = document.getElementById('gym-picker'); return p && p.options.length === 2 && [...p.options].map(o => o.value)"))
+        options = wait_for(lambda: browser.execute_script(
+            "const p = document.getElementById('gym-picker'); return p && p.options.length === 2 && [...p.options].map(o => o.value)"), 20)
         check("1. the gym picker lists the gyms seen", options == ["gym-a", "gym-b"], f"{options}")
         stations = lambda: browser.execute_script("return [...document.querySelectorAll('#floor .tile')].map(t => t.dataset.station)")
-        shown = until(20, lambda: stations() == ["rack-1", "rack-2"] and stations())
+        shown = wait_for(lambda: stations() == ["rack-1", "rack-2"] and stations(), 20)
         check("2. the floor shows the chosen gym's stations only", shown == ["rack-1", "rack-2"], f"{stations()}")
         browser.execute_script("const p = document.getElementById('gym-picker'); p.value = 'gym-b'; p.dispatchEvent(new Event('change'))")
-        picked = until(10, lambda: stations() == ["rower"] and stations())
+        picked = wait_for(lambda: stations() == ["rower"] and stations(), 10)
         check("2. another gym picked: its stations", picked == ["rower"], f"{stations()}")
-        # The floor's next refresh (every 10 s) keeps the picked gym.
-        time.sleep(11)
-        kept = until(15, lambda: browser.execute_script("return document.getElementById('gym-picker').value") == "gym-b"
-                     and stations() == ["rower"])
-        check("2. the choice stays across the floor's refreshes", kept is True, f"{stations()}")
-        entries = until(20, lambda: browser.execute_script(
-            "const l = [...document.querySelectorAll('#boards li')]; return l.length === 2 && l.map(li => li.dataset.gym + ' ' + li.dataset.athlete)"))
+        # The floor's next event keeps the picked gym: counted from the page's own stream (its
+        # listener runs after the page's, which has redrawn the floor by then). A changed state
+        # of gym A's sends it at once, rather than the refresh every 10 s (ConsoleLink.tilesRefresh):
+        # the page handles both alike.
+        browser.execute_script("window.floorEvents = 0; events.addEventListener('floor', () => { window.floorEvents += 1; });")
+        mqtt_publish(centre.mqtt, "gyms/gym-a/rack-1/state", json.dumps(dict(state, t=991)), retain=True)
+        redrawn = wait_for(lambda: browser.execute_script("return window.floorEvents") >= 1, 15)
+        kept = (browser.execute_script("return document.getElementById('gym-picker').value") == "gym-b"
+                and stations() == ["rower"])
+        check("2. the choice stays across the floor's refreshes", redrawn and kept, f"{stations()}")
+        entries = wait_for(lambda: browser.execute_script(
+            "const l = [...document.querySelectorAll('#boards li')]; return l.length === 2 && l.map(li => li.dataset.gym + ' ' + li.dataset.athlete)"), 20)
         check("3. the chain's leaderboard, each entry naming its gym", entries == ["gym-b Bo Lind", "gym-a Anna Berg"], f"{entries}")
         flips = browser.execute_script("return document.querySelectorAll('#boards button.flip, #boards a.who').length")
         check("3. the leaderboard is read-only", flips == 0, f"{flips}")

@@ -29,8 +29,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import Gym, check, mqtt_publish, until  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from gymtest import Gym, check, mqtt_publish, wait_for  # noqa: E402
 
 STATIONS = ["rack-1", "rack-2"]
 PROGRAM = "AMRAP 1"
@@ -121,21 +121,19 @@ def main():
         def both_online():
             found = tiles()
             return all(s in found and found[s]["online"] for s in STATIONS)
-        check("a tile per station, both online", until(60, both_online) is not None,
+        check("a tile per station, both online", wait_for(both_online, 60),
               f"tiles: {list(tiles())}")
 
         # A wrong PIN is refused, with a message, and unlocks nothing.
-        driver.find_element(By.ID, "pin").send_keys("0000")
-        driver.find_element(By.CSS_SELECTOR, "#login button").click()
-        refused = until(10, lambda: driver.find_element(By.ID, "login-error").text)
+        gym.sign_in(driver, "0000")
+        refused = wait_for(lambda: driver.find_element(By.ID, "login-error").text, 10)
         check("a wrong PIN is refused with a clear message", refused == "Wrong PIN: the console stays locked.", repr(refused))
         check("a wrong PIN shows no class controls", not driver.find_elements(By.ID, "start"))
         check("the locked page carries no token",
               driver.find_element(By.CSS_SELECTOR, 'meta[name="csrf"]').get_attribute("content") == "")
 
-        driver.find_element(By.ID, "pin").send_keys(Gym.PIN)
-        driver.find_element(By.CSS_SELECTOR, "#login button").click()
-        check("the right PIN unlocks the class controls", until(10, lambda: driver.find_element(By.ID, "start")) is not None)
+        gym.sign_in(driver)
+        check("the right PIN unlocks the class controls", wait_for(lambda: driver.find_element(By.ID, "start"), 10))
         cookie = driver.get_cookie("gymtimer_console") or {}
         check("the session cookie is HttpOnly and SameSite=Strict",
               cookie.get("httpOnly") is True and cookie.get("sameSite") == "Strict", repr(cookie))
@@ -162,7 +160,7 @@ def main():
             return driver.execute_script(
                 "return Object.fromEntries(Array.from(document.querySelectorAll('#stations input')).map(i => [i.value, i.checked]))")
         check("the live stations are ticked, the retained ghost is shown but not ticked",
-              until(10, lambda: ticked() if ticked() == {"ghost-1": False, "rack-1": True, "rack-2": True} else None) is not None,
+              wait_for(lambda: ticked() if ticked() == {"ghost-1": False, "rack-1": True, "rack-2": True} else None, 10),
               repr(ticked()))
 
         # The program, built in the console's builder (no station's config has it), kept in the
@@ -179,20 +177,20 @@ def main():
                 box.clear()
                 box.send_keys(str(value))
             driver.find_element(By.ID, "b-save").click()
-            return until(10, lambda: driver.find_element(By.ID, "b-result").text
-                         if driver.find_element(By.ID, "b-result").text not in ("", "Sending…") else None)
+            return wait_for(lambda: driver.find_element(By.ID, "b-result").text
+                            if driver.find_element(By.ID, "b-result").text not in ("", "Sending…") else None, 10)
         said = build("Bad label", "WWWW", "amrap", time_seconds=60)
         check("the builder refuses a label the display cannot draw", said is not None and said.startswith("Not saved: \"program.label\""),
               repr(said))
         said = build(PROGRAM, "A 1", "amrap", time_seconds=AMRAP_SECONDS, lead_in_seconds=LEAD_IN_SECONDS)
         check("the builder saves the class's program", said == f"Saved {PROGRAM} in the gym's programs", repr(said))
-        kept = until(5, lambda: json.load(open(os.path.join(work, "programs.json"))))
+        kept = wait_for(lambda: json.load(open(os.path.join(work, "programs.json"))), 5)
         check("the library is kept with the gym's data (programs.json beside the database)",
               kept == [{"name": PROGRAM, "label": "A 1", "kind": "amrap", "time_seconds": AMRAP_SECONDS,
                         "lead_in_seconds": LEAD_IN_SECONDS}], repr(kept))
-        offered = until(10, lambda: [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#library-programs option")] or None)
+        offered = wait_for(lambda: [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#library-programs option")] or None, 10)
         check("the program list offers it (no free-text box)", offered == [PROGRAM], repr(offered))
-        own = until(10, lambda: [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#station-programs option")] or None)
+        own = wait_for(lambda: [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#station-programs option")] or None, 10)
         check("and each station's own programs, saying which stations have them",
               own == ["Row 4 (rack-1)", "Tabata (rack-2)", "EMOM 10 (rack-2)", "AMRAP 12 (rack-2)", "For Time (rack-2)"], repr(own))
 
@@ -203,7 +201,8 @@ def main():
         lead.send_keys(str(CLASS_LEAD))
         clicked = time.time()
         driver.find_element(By.ID, "start").click()
-        said = until(10, lambda: driver.find_element(By.ID, "result").text if "starts" in driver.find_element(By.ID, "result").text else None)
+        said = wait_for(lambda: driver.find_element(By.ID, "result").text if "starts" in driver.find_element(By.ID, "result").text else None, 10)
+        confirmed = time.time()   # the console chose the class's instant (its now + the lead) between the click and this
         check("the page confirms the class", said == f"Class ({PROGRAM}) starts in {CLASS_LEAD} s on {', '.join(STATIONS)}", repr(said))
         # Until the program's run begins (its own lead-in placed to end at the instant), each tile
         # counts down to the class's start from the instant its station scheduled.
@@ -211,25 +210,29 @@ def main():
             found = tiles()
             seconds = {s: re.fullmatch(r"0?0:0([1-6])", found[s]["left"]) for s in STATIONS}
             return found if all(found[s]["phase"] == "class starts in" and seconds[s] for s in STATIONS) else None
-        check("the tiles count down to the class's start", until(4, waiting, step=0.1) is not None, repr(tiles()))
+        check("the tiles count down to the class's start", wait_for(waiting, 4, step=0.1), repr(tiles()))
 
         # The tiles count down: the program's phase, and fewer seconds a moment later.
-        def left(station):
-            text = tiles()[station]["left"]
+        def seconds(text):
+            """A tile's time left in seconds (None: it shows no count)."""
             m = re.fullmatch(r"(\d+):(\d\d)", text)
             return int(m.group(1)) * 60 + int(m.group(2)) if m else None
+
+        def left(station):
+            return seconds(tiles()[station]["left"])
 
         def counting():
             found = tiles()
             # Past the program's own lead-in (its 3-2-1 is a count of its own).
             return all(found[s]["what"].endswith(PROGRAM) and left(s) and left(s) > LEAD_IN_SECONDS + 2 for s in STATIONS)
-        check("both tiles show the program counting", until(CLASS_LEAD + 20, counting) is not None,
+        check("both tiles show the program counting", wait_for(counting, CLASS_LEAD + 20),
               repr(tiles()))
         first = {s: left(s) for s in STATIONS}
-        time.sleep(2.5)
-        later = {s: left(s) for s in STATIONS}
-        check("the tiles count down in the browser", all(first[s] and later[s] is not None and later[s] < first[s] for s in STATIONS),
-              f"{first} then {later}")
+        def counted_down():
+            now = {s: left(s) for s in STATIONS}
+            return now if all(first[s] and now[s] is not None and now[s] < first[s] for s in STATIONS) else None
+        later = wait_for(counted_down, 5)
+        check("the tiles count down in the browser", later, f"{first} then {later or {s: left(s) for s in STATIONS}}")
 
         # The same instant, from the stations' own traces: the work's "go" after the click (the
         # program's own lead-in is placed to end at the class's instant: one lead-in, the console's).
@@ -243,18 +246,20 @@ def main():
                     return None
                 found[s] = heard[0]
             return found
-        began = until(30, lambda: first_sound("go", clicked))
+        began = wait_for(lambda: first_sound("go", clicked), 30)
         check("both stations started (their traces)", began is not None)
         if began:
             spread = max(began.values()) - min(began.values())
             check(f"both started on the same instant (within {SAME_INSTANT} s: {spread:.3f} s)", spread <= SAME_INSTANT)
             check("the work begins at the class's instant (the console's lead-in, not twice)",
-                  clicked + CLASS_LEAD - 1.0 <= min(began.values()) <= clicked + CLASS_LEAD + 2.0, f"{began} vs click {clicked}")
+                  clicked + CLASS_LEAD - 1.0 <= min(began.values()) <= confirmed + CLASS_LEAD + 1.0,
+                  f"{began} vs click {clicked}, confirmed {confirmed}")
 
         # The members count their rounds at the wall (start adds a round in an AMRAP): two on
-        # rack-1, one on rack-2, once the program's own lead-in is over.
+        # rack-1, one on rack-2, once the program's own lead-in is over: both traces have its
+        # "go" (a press in the lead-in would pause the run), and each line's time counts from
+        # when its station reads it.
         if began:
-            time.sleep(max(0, min(began.values()) + 1.5 - time.time()))
             for station, lines in [("rack-1", "0 click start\n1.5 click start\n"), ("rack-2", "0 click start\n")]:
                 stdin = gym.process(station).stdin
                 stdin.write(lines.encode())
@@ -265,14 +270,14 @@ def main():
             rows = driver.find_elements(By.CSS_SELECTOR, f'#boards .board[data-program="{PROGRAM}"] li')
             names = sorted(r.get_attribute("data-station") for r in rows)
             return rows if names == STATIONS else None
-        rows = until(CLASS_LEAD + AMRAP_SECONDS + 40, board)
+        rows = wait_for(board, CLASS_LEAD + AMRAP_SECONDS + 40)
         check("the finished AMRAP is on today's leaderboard", rows is not None,
               repr(driver.find_element(By.ID, "boards").text))
         ranked = driver.execute_script(
             "return Array.from(document.querySelectorAll('#boards .board li')).map(li => [li.dataset.athlete, li.dataset.station, li.dataset.score])")
         check("ranked by rounds, most first (no card tapped: guests)",
               ranked == [["guest", "rack-1", "2 rounds"], ["guest", "rack-2", "1 round"]], repr(ranked))
-        check("the week's chart is drawn", until(10, lambda: driver.find_elements(By.CSS_SELECTOR, "#chart svg rect")) is not None)
+        check("the week's chart is drawn", wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#chart svg rect"), 10))
 
         # Reset, a second class, pause and resume, from the page's buttons.
         def result():
@@ -282,30 +287,48 @@ def main():
             driver.find_element(By.ID, button).click()
             if button == "reset":  # ends without recording: a second tap confirms it
                 driver.find_element(By.ID, button).click()
-            return until(10, lambda: result() if result().startswith(says) else None)
+            return wait_for(lambda: result() if result().startswith(says) else None, 10)
 
-        # One tap of "End without recording" sends nothing: it asks for a second tap.
+        def past(instant):
+            """The tiles as each station's first state after `instant` (a Unix time) shows them,
+            or None: once the clock is past it, a lock from the page reaches the stations, whose
+            next state (locked) is their state after the instant, a start at the instant in it
+            (a station handles a due start and a command in one wake-up, then publishes). This
+            waits for the state, not for the time a start would take to show. The buttons are
+            unlocked again before it returns."""
+            wait_for(lambda: time.time() > instant, max(0, instant - time.time()) + 2, step=0.05)
+            shown = None
+            if press("lock", "Buttons locked on rack-1, rack-2"):
+                shown = wait_for(lambda: (lambda t: t if all(t[s]["locked"] for s in STATIONS) else None)(tiles()), 10)
+            unlocked = press("unlock", "Buttons unlocked on rack-1, rack-2")
+            unlocked = unlocked and wait_for(lambda: not any(tiles()[s]["locked"] for s in STATIONS), 10)
+            return shown if unlocked else None
+
+        # One tap of "End without recording" sends nothing: it asks for a second tap, and the
+        # question lapses (after 5 s, console.js) with nothing sent meanwhile: a tap that sent
+        # would have shown "Sending…" at once.
         before_tap = result()
         driver.find_element(By.ID, "reset").click()
         armed = driver.find_element(By.ID, "reset").text
-        time.sleep(1.0)
+        lapsed = wait_for(lambda: driver.find_element(By.ID, "reset").text == "End without recording", 10, step=0.1)
         check("one tap of End without recording only asks again (nothing sent)",
               armed == "Tap again: end without recording" and result() == before_tap, f"{armed!r}, {result()!r}")
-        time.sleep(4.5)  # the question lapses
-        check("unconfirmed, it goes back to what it was", driver.find_element(By.ID, "reset").text == "End without recording")
+        check("unconfirmed, it goes back to what it was", lapsed, repr(driver.find_element(By.ID, "reset").text))
         check("reset from the page", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
         check("the tiles leave the finished program",
-              until(15, lambda: all("finish" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
+              wait_for(lambda: all("finish" not in tiles()[s]["phase"].lower() for s in STATIONS), 15), repr(tiles()))
 
         # A program one station lacks (rack-1's own Row 4, for both): rack-2 refuses it, naming it,
         # the start is called off on rack-1, and nothing starts anywhere past the instant.
         Select(driver.find_element(By.ID, "program")).select_by_value("Row 4")
         said = press("start", "Class not started: not every station was ready")
+        instant = time.time() + CLASS_LEAD   # no later than the console's now + the lead
         check("a program one station lacks starts nothing, and the page says so per station",
               said is not None and 'refused on rack-2: "start" not allowed now: no program named "Row 4"' in said
               and "called off on rack-1" in said, repr(result()))
-        time.sleep(CLASS_LEAD + 1.5)
-        check("past its instant, neither station counts", all(not left(s) for s in STATIONS), repr(tiles()))
+        after = past(instant)
+        check("past its instant, neither station counts", after and all(not seconds(after[s]["left"]) for s in STATIONS),
+              repr(after or tiles()))
         Select(driver.find_element(By.ID, "program")).select_by_visible_text(PROGRAM)
 
         # A class called off in its lead-in never starts (the tiles stay as they were past its instant).
@@ -320,10 +343,13 @@ def main():
         lead.clear()
         lead.send_keys("5")
         check("a class with a 5 s lead-in", press("start", f"Class ({PROGRAM}) starts in 5 s on rack-1, rack-2") is not None, repr(result()))
+        instant = time.time() + 5
         check("called off from the page, by every station", press("call-off", "Start called off on rack-1, rack-2") is not None,
               repr(result()))
-        time.sleep(6.5)  # past the instant it had: what must not happen is a start
-        check("the class called off in its lead-in never started", phases() == before, f"{before} then {phases()}")
+        # Past the instant it had, what must not happen is a start.
+        after = past(instant)
+        check("the class called off in its lead-in never started", after and {s: after[s]["phase"] for s in STATIONS} == before,
+              f"{before} then {after and {s: after[s]['phase'] for s in STATIONS}}")
 
         # One station busy (rack-1 runs a class of its own): a class on both is refused by rack-1
         # and called off on rack-2, saying which; ticked "start on the ready ones", it starts on rack-2.
@@ -331,33 +357,42 @@ def main():
         lead.send_keys("3")
         tick_station("rack-2", False)
         check("a class on rack-1 alone", press("start", f"Class ({PROGRAM}) starts in 3 s on rack-1") is not None, repr(result()))
-        check("rack-1 counts", until(20, lambda: left("rack-1") and left("rack-1") > 10) is not None, repr(tiles()))
+        check("rack-1 counts", wait_for(lambda: left("rack-1") and left("rack-1") > 10, 20), repr(tiles()))
         tick_station("rack-2", True)
         idle2 = tiles()["rack-2"]["phase"]
         said = press("start", "Class not started: not every station was ready")
+        instant = time.time() + 3
         check("a class with one busy station is called off, saying which",
               said is not None and "refused on rack-1: " in said and "called off on rack-2" in said, repr(result()))
-        time.sleep(4)
-        check("rack-2 did not start", tiles()["rack-2"]["phase"] == idle2, repr(tiles()))
+        after = past(instant)
+        check("rack-2 did not start", after and after["rack-2"]["phase"] == idle2, repr(after or tiles()))
         driver.find_element(By.ID, "start-ready").click()
         check("ticked: the class starts on the ready one, and says why not on the other",
               press("start", f"Class ({PROGRAM}) starts in 3 s on rack-2; refused on rack-1: ") is not None, repr(result()))
         driver.find_element(By.ID, "start-ready").click()
-        check("rack-2 counts", until(20, lambda: left("rack-2") and left("rack-2") > 10) is not None, repr(tiles()))
+        check("rack-2 counts", wait_for(lambda: left("rack-2") and left("rack-2") > 10, 20), repr(tiles()))
         check("reset both", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
-        check("both idle again", until(15, lambda: phases() == before) is not None, f"{before} then {phases()}")
+        check("both idle again", wait_for(lambda: phases() == before, 15), f"{before} then {phases()}")
 
         check("a second class", press("start", f"Class ({PROGRAM}) starts in 3 s") is not None, repr(result()))
-        check("both tiles count again", until(20, lambda: all(left(s) and left(s) > 10 for s in STATIONS)) is not None, repr(tiles()))
+        check("both tiles count again", wait_for(lambda: all(left(s) and left(s) > 10 for s in STATIONS), 20), repr(tiles()))
         check("pause from the page", press("pause", "Paused rack-1, rack-2") is not None, repr(result()))
-        paused = until(10, lambda: tiles() if all("paus" in tiles()[s]["phase"].lower() for s in STATIONS) else None)
+        paused = wait_for(lambda: tiles() if all("paus" in tiles()[s]["phase"].lower() for s in STATIONS) else None, 10)
         check("both tiles say paused", paused is not None, repr(tiles()))
         classes = driver.execute_script("return Array.from(document.querySelectorAll('#floor .tile')).map(t => t.className)")
         check("a paused tile looks paused (its own colour and word)", sum("paused" in c for c in classes) == len(STATIONS), repr(classes))
         if paused:
-            time.sleep(1.5)
-            check("a paused tile does not count", {s: tiles()[s]["left"] for s in STATIONS} == {s: paused[s]["left"] for s in STATIONS},
-                  f"{paused} then {tiles()}")
+            # The page's clock run 5 s on (each tile's time is drawn from it): a paused tile keeps its time.
+            ahead = driver.execute_script("""
+                const real = Date.now;
+                Date.now = () => real() + 5000;
+                try {
+                  tick();
+                  return Object.fromEntries(Array.from(document.querySelectorAll('#floor .tile')).map(
+                    t => [t.dataset.station, t.querySelector('.left').textContent]));
+                } finally { Date.now = real; tick(); }""")
+            check("a paused tile does not count", {s: ahead.get(s) for s in STATIONS} == {s: paused[s]["left"] for s in STATIONS},
+                  f"{paused} then, 5 s on, {ahead}")
         # Pause again: every station answers that it is already paused; the page says so in red
         # and never "Paused" (the answers are the stations', not the console's guess).
         check("a second pause: each station's refusal, never a success line",
@@ -365,34 +400,43 @@ def main():
               and "error" in driver.find_element(By.ID, "result").get_attribute("class"), repr(result()))
         check("resume from the page", press("resume", "Resumed rack-1, rack-2") is not None, repr(result()))
         check("both tiles run again",
-              until(10, lambda: all("paus" not in tiles()[s]["phase"].lower() for s in STATIONS)) is not None, repr(tiles()))
+              wait_for(lambda: all("paus" not in tiles()[s]["phase"].lower() for s in STATIONS), 10), repr(tiles()))
 
         # A station killed during a class misses its pause and resume; restarted, it follows the
         # class's instants (retained for it by the console) and ends with the others, not a pause early.
         check("reset for a class with a station that goes down", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
-        until(15, lambda: all(not left(s) for s in STATIONS))
+        wait_for(lambda: all(not left(s) for s in STATIONS), 15)
         check("a third class", press("start", f"Class ({PROGRAM}) starts in 3 s on rack-1, rack-2") is not None, repr(result()))
-        check("both count in it", until(20, lambda: all(left(s) and left(s) > 15 for s in STATIONS)) is not None, repr(tiles()))
+        check("both count in it", wait_for(lambda: all(left(s) and left(s) > 15 for s in STATIONS), 20), repr(tiles()))
+        # When the class ends before its pause (the page's copy of rack-1's state): the pause
+        # moves it by as long as the pause lasts, which rack-1's end then measures.
+        ends_before = driver.execute_script("return (tiles.find(t => t.name === 'rack-1') || {}).deadline")
         killed_at = time.time()
         gym.process("rack-2").kill()
-        check("rack-2, killed, goes offline on its tile", until(15, lambda: not tiles()["rack-2"]["online"]) is not None, repr(tiles()))
+        check("rack-2, killed, goes offline on its tile", wait_for(lambda: not tiles()["rack-2"]["online"], 15), repr(tiles()))
         check("pause with rack-2 down: done on rack-1, rack-2 offline",
               press("pause", "Paused rack-1; offline, will not get it: rack-2") is not None, repr(result()))
+        # Not a wait for a state: the pause's length is the class's, the coach's to choose, and
+        # what the restarted station must catch up with (measured below by rack-1's end, not
+        # assumed to be this long).
         time.sleep(REJOIN_PAUSE)
         check("resume with rack-2 down", press("resume", "Resumed rack-1; offline, will not get it: rack-2") is not None, repr(result()))
         config = os.path.join(work, "rack-2.toml")
         gym.start("rack-2", [gymtimer, "simulate", "--headless", "--config", config, "--data-dir", os.path.join(work, "rack-2")],
                   stdin=subprocess.PIPE, stdout=open(os.path.join(work, "rack-2.jsonl"), "a"))
 
-        ended = until(AMRAP_SECONDS + REJOIN_PAUSE + 30, lambda: first_sound("complete", killed_at))
+        ended = wait_for(lambda: first_sound("complete", killed_at), AMRAP_SECONDS + REJOIN_PAUSE + 30)
         check("restarted, rack-2 finishes the class", ended is not None, repr(tiles()))
         if ended:
             gap = abs(ended["rack-1"] - ended["rack-2"])
             check(f"it ends with rack-1 (within {REJOIN_MARGIN} s, not {REJOIN_PAUSE} s early: {gap:.3f} s)", gap <= REJOIN_MARGIN, repr(ended))
         with open(os.path.join(work, "rack-2.log")) as f:
             moved = [float(m.group(1)) for m in re.finditer(r"fleet: class \S+: moved ([+-][0-9.]+) s to the class's time", f.read())]
-        check("rack-2's log says it caught up with the class by the pause it missed",
-              any(REJOIN_PAUSE - 1 <= m <= REJOIN_PAUSE + 3 for m in moved), repr(moved))
+        # The pause as rack-1 lived it: its end (its trace) past the end it had before the pause.
+        pause = ended["rack-1"] - ends_before if ended and ends_before else None
+        check("rack-2's log says it caught up with the class by the pause it missed (rack-1's end moved as much)",
+              pause is not None and pause >= REJOIN_PAUSE - REJOIN_MARGIN and any(abs(m - pause) <= REJOIN_MARGIN for m in moved),
+              f"moved {moved}, the pause {pause}")
 
         # A message to the floor: it reaches both stations' displays (their traces), and the
         # wall buttons are locked and unlocked from the page (the tiles say so).
@@ -410,12 +454,12 @@ def main():
                 if "Go G" in texts:  # the decoded segments: O is drawn as o
                     seen[s] = texts
             return seen if len(seen) == len(STATIONS) else None
-        check("the message scrolls on both stations' displays (their traces)", until(15, shown_message) is not None)
+        check("the message scrolls on both stations' displays (their traces)", wait_for(shown_message, 15))
         check("lock from the page", press("lock", "Buttons locked on rack-1, rack-2") is not None, repr(result()))
         check("both tiles say their buttons are locked",
-              until(10, lambda: all(tiles()[s].get("locked") for s in STATIONS)) is not None, repr(tiles()))
+              wait_for(lambda: all(tiles()[s].get("locked") for s in STATIONS), 10), repr(tiles()))
         check("unlock from the page", press("unlock", "Buttons unlocked on rack-1, rack-2") is not None, repr(result()))
-        check("both tiles lose the lock", until(10, lambda: not any(tiles()[s].get("locked") for s in STATIONS)) is not None, repr(tiles()))
+        check("both tiles lose the lock", wait_for(lambda: not any(tiles()[s].get("locked") for s in STATIONS), 10), repr(tiles()))
 
         if args.screenshot:
             os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
@@ -426,18 +470,18 @@ def main():
         # a press would, its record kept). Then, while that one runs, a class is refused by every
         # station: the page says so, per station and why, in red, never "starts"; each tile says why.
         check("the class finishes on both stations (their results shown)",
-              until(AMRAP_SECONDS + 30, lambda: all("finish" in tiles()[s]["phase"].lower() for s in STATIONS)) is not None,
+              wait_for(lambda: all("finish" in tiles()[s]["phase"].lower() for s in STATIONS), AMRAP_SECONDS + 30),
               repr(tiles()))
         check("a finished tile shows its score, not 00:00",
-              until(10, lambda: all(re.fullmatch(r"\d+ rounds?", tiles()[s]["left"]) for s in STATIONS)) is not None, repr(tiles()))
+              wait_for(lambda: all(re.fullmatch(r"\d+ rounds?", tiles()[s]["left"]) for s in STATIONS), 10), repr(tiles()))
         check("the next class without Reset", press("start", f"Class ({PROGRAM}) starts in 3 s on rack-1, rack-2") is not None,
               repr(result()))
-        check("both count again", until(20, lambda: all(left(s) and left(s) > LEAD_IN_SECONDS + 2 for s in STATIONS)) is not None,
+        check("both count again", wait_for(lambda: all(left(s) and left(s) > LEAD_IN_SECONDS + 2 for s in STATIONS), 20),
               repr(tiles()))
         check("a class while they run: the page reports each station's refusal, never a start",
               press("start", "Not done anywhere; refused on rack-1, rack-2: ") is not None and "starts" not in result()
               and "error" in driver.find_element(By.ID, "result").get_attribute("class"), repr(result()))
-        refused = until(15, lambda: tiles() if all(tiles()[s]["refusal"].startswith("Refused: ") for s in STATIONS) else None)
+        refused = wait_for(lambda: tiles() if all(tiles()[s]["refusal"].startswith("Refused: ") for s in STATIONS) else None, 15)
         check("each station's refusal shows on its tile", refused is not None, repr(tiles()))
         if refused:
             print(f"     ({refused['rack-1']['refusal']})")
@@ -466,15 +510,15 @@ def main():
         check("a sleep window from the page", press("sleep", "Displays sleep 22:00–06:00 (station time) on rack-1, rack-2") is not None,
               repr(result()))
         check("both stations' states carry the window to their tiles",
-              until(10, lambda: all("22:00–06:00" in tiles()[s]["sleep"] for s in STATIONS)) is not None, repr(tiles()))
+              wait_for(lambda: all("22:00–06:00" in tiles()[s]["sleep"] for s in STATIONS), 10), repr(tiles()))
         check("no sleep from the page", press("sleep-off", "No sleep window on rack-1, rack-2") is not None, repr(result()))
-        check("the tiles lose the window", until(10, lambda: not any(tiles()[s]["sleep"] for s in STATIONS)) is not None, repr(tiles()))
+        check("the tiles lose the window", wait_for(lambda: not any(tiles()[s]["sleep"] for s in STATIONS), 10), repr(tiles()))
 
         # On a phone (390 × 844): nothing wider than the screen; the class controls and the answer to
         # a tap in view without scrolling, however many tiles are above.
         driver.set_window_size(390, 844)
         driver.get(base + "/")
-        until(10, lambda: len(tiles()) >= len(STATIONS))
+        wait_for(lambda: len(tiles()) >= len(STATIONS), 10)
         metrics = lambda: driver.execute_script("""
             const r = id => { const b = document.getElementById(id).getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
             return {width: document.documentElement.scrollWidth, view: [innerWidth, innerHeight], start: r('start'),
@@ -523,8 +567,8 @@ def main():
                   out[r.dataset.station] = {flagged: r.classList.contains('flagged'),
                     cells: Array.from(r.querySelectorAll('td')).map(c => c.textContent)};
                 return out;""")
-        rows = until(15, lambda: (lambda r: r if "ghost-1" in r and all(s in r and len(r[s]["cells"]) == 10 for s in STATIONS)
-                                  else None)(health_rows()))
+        rows = wait_for(lambda: (lambda r: r if "ghost-1" in r and all(s in r and len(r[s]["cells"]) == 10 for s in STATIONS)
+                                     else None)(health_rows()), 15)
         check("health: every station's figures (uptime, clock, CPU, disk, devices)",
               rows is not None and all(rows[s]["cells"][2:5] == ["1h 0m", "synchronised +0.0 ms", "45.0 °C"]
                                        and rows[s]["cells"][5] == "4096 MB free (50.0%)" and rows[s]["cells"][9] == "ok"
@@ -545,7 +589,7 @@ def main():
                   out[r.dataset.station] = {text: r.querySelector('.software').textContent, button: !!r.querySelector('button.upgrade')};
                 return out;""")
         offered = f"{UPGRADE_FROM} → {UPGRADE_TO} available"
-        versions = until(15, lambda: (lambda r: r if r.get("rack-1", {}).get("text") == offered and "rack-2" in r else None)(software()))
+        versions = wait_for(lambda: (lambda r: r if r.get("rack-1", {}).get("text") == offered and "rack-2" in r else None)(software()), 15)
         check("upgrades: rack-1 shows its installed version and the gym's newer one, with an Upgrade button",
               versions is not None and versions["rack-1"] == {"text": offered, "button": True}, repr(software()))
         check("upgrades: rack-2 (no agent) shows its running version, the latest not known",
@@ -555,8 +599,8 @@ def main():
               post("/api/upgrade", {"stations": ["rack-1"]}, {"Origin": base}) == 403)
         def upgrade_answer(button):
             button.click()
-            return until(15, lambda: (lambda e: (e.text, e.get_attribute("class")) if e.text not in ("", "Sending…") else None)(
-                driver.find_element(By.ID, "upgrade-result")))
+            return wait_for(lambda: (lambda e: (e.text, e.get_attribute("class")) if e.text not in ("", "Sending…") else None)(
+                driver.find_element(By.ID, "upgrade-result")), 15)
         newer = driver.find_element(By.ID, "upgrade-newer")
         um = driver.execute_script("""const b = document.getElementById('upgrade-newer').getBoundingClientRect();
             return {width: document.documentElement.scrollWidth, view: [innerWidth, innerHeight], button: [b.left, b.top, b.right, b.bottom]};""")
@@ -571,10 +615,10 @@ def main():
         if said:
             print(f"     ({said[0]})")
         request = os.path.join(work, "rack-1", "upgrade", "request")
-        check("upgrades: rack-1 wrote its agent's request", until(5, lambda: os.path.exists(request)) is not None)
+        check("upgrades: rack-1 wrote its agent's request", wait_for(lambda: os.path.exists(request), 5))
         waiting = f"{UPGRADE_FROM} → {UPGRADE_TO}, upgrade waiting"
         check("upgrades: reloaded, rack-1 says its upgrade is waiting",
-              until(15, lambda: software().get("rack-1", {}).get("text") == waiting or None) is not None, repr(software()))
+              wait_for(lambda: software().get("rack-1", {}).get("text") == waiting or None, 15), repr(software()))
         said = upgrade_answer(driver.find_element(By.CSS_SELECTOR, '#upgrades button.upgrade[data-station="rack-2"]'))
         check("upgrades: rack-2 refuses, the page says why, in red",
               said == ('Not done anywhere; refused on rack-2: "upgrade" not allowed now: no upgrade agent has checked '
@@ -589,13 +633,13 @@ def main():
         # equal scores share a rank.
         driver.set_window_size(1280, 900)
         driver.get(base + "/tv")
-        until(10, lambda: len(tiles()) >= len(STATIONS))
-        tv = until(15, lambda: driver.execute_script("""
+        wait_for(lambda: len(tiles()) >= len(STATIONS), 10)
+        tv = wait_for(lambda: driver.execute_script("""
             const lis = Array.from(document.querySelectorAll('#boards li'));
             if (lis.length < 4) return null;
             return {controls: document.querySelectorAll('button, input, select, form').length,
                     digits: parseFloat(getComputedStyle(document.querySelector('#floor .tile .left')).fontSize),
-                    ranks: lis.map(li => [li.value, li.dataset.score])};"""))
+                    ranks: lis.map(li => [li.value, li.dataset.score])};"""), 15)
         check("TV: no controls at all", tv is not None and tv["controls"] == 0, repr(tv))
         check("TV: the clocks in large type", tv is not None and tv["digits"] >= 64, repr(tv))
         if tv:

@@ -13,7 +13,11 @@
      only the coach's session opens, and a roster edit without the session or token is refused;
   5. a flood of 1,100 idle sockets from 127.0.0.2 (the console started with the usual limit of
      1,024 open files): the coach's page is still served, and every idle socket is closed by the
-     console within seconds.
+     console within seconds;
+  6. a guest holding every live-update stream (`/events`) it can, from 127.0.0.2 and then from
+     as many other addresses as it takes, cannot shut the coach's page out: one address gets 4
+     and is refused with the reason (429), the signed-out get 56 of the 64 in all (503), and the
+     signed-in coach on 127.0.0.1 still gets a stream that carries the floor's next change.
 
 usage: hostile_test.py GYMTIMER
 Prints "N passed, M failed"; exits non-zero on any failure.
@@ -21,18 +25,16 @@ Prints "N passed, M failed"; exits non-zero on any failure.
 import http.client
 import os
 import resource
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, counts, free_port  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from gymtest import Gym, check, mqtt_publish, wait_for  # noqa: E402
 
 COACH, ATTACKER = "127.0.0.1", "127.0.0.2"
-PIN = "4821"
+PIN = Gym.PIN
 HOSTILE_NAME = "<script>alert(1)</script>"
 FLOOD = 1100
 # The console closes a connection idle this long (ConsoleServer.idleSeconds), plus a margin a
@@ -41,6 +43,8 @@ IDLE_CLOSED_WITHIN = 5 + 10
 # A slow sender is cut off after 5 s (the idle time-out for a head, ConsoleServer.bodySeconds for
 # a body), plus the same margin.
 SLOW_LIMIT = 5 + 10
+# The pages' streams (ConsoleStreamLimit): per signed-out address, in all, kept for the coach.
+STREAMS_PER_ADDRESS, STREAMS, STREAMS_KEPT = 4, 64, 8
 
 def request(port, method, path, source=COACH, host=None, headers=None, body=None):
     """(status, headers, body text) of one request to the console from `source`."""
@@ -61,6 +65,24 @@ def request(port, method, path, source=COACH, host=None, headers=None, body=None
         connection.close()
 
 
+def open_stream(port, source, cookie=None):
+    """A page's `GET /events` from `source`: (status, the open response) when it is served (the
+    stream stays open until its connection is closed), else (status, the refusal's body)."""
+    connection = http.client.HTTPConnection(COACH, port, timeout=10, source_address=(source, 0))
+    connection.putrequest("GET", "/events", skip_host=True)
+    connection.putheader("Host", f"{COACH}:{port}")
+    connection.putheader("Accept", "text/event-stream")
+    if cookie:
+        connection.putheader("Cookie", cookie)
+    connection.endheaders()
+    response = connection.getresponse()
+    if response.status == 200:
+        return response.status, (connection, response)
+    body = response.read().decode(errors="replace")
+    connection.close()
+    return response.status, body
+
+
 def session_cookie(headers):
     for value in headers.get_all("Set-Cookie") or []:
         if value.startswith("gymtimer_console=") and "Max-Age=0" not in value:
@@ -70,50 +92,29 @@ def session_cookie(headers):
 
 def main():
     gymtimer = os.path.abspath(sys.argv[1])
-    work = tempfile.mkdtemp(prefix="console-hostile-")
-    mqtt, port = free_port(), free_port()
-    with open(os.path.join(work, "mosquitto.conf"), "w") as f:
-        f.write(f"listener {mqtt} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    pin = os.path.join(work, "pin")
-    with open(pin, "w") as f:
-        f.write(PIN + "\n")
-    os.chmod(pin, 0o600)
-    processes = []
+    gym = Gym(gymtimer, "console-hostile-")
+    mqtt, port, db = gym.mqtt, gym.http, gym.db
     flood = []
+    streams = []
     try:
-        processes.append(subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", os.path.join(work, "mosquitto.conf")],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        gym.start_broker()
 
         # The gym's database, made by the collector, with an athlete whose name is markup.
-        db = os.path.join(work, "gym.sqlite")
-        collect = subprocess.Popen([gymtimer, "collect", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--db", db],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        end = time.monotonic() + 20
-        while not os.path.exists(db) and time.monotonic() < end:
-            time.sleep(0.2)
+        collect = subprocess.Popen(gym.collector_argv(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(lambda: os.path.exists(db), 20)
         collect.terminate()
         collect.wait(timeout=10)
         added = subprocess.run([gymtimer, "athletes", "--db", db, "add", HOSTILE_NAME, "--card", "04A1B2C3", "--short", "AnnA"],
                                capture_output=True, text=True)
         check("the roster takes a name that is markup (any printable text is a name)", added.returncode == 0, added.stderr)
         # The collector again, for good: the console asks it for the athlete's page.
-        processes.append(subprocess.Popen([gymtimer, "collect", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--db", db],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        gym.start_collector()
 
         def usual_open_files():
             resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
-        console_log = open(os.path.join(work, "console.log"), "w")
-        processes.append(subprocess.Popen(
-            [gymtimer, "console", "--broker", f"mqtt://127.0.0.1:{mqtt}", "--listen", f"{COACH}:{port}", "--pin-file", pin],
-            stdin=subprocess.DEVNULL, stdout=console_log, stderr=console_log, preexec_fn=usual_open_files))
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            try:
-                if request(port, "GET", "/")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.2)
-        check("the console serves its page to the coach", request(port, "GET", "/")[0] == 200)
+        # On COACH (127.0.0.1), behind the PIN, with the usual limit of open files; its output in console.log.
+        served = gym.start_console(library=False, stdout=subprocess.STDOUT, preexec_fn=usual_open_files)
+        check("the console serves its page to the coach", served and request(port, "GET", "/")[0] == 200)
         origin = {"Origin": f"http://{COACH}:{port}"}
 
         # 1. DNS rebinding: another site's name, pointed at the console's address.
@@ -241,21 +242,61 @@ def main():
               len(flood) >= 1000 and not open_ones, f"{len(open_ones)} of {len(flood)} still open")
         status = request(port, "GET", "/")[0]
         check("the page is served after the flood", status == 200, f"status {status}")
+
+        # 6. A guest holding every page's stream it can, from 127.0.0.2 and then other addresses.
+        for _ in range(STREAMS_PER_ADDRESS):
+            status, held = open_stream(port, ATTACKER)
+            if status == 200:
+                streams.append(held)
+        status, body = open_stream(port, ATTACKER)
+        check(f"one address holds {STREAMS_PER_ADDRESS} streams and the next is refused saying why",
+              len(streams) == STREAMS_PER_ADDRESS and status == 429
+              and body == f"too many pages open from this address ({STREAMS_PER_ADDRESS}): close one", f"{len(streams)}, {status} {body}")
+        refusal = None
+        for host in range(3, 100):
+            for _ in range(STREAMS_PER_ADDRESS):
+                status, held = open_stream(port, f"127.0.0.{host}")
+                if status != 200:
+                    refusal = (status, held)
+                    break
+                streams.append(held)
+            if refusal:
+                break
+        print(f"     {len(streams)} streams held by the guest")
+        share = STREAMS - STREAMS_KEPT
+        check(f"the signed-out hold {share} streams in all, from any number of addresses, and the next is refused",
+              len(streams) == share and refusal is not None and refusal[0] == 503
+              and refusal[1] == f"too many pages open ({share} signed out; {STREAMS_KEPT} more are kept for the coach): close one or sign in",
+              f"{len(streams)} held, then {refusal}")
+        status, _ = open_stream(port, COACH)
+        check("a signed-out page from the coach's address is refused too (the session counts, not the address)",
+              status == 503, f"status {status}")
+        status, held = open_stream(port, COACH, cookie=cookie)
+        check("the signed-in coach still gets a stream", status == 200, f"status {status}: {held}")
+        if status == 200:
+            streams.append(held)
+            coach = held[1]
+            mqtt_publish(mqtt, "gymtimer/rack-9/status", "online", retain=True)
+            deadline = time.monotonic() + 15
+            live = False
+            while not live and time.monotonic() < deadline:
+                try:
+                    line = coach.readline()
+                except OSError:
+                    break
+                if not line:
+                    break
+                live = line.startswith(b"data:") and b"rack-9" in line
+            check("and it carries the floor's next change (a station coming online)", live)
+        status, body = open_stream(port, "127.0.0.200")
+        check("while a new guest address is still refused", status == 503, f"status {status} {body}")
     finally:
         for s in flood:
             s.close()
-        for process in reversed(processes):
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        if counts["failed"]:
-            with open(os.path.join(work, "console.log")) as f:
-                print("console log:\n" + f.read())
-        shutil.rmtree(work, ignore_errors=True)
-    print(f"{counts['passed']} passed, {counts['failed']} failed")
-    return 1 if counts["failed"] else 0
+        for connection, _ in streams:
+            connection.close()
+        status = gym.finish(["console"], tail=None)
+    return status
 
 
 if __name__ == "__main__":

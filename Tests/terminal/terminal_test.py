@@ -6,20 +6,40 @@ up to a timeout, and fails saying what the screen showed instead.
 
 Usage: terminal_test.py BINARY
 """
-import json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time, unicodedata
+import json, os, shutil, signal, subprocess, sys, tempfile, time, unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tmux_kiosk
-from tmux_kiosk import SESSION, digits, send, failures, screen, start, stop, tmux, wait_for, pane_pid
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import gymtest  # noqa: E402
+import tmux_kiosk  # noqa: E402
+from gymtest import check, failures, free_port, mqtt_publish  # noqa: E402
+from tmux_kiosk import (SESSION, digits, ended, new_session, pane, send, screen, start, stop, tmux,  # noqa: E402
+                        wait_for, wait_for_panes)
 
-BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/gymtimer")
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/gymtimer")
 tmux_kiosk.configure(BIN)
 
 
-def check(what, condition):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        failures.append(what)
+def kiosks(marker):
+    """The gymtimer processes (pids) whose command line has `marker` (a path of the test's own)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if os.path.basename(argv[0]) == b"gymtimer" and any(marker.encode() in arg for arg in argv[1:]):
+            found.append(int(pid))
+    return found
+
+
+def gone(marker, what):
+    """Waits until no gymtimer process of `marker` is left (a stopped one may take a moment to
+    end); a failed check `what` if one is."""
+    left = gymtest.wait_for(lambda: not kiosks(marker), 10, step=0.05)
+    if not left:
+        check(what, False, f"still running: {kiosks(marker)}")
 
 
 def whole(lines):
@@ -76,7 +96,7 @@ def test_data_dir():
     lines = wait_for("the workout is recorded", lambda l: "recorded: rest workout, 1 set" in "\n".join(l), timeout=6)
     check("a 2 s hold of dismiss records the workout", "recorded: rest workout, 1 set" in "\n".join(lines))
     tmux("send-keys", "-t", SESSION, "q")
-    time.sleep(0.5)
+    check("q ends the simulator", gymtest.wait_for(ended, 10, step=0.05))
     stop()
     out = subprocess.run([BIN, "history", "--db", os.path.join(data, "history.sqlite")], capture_output=True, text=True)
     check(f"gymtimer history --db shows it (exit {out.returncode}: {out.stdout.strip()[:200]} {out.stderr.strip()[:200]})",
@@ -88,9 +108,10 @@ def test_data_dir():
     start("--config", config, "--data-dir", data)
     tmux("send-keys", "-t", SESSION, "s")
     wait_for("resting", lambda l: digits(l) in ("0059", "0058"))
-    subprocess.run(["pkill", "-KILL", "-f", f"simulate --config {config} --data-dir {data}"])
+    for pid in kiosks(data):
+        os.kill(pid, signal.SIGKILL)
     stop()
-    time.sleep(1.0)
+    gone(data, "the killed simulator has ended")
     start("--config", config, "--data-dir", data)
     lines = wait_for("the rest carries on after a kill", lambda l: digits(l) in ("0058", "0057", "0056", "0055"))
     check(f"killed mid-rest and started again: the rest carries on (shows {digits(lines)})",
@@ -109,15 +130,12 @@ def test_sigterm():
         f.write("[rest]\ndefault_seconds = 60\n")
     data = os.path.join(directory, "data")
     status_file = os.path.join(directory, "status")
-    # Run under a shell that writes the exit status down and keeps the pane, to read it back.
-    command = f"{BIN} simulate --config {config} --data-dir {data}; echo $? > {status_file}; sleep 60"
-    tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "35", command)
+    # Run under a shell that writes the exit status down (the pane stays, to read it back).
+    new_session(f"{BIN} simulate --config {config} --data-dir {data}; echo $? > {status_file}")
     wait_for("the panel is drawn", lambda l: digits(l) is not None)
     tmux("send-keys", "-t", SESSION, "s")
     wait_for("resting", lambda l: digits(l) in ("0059", "0058"))
-    found = subprocess.run(["pgrep", "-x", "gymtimer"], capture_output=True, text=True)
-    pids = [int(p) for p in found.stdout.split()
-            if data in open(f"/proc/{p}/cmdline", "rb").read().decode(errors="replace")]
+    pids = kiosks(data)
     check(f"the simulator's process is found ({pids})", len(pids) == 1)
     if pids:
         os.kill(pids[0], signal.SIGTERM)
@@ -135,54 +153,15 @@ def test_sigterm():
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def pane(target):
-    return tmux("capture-pane", "-p", "-t", target).split("\n")
-
-
-def wait_for_panes(what, targets, predicate, timeout=10.0):
-    """Waits until `predicate` holds for the screens of all `targets` together."""
-    deadline = time.monotonic() + timeout
-    while True:
-        screens = [pane(t) for t in targets]
-        if predicate(*screens):
-            return screens
-        if time.monotonic() > deadline:
-            failures.append(what)
-            print(f"FAIL: {what}; the screens were:")
-            for lines in screens:
-                print("\n".join(l.rstrip() for l in lines if l.strip()) + "\n----")
-            return screens
-        time.sleep(0.05)
-
-
 def test_fleet():
     """Two terminal stations in two tmux windows on one local Mosquitto, as the README's demo:
     one `gymtimer fleet start --in 2` starts the rest on both at the same instant."""
-    mosquitto = shutil.which("mosquitto") or next(
-        (p for p in ("/usr/sbin/mosquitto", "/usr/bin/mosquitto") if os.path.exists(p)), None)
-    check("mosquitto is installed (scripts/install-deps.sh --tests installs it)", mosquitto is not None)
-    if mosquitto is None:
+    check("mosquitto is installed (scripts/install-deps.sh --tests installs it)", gymtest.mosquitto_binary() is not None)
+    if gymtest.mosquitto_binary() is None:
         return
     directory = tempfile.mkdtemp(prefix="gymtimer-terminal-fleet-")
-    port = free_port()
-    with open(os.path.join(directory, "mosquitto.conf"), "w") as f:
-        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    broker = subprocess.Popen([mosquitto, "-c", os.path.join(directory, "mosquitto.conf")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    broker, port = gymtest.start_broker(directory)
     try:
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         targets = []
         for index, name in enumerate(["rack-1", "rack-2"]):
             config = os.path.join(directory, f"{name}.toml")
@@ -190,8 +169,7 @@ def test_fleet():
                 f.write(f'[fleet]\nbroker = "mqtt://127.0.0.1:{port}"\nstation = "{name}"\n')
             command = " ".join([BIN, "simulate", "--config", config])
             if index == 0:
-                tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "35", "-n", name, command)
-                tmux("set-option", "-t", SESSION, "remain-on-exit", "on")
+                new_session(command, name=name)
             else:
                 tmux("new-window", "-d", "-t", SESSION, "-n", name, command)
             targets.append(f"{SESSION}:{name}")
@@ -220,23 +198,18 @@ def test_fleet():
               all("fleet: started by the coach" in "\n".join(l) for l in screens))
         for target in targets:
             tmux("send-keys", "-t", target, "q")
-        deadline = time.monotonic() + 5
-        table = ""
-        while time.monotonic() < deadline:
-            status = subprocess.run([BIN, "fleet", "status", "--broker", f"mqtt://127.0.0.1:{port}"],
-                                    capture_output=True, text=True)
-            table = status.stdout
-            rows = [line.split() for line in table.splitlines()]
-            if all(any(r[:2] == [n, "offline"] for r in rows) for n in ("rack-1", "rack-2")):
-                break
-            time.sleep(0.2)
-        rows = [line.split() for line in table.splitlines()]
-        check(f"q: both stations say offline (fleet status:\n{table})",
-              all(any(r[:2] == [n, "offline"] for r in rows) for n in ("rack-1", "rack-2")))
+        table = [""]
+
+        def both_offline():
+            table[0] = subprocess.run([BIN, "fleet", "status", "--broker", f"mqtt://127.0.0.1:{port}"],
+                                      capture_output=True, text=True).stdout
+            rows = [line.split() for line in table[0].splitlines()]
+            return all(any(r[:2] == [n, "offline"] for r in rows) for n in ("rack-1", "rack-2"))
+        offline = gymtest.wait_for(both_offline, 5)
+        check(f"q: both stations say offline (fleet status:\n{table[0]})", offline)
     finally:
         stop()
-        broker.terminate()
-        broker.wait(timeout=5)
+        gymtest.stop([("mosquitto", broker)], seconds=5)
         shutil.rmtree(directory, ignore_errors=True)
 
 
@@ -249,29 +222,7 @@ def columns(line):
 def pane_dead(target=SESSION):
     """The kiosk in the pane has ended, or is printing a crash's backtrace."""
     text = "\n".join(pane(target))
-    return (tmux("display-message", "-p", "-t", target, "#{pane_dead}").strip() == "1"
-            or "Fatal error" in text or "Backtrace" in text or "Crash" in text)
-
-
-def mqtt_publish(port, topic, payload):
-    """One QoS 0 PUBLISH over a bare MQTT 3.1.1 connection (the tests need no MQTT client)."""
-    def length(n):
-        out = b""
-        while True:
-            n, digit = n // 128, n % 128
-            out += bytes([digit | (0x80 if n else 0)])
-            if not n:
-                return out
-
-    def text(s):
-        data = s.encode() if isinstance(s, str) else s
-        return len(data).to_bytes(2, "big") + data
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-        body = text("MQTT") + bytes([4, 2, 0, 60]) + text(f"terminal-test-{os.getpid()}")
-        sock.sendall(b"\x10" + length(len(body)) + body)
-        sock.recv(4)
-        body = text(topic) + (payload.encode() if isinstance(payload, str) else payload)
-        sock.sendall(b"\x30" + length(len(body)) + body + b"\xe0\x00")
+    return ended(target) or "Fatal error" in text or "Backtrace" in text or "Crash" in text
 
 
 def test_narrow_terminal_long_texts():
@@ -296,17 +247,13 @@ def test_narrow_terminal_long_texts():
               f"{max(columns(l.rstrip()) for l in lines)})", all(columns(l.rstrip()) <= 80 for l in lines))
         check("80×24, broker unreachable: the message is on screen", "fleet: broker" in "\n".join(lines))
         stop()
-        time.sleep(1.0)
+        # The same station next, on a broker at that port: this one must have said goodbye first.
+        gone(config, "the first simulator has ended (SIGHUP)")
 
-        mosquitto = shutil.which("mosquitto") or next(
-            (p for p in ("/usr/sbin/mosquitto", "/usr/bin/mosquitto") if os.path.exists(p)), None)
-        if mosquitto is None:
+        if gymtest.mosquitto_binary() is None:
             check("mosquitto is installed (scripts/install-deps.sh --tests installs it)", False)
             return
-        with open(os.path.join(directory, "mosquitto.conf"), "w") as f:
-            f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-        broker = subprocess.Popen([mosquitto, "-c", os.path.join(directory, "mosquitto.conf")],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        broker, _ = gymtest.start_broker(directory, port)
         try:
             start("--config", config, columns=80, rows=24)
             wait_for("the station connects", lambda l: "fleet: connected" in "\n".join(l), timeout=15)
@@ -322,8 +269,7 @@ def test_narrow_terminal_long_texts():
             check("80×24, hostile commands: no line wider than 80 columns (widest "
                   f"{max(columns(l.rstrip()) for l in lines)})", all(columns(l.rstrip()) <= 80 for l in lines))
         finally:
-            broker.terminate()
-            broker.wait(timeout=5)
+            gymtest.stop([("mosquitto", broker)], seconds=5)
     finally:
         stop()
         shutil.rmtree(directory, ignore_errors=True)
@@ -341,12 +287,13 @@ def test_kiosk_script():
             f.write("[rest]\ndefault_seconds = 2\nmin_seconds = 1\nstep_seconds = 1\n")
         share, bindir = os.path.join(directory, "share"), os.path.join(directory, "bin")
         data = os.path.join(share, "gymtimer")
-        # The test command's own build flags, so kiosk.sh's build is the one already made.
-        command = (f"env XDG_DATA_HOME={share} GYMTIMER_BIN_DIR={bindir} GYMTIMER_BUILD_FLAGS='-Xswiftc -warnings-as-errors'"
+        # The binary under test, built by the test command's build stage (kiosk.sh's own
+        # `swift build` would compile it again with a product's plan, minutes on two cores).
+        command = (f"env XDG_DATA_HOME={share} GYMTIMER_BIN_DIR={bindir} GYMTIMER_KIOSK_BINARY={BIN}"
                    f" {root}/scripts/kiosk.sh --config {config};"
-                   " echo kiosk.sh-exit=$?; sleep 60")
-        tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "35", command)
-        lines = wait_for("kiosk.sh builds and shows the panel", lambda l: digits(l) is not None, timeout=600)
+                   " echo kiosk.sh-exit=$?")
+        new_session(command)
+        lines = wait_for("kiosk.sh shows the panel", lambda l: digits(l) is not None, timeout=120)
         lines = wait_for("kiosk.sh: the data directory is named", lambda l: data in "\n".join(l))
         check(f"kiosk.sh: 'keeping history and state in {data}'", f"keeping history and state in {data}" in "\n".join(lines))
         send("s")
@@ -356,14 +303,15 @@ def test_kiosk_script():
         send("D")
         wait_for("kiosk.sh: recorded", lambda l: "recorded: rest workout, 1 set" in "\n".join(l), timeout=6)
         send("q")
-        lines = wait_for("kiosk.sh ends saying where the workouts are", lambda l: "kiosk.sh-exit=" in "\n".join(l))
-        text = "\n".join(lines)
+        wait_for("kiosk.sh ends saying where the workouts are", lambda l: "kiosk.sh-exit=" in "\n".join(l))
+        check("kiosk.sh's shell ends", gymtest.wait_for(ended, 10, step=0.05))
+        text = tmux_kiosk.output()
         check("kiosk.sh exits 0", "kiosk.sh-exit=0" in text)
         check("kiosk.sh: 'Workouts are kept in …' with the history command",
               f"gymtimer history --db {data}/history.sqlite" in text.replace("\n", ""))
         link = os.path.join(bindir, "gymtimer")
         check(f"kiosk.sh links gymtimer to this build ({link})",
-              os.path.islink(link) and os.path.realpath(link) == os.path.realpath(os.path.join(root, ".build/debug/gymtimer")))
+              os.path.islink(link) and os.path.realpath(link) == os.path.realpath(BIN))
         out = subprocess.run([link, "history", "--db", os.path.join(data, "history.sqlite")], capture_output=True, text=True)
         check(f"the workout is in the history it named (exit {out.returncode}: {out.stdout.strip()[:200]})",
               out.returncode == 0 and "rest" in out.stdout)
