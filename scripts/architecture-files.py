@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
-"""Keeps docs/ARCHITECTURE.md's "Every file" section true: one line per Swift source file under
-Sources/, grouped by target and folder, saying what the file holds in the words of its own doc
-comment: the first sentence (at most 160 characters) of the first `///` block at the top level,
-of the file's leading `//` comment, or, in a file of extensions, of its first member's.
+"""Keeps docs/architecture-files.md true: one line per Swift source file under Sources/, grouped
+by target and folder, saying what the file holds in the words of its own doc comment: the first
+sentence (at most 160 characters) of the first `///` block at the top level, of the file's
+leading `//` comment, or, in a file of extensions, of its first member's. A lookup table for
+tools and searches, generated, not read by people; the map people read is docs/ARCHITECTURE.md,
+which stays one: at most 300 lines, its codemap naming every target folder under Sources/.
 
-  scripts/architecture-files.py          rewrite the section between its markers
+  scripts/architecture-files.py          rewrite the index between its markers
   scripts/architecture-files.py --check  change nothing; fail, naming them, if a file has no doc
-                                         comment or the section is not what the files say now
+                                         comment, the index is not what the files say now, the map
+                                         is over 300 lines or its codemap leaves a target out
 """
 import os, re, sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-DOC = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
+DOC = os.path.join(ROOT, "docs", "architecture-files.md")
+MAP = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
+MAP_LINES = 300
 BEGIN, END = "<!-- every-file:begin -->", "<!-- every-file:end -->"
 
 
@@ -44,12 +49,15 @@ def summary(path):
     return sentence if len(sentence) <= 160 else sentence[:157].rsplit(" ", 1)[0] + " …"
 
 
-# The targets in the order of the layers (docs/ARCHITECTURE.md's diagram, from the pure core out);
-# a target not named here follows them, by name.
-LAYERS = ["GymTimerCore", "GymTimerHAL", "CSystemShim", "GymTimerSystem", "GymTimerDrivers", "GymTimerConfig",
-          "GymTimerHistory", "GymTimerFleet", "GymTimerMQTT", "GymTimerFleetLink", "GymTimerRuntime", "GymTimerSetup",
-          "GymTimerHardware", "GymTimerSimulation", "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark",
-          "GymTimerConsole", "GymTimerCommandLine", "gymtimer", "gymtimer-console"]
+# The targets in the order docs/ARCHITECTURE.md's codemap gives them (the kiosk from the pure core
+# out, the fleet, the servers, the programs, what measures and tests); a target not named here
+# follows them, by name.
+LAYERS = ["GymTimerCore", "GymTimerHAL", "GymTimerSystem", "GymTimerDrivers", "GymTimerRuntime", "GymTimerSetup",
+          "GymTimerHardware", "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerKiosk",
+          "GymTimerSimulator", "GymTimerFleet", "GymTimerMQTT", "GymTimerFleetLink", "GymTimerConsole",
+          "GymTimerCentral", "GymTimerRosterCommands", "gymtimer", "gymtimer-console", "gymtimer-central",
+          "GymTimerCommandLine", "GymTimerBenchmark", "GymTimerBenchSupport", "FuzzSupport", "FuzzScript",
+          "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "FuzzRecord", "FuzzConsole"]
 
 
 def layer(target):
@@ -77,6 +85,27 @@ def section():
     return "\n".join(out), missing
 
 
+def map_problems():
+    """What keeps docs/ARCHITECTURE.md a map: at most MAP_LINES lines, and every target folder
+    under Sources/ named (as `Name`) in its "## Codemap" section. Returns (problems, line count)."""
+    text = open(MAP, encoding="utf-8").read()
+    lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)  # as `wc -l` counts, and a last open line
+    problems = []
+    if lines > MAP_LINES:
+        problems.append(f"docs/ARCHITECTURE.md has {lines} lines, more than {MAP_LINES}: keep it a map, put the detail in "
+                        "the code's doc comments or the guides")
+    codemap = re.search(r"^## Codemap[ \t]*\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    if codemap is None:
+        problems.append('docs/ARCHITECTURE.md has no "## Codemap" section naming each target folder under Sources/')
+        return problems, lines
+    sources = os.path.join(ROOT, "Sources")
+    for target in sorted(os.listdir(sources)):
+        if os.path.isdir(os.path.join(sources, target)) and f"`{target}`" not in codemap.group(1):
+            problems.append(f"Sources/{target} is not in docs/ARCHITECTURE.md's codemap: add `{target}` there, "
+                            "with what it owns and what it must not know")
+    return problems, lines
+
+
 def main():
     check = "--check" in sys.argv[1:]
     doc = open(DOC, encoding="utf-8").read()
@@ -87,12 +116,15 @@ def main():
     text, missing = section()
     new = head + text + tail
     problems = [f"{m} has no doc comment saying what it holds" for m in missing]
+    unmapped, lines = map_problems()
+    problems += unmapped
     if check:
         if new != doc:
-            problems.append("docs/ARCHITECTURE.md's \"Every file\" is not what the files say: run scripts/architecture-files.py")
+            problems.append("docs/architecture-files.md is not what the files say: run scripts/architecture-files.py")
         for p in problems:
             print(f"architecture: {p}")
-        print(f"architecture: {'FAILED' if problems else 'every file placed'} ({text.count(chr(10) + '* `')} files)")
+        summary_line = "FAILED" if problems else "every file placed, every target in the map"
+        print(f"architecture: {summary_line} ({text.count(chr(10) + '* `')} files; docs/ARCHITECTURE.md {lines} lines)")
         return 1 if problems else 0
     open(DOC, "w", encoding="utf-8").write(new)
     for p in problems:
