@@ -5,12 +5,13 @@
 #   scripts/build-arm64.sh            the release binaries gymtimer, gymtimer-console and gymtimer-central
 #                                     (Swift runtime linked in) and
 #                                     gymtimer_<version>_arm64.deb, in .build-arm64/out/
-#   scripts/build-arm64.sh --tests    also the unit tests for arm64 (debug, only the targets
-#                                     they link), run under qemu-aarch64-static
-#                                     (scripts/test-arm64.sh runs them)
+#   scripts/build-arm64.sh --tests    also the unit tests for arm64 (only the targets they
+#                                     link, with the release build's own flags, so that only
+#                                     the tests are compiled on top of it), run under
+#                                     qemu-aarch64-static (scripts/test-arm64.sh runs them)
 #   scripts/build-arm64.sh --prepare  only the downloads: the compiler's chroot and the SDK
 #                                     (the test command runs it in the background while the
-#                                     host builds, scripts/prefetch.sh)
+#                                     host builds)
 #
 # How: the Swift compiler must be exactly the version of the arm64 Swift libraries, and only
 # Debian sid carries Swift for both architectures (swiftlang, pinned below). So the build runs
@@ -135,7 +136,7 @@ fi
 
 # ---- 3. the trixie arm64 sysroot and the Swift SDK bundle
 # The marker names what the sysroot holds: a sysroot made before a package was added is made anew.
-sysroot_contents="libnfc6"
+sysroot_contents="libnfc6 static-tests"
 if [ "$(cat "$SYSROOT/.complete" 2>/dev/null)" != "$sysroot_contents" ]; then
   refresh_lists
   stage "sysroot: $SUITE arm64 from Debian's packages (dpkg-deb -x)"
@@ -168,6 +169,17 @@ if [ "$(cat "$SYSROOT/.complete" 2>/dev/null)" != "$sysroot_contents" ]; then
   # Debian's package has the _Testing_Foundation cross-import overlay's module but not its
   # library: test bundles fail to link until it is removed.
   rm -rf "$SYSROOT/usr/lib/swift/linux/Testing.swiftcrossimport"
+  # The tests are compiled with the release build's flags, --static-swift-stdlib included, so
+  # that they reuse its modules: the compiler then looks for modules in swift_static, which has
+  # no test frameworks (linked in: Testing, XCTest, _TestDiscovery), and the objects autolink
+  # the static Foundation's parts by name (CoreFoundation, _FoundationCShims…), which the test
+  # bundle, linked against the shared runtime, finds inside libFoundation*.so: empty archives of
+  # those names satisfy the linker without a second copy of any code.
+  for m in Testing XCTest _TestDiscovery; do ln -s "../../swift/linux/$m.swiftmodule" "$SYSROOT/usr/lib/swift_static/linux/$m.swiftmodule"; done
+  for a in "$SYSROOT/usr/lib/swift_static/linux/"lib*.a; do
+    n=$(basename "$a" .a)
+    [ -e "$SYSROOT/usr/lib/swift/linux/$n.so" ] || [ -e "$SYSROOT/usr/lib/swift/linux/$n.a" ] || ar rcs "$SYSROOT/usr/lib/swift/linux/$n.a"
+  done
   cat > "$V/swift-sdk.json" <<EOF
 { "schemaVersion": "4.0", "targetTriples": { "aarch64-unknown-linux-gnu": {
     "sdkRootPath": "sysroot", "swiftResourcesPath": "sysroot/usr/lib/swift",
@@ -190,13 +202,18 @@ xswift() {
     sh -c 'cd /src && exec /usr/libexec/swift/bin/swift "$@" --swift-sdks-path /sdk --swift-sdk '$SDK' --scratch-path .build-arm64/'$SUITE swift "$@"
 }
 quiet() { grep -vE '^\[[0-9]+/[0-9]+\] |^Building for|^Compiling |^Write |^Fetching |^Fetched |^Computing |^Computed |^Creating |^Working copy' || true; }
-stage "swift build -c release --static-swift-stdlib for $SDK (warnings are errors)"
+# The release build's flags, the products' and the tests': -enable-testing (the tests' @testable
+# imports; the host's one build is made the same way) costs the shipped binaries nothing once
+# stripped, and it lets the test build below reuse every module instead of compiling the
+# package a second time in debug.
+release=(-c release --static-swift-stdlib -Xswiftc -enable-testing -Xswiftc -warnings-as-errors)
+stage "swift build ${release[*]} for $SDK"
 # The programs the package ships: the kiosk's gymtimer, the coach's gymtimer-console (`gymtimer
 # console` runs it) and a chain's gymtimer-central (`gymtimer collect --db postgresql://…` runs
 # it); programs of their own, so that the kiosk links no HTTP server nor PostgreSQL client.
 mkdir -p "$OUT"
 for product in gymtimer gymtimer-console gymtimer-central; do
-  xswift build -c release --static-swift-stdlib --product $product -Xswiftc -warnings-as-errors 2>&1 | quiet >&2
+  xswift build "${release[@]}" --product $product 2>&1 | quiet >&2
   [ "${PIPESTATUS[0]}" = 0 ] || die "the arm64 release build of $product failed (see above)"
   bin=$W/$SUITE/aarch64-unknown-linux-gnu/release/$product
   [ -x "$bin" ] || die "the build left no $bin"
@@ -230,10 +247,21 @@ ln -sfn "$repo" "$SYSROOT/src"
 
 if [ $tests = 1 ]; then
   # Only what the arm64 unit tests link (Package.swift, GYMTIMER_ARM64_UNIT_TESTS): not the
-  # console's HTTP server, the central store nor the fuzz targets, which the release build above compiled.
-  stage "swift build --build-tests for $SDK (debug, dynamic runtime, warnings are errors; what scripts/test-arm64.sh runs)"
-  XSWIFT_ENV=GYMTIMER_ARM64_UNIT_TESTS=1 xswift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | quiet >&2
-  [ "${PIPESTATUS[0]}" = 0 ] || die "the arm64 test build failed (see above)"
+  # console's HTTP server, the central store nor the fuzz targets. With the release build's
+  # flags, its modules are reused and only the tests compile. Should that build fail for a
+  # reason of its own (the test bundle's link), the tests are built in debug as before, and
+  # tests-configuration tells scripts/test-arm64.sh which bundle to run.
+  rm -f "$W/$SUITE/tests-configuration"
+  stage "swift build ${release[*]} --build-tests for $SDK (what scripts/test-arm64.sh runs)"
+  # (In an if, so that set -e and pipefail leave the fallback its turn.)
+  if XSWIFT_ENV=GYMTIMER_ARM64_UNIT_TESTS=1 xswift build "${release[@]}" --build-tests 2>&1 | quiet >&2; then
+    echo release > "$W/$SUITE/tests-configuration"
+  else
+    stage "the release test build failed (above): building the tests in debug instead"
+    XSWIFT_ENV=GYMTIMER_ARM64_UNIT_TESTS=1 xswift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | quiet >&2 \
+      || die "the arm64 test build failed (see above)"
+    echo debug > "$W/$SUITE/tests-configuration"
+  fi
 fi
 stage "done"
 echo "$OUT"

@@ -12,7 +12,7 @@
 # another. The version is the one `gymtimer --version` prints
 # (Sources/GymTimerCore/GymTimerVersion.swift).
 #
-# What the package holds and does (docs/ARCHITECTURE.md, "Packaging"):
+# What the package holds and does (docs/ARCHITECTURE.md, "Packaging", in short):
 #   /usr/bin/gymtimer, /usr/bin/gymtimer-console (what `gymtimer console` runs) and
 #   /usr/bin/gymtimer-central (what `gymtimer collect|history --db postgresql://…` run),
 #   /usr/lib/systemd/system/gymtimer.service (deploy/gymtimer.service with

@@ -17,11 +17,11 @@
 # Needs root (debootstrap, chroot, mount namespaces). Without root, a tool, or with nothing cached
 # and no way to Debian's archive and PyPI, it says why on one line and exits 77 (cannot run:
 # scripts/lib/cannot-run.sh), which fails the test command under CI.
-# Usage: scripts/ha-test.sh [path/to/gymtimer]   (default .build/debug/gymtimer)
+# Usage: scripts/ha-test.sh [path/to/gymtimer]   (default .build/release/gymtimer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-GYMTIMER=$(realpath -m "${1:-.build/debug/gymtimer}")
+GYMTIMER=$(realpath -m "${1:-.build/release/gymtimer}")
 HA_VERSION=2026.11.0
 SUITE=sid
 MIRROR=${HA_MIRROR:-http://deb.debian.org/debian}

@@ -4,22 +4,27 @@
 #
 # The simulator keeps its history and running state in a data directory it names: by default
 # ${XDG_DATA_HOME:-~/.local/share}/gymtimer, or the one given with --data-dir DIR. The build
-# is the debug one (.build/debug/gymtimer, the one the tests and the README use: a release
-# build takes minutes longer and only matters for `bench`), linked as `gymtimer` into
-# ${GYMTIMER_BIN_DIR:-~/.local/bin} so the README's other commands run as written (with
-# gymtimer-console beside it in .build/debug, which `gymtimer console` runs).
+# is the debug one (.build/debug/gymtimer: quicker to build than a release), linked as
+# `gymtimer` into ${GYMTIMER_BIN_DIR:-~/.local/bin} so the README's other commands run as
+# written (with gymtimer-console beside it, which `gymtimer console` runs).
 #
 # Usage: scripts/kiosk.sh [--data-dir DIR] [other `gymtimer simulate` options, e.g. --config FILE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# GYMTIMER_BUILD_FLAGS: extra `swift build` flags; the tests pass their own (-Xswiftc
-# -warnings-as-errors) so this build reuses theirs instead of rebuilding with other flags.
-# shellcheck disable=SC2086
-swift build --product gymtimer ${GYMTIMER_BUILD_FLAGS:-}
-# shellcheck disable=SC2086
-swift build --product gymtimer-console ${GYMTIMER_BUILD_FLAGS:-}
-bin=$PWD/.build/debug/gymtimer
+# GYMTIMER_KIOSK_BINARY: a gymtimer built already (the test command's, which the terminal test
+# passes), run as it is; otherwise this builds one.
+if [ -n "${GYMTIMER_KIOSK_BINARY:-}" ]; then
+  bin=$(realpath -e "$GYMTIMER_KIOSK_BINARY") || { echo "kiosk.sh: no $GYMTIMER_KIOSK_BINARY" >&2; exit 1; }
+else
+  # GYMTIMER_BUILD_FLAGS: other `swift build` flags (e.g. -c release).
+  # shellcheck disable=SC2086
+  swift build --product gymtimer ${GYMTIMER_BUILD_FLAGS:-}
+  # shellcheck disable=SC2086
+  swift build --product gymtimer-console ${GYMTIMER_BUILD_FLAGS:-}
+  # shellcheck disable=SC2086
+  bin=$(swift build --show-bin-path ${GYMTIMER_BUILD_FLAGS:-})/gymtimer
+fi
 if [ -f /etc/gymtimer/config.toml ] && ls /dev/gpiochip* >/dev/null 2>&1 && "$bin" run --help >/dev/null 2>&1; then
   exec "$bin" run --config /etc/gymtimer/config.toml "$@"
 fi

@@ -21,7 +21,10 @@ echo "== arm64: cross build (scripts/build-arm64.sh --tests; cached in .build-ar
 out=$(scripts/build-arm64.sh --tests | tail -1) || { echo "arm64 tests: FAIL (scripts/build-arm64.sh)"; exit 1; }
 built=$(date +%s)
 sysroot=$(realpath .build-arm64/sysroot)
-bundle=.build-arm64/trixie/aarch64-unknown-linux-gnu/debug/GymTimerPackageTests.xctest
+# release (the build's own flags) or, if that build failed, debug: build-arm64.sh says which.
+configuration=$(cat .build-arm64/trixie/tests-configuration 2>/dev/null) || { echo "arm64 tests: FAIL (scripts/build-arm64.sh --tests wrote no .build-arm64/trixie/tests-configuration)"; exit 1; }
+[ "$configuration" = release ] || echo "arm64 tests: the tests were built in debug (the release test build failed: see above)"
+bundle=.build-arm64/trixie/aarch64-unknown-linux-gnu/$configuration/GymTimerPackageTests.xctest
 [ -x "$bundle" ] || { echo "arm64 tests: FAIL (no $bundle)"; exit 1; }
 
 # A wrapper that runs the arm64 binary as if it were native, for the scenario runner.

@@ -2,9 +2,9 @@
 # Tests under Debian's stock kernel in qemu (software emulation, no KVM), with the kernel's
 # simulated devices gpio-sim, i2c-stub and snd-aloop:
 #   scripts/vm-test.sh kernel    the real gymtimer driven against them (Tests/vm/), twice: the
-#                                release binaries built against Debian 12's libgpiod 1.6
-#                                (.build-release/release) and against libgpiod 2.2 from Debian
-#                                13's source (.build-gpiod2/release)
+#                                release binaries for Debian 12's libgpiod 1.6
+#                                (.build-release/bookworm) and for libgpiod 2.2 from Debian
+#                                13's source (.build-release/trixie)
 #   scripts/vm-test.sh install   deploy/install.sh on Debian 12 and on Debian 13 (side by side,
 #                                two emulators) booted with
 #                                systemd, checking the service it makes, across a reboot, and
@@ -48,12 +48,11 @@ if ! Tests/vm/build.sh; then
   echo "vm tests: FAIL (building the VM)"; exit 1
 fi
 
-# The release binaries a Pi's owner builds (both stages use them; the test command built them
-# in the background before: scripts/build-release-binaries.sh then finds them built):
-# bookworm's with deploy/install.sh --build-only (libgpiod 1.6, in .build-release) and trixie's
-# kiosk with the same flags against libgpiod 2.2 from trixie's source (.build-gpiod2).
-# With VM_RELEASE_BUILT=1 (the test command, whose release stage has just built them) the list
-# in .build-release/binaries is taken as it is, instead of asking SwiftPM again.
+# The release binaries a Pi's owner installs (both stages use them), linked from the release
+# build by scripts/build-release-binaries.sh: bookworm's (libgpiod 1.6, .build-release/bookworm)
+# and trixie's kiosk with libgpiod 2.2 from trixie's source (.build-release/trixie).
+# With VM_RELEASE_BUILT=1 (the test command, whose release stage has just made them) the list
+# in .build-release/binaries is taken as it is.
 release_binaries() {
   local out rc=0
   if [ "${VM_RELEASE_BUILT:-}" = 1 ] && [ -s .build-release/binaries ]; then
@@ -138,7 +137,12 @@ print(*[x.getsockname()[1] for x in s])' ${#setups[@]})
     fport=${free[$((3 * i))]}; hport=${free[$((3 * i + 1))]}; uport=${free[$((3 * i + 2))]}
     ports[$1]="$fport $hport $uport"
     debs=${debs_for[$1]}; upgrade=
-    if [ -n "$debs" ]; then
+    # The booted upgrade step (three installs of minutes each under TCG) runs on the releases of
+    # VM_UPGRADE_RELEASES, Debian 13 (the Pi's) unless told otherwise: the agent's code is the
+    # same on both, and Debian 12's apt with the gym's signed source (newer versions taken,
+    # altered, unsigned and foreign-signed ones refused) is checked in chroots by the package
+    # stage (Tests/package/signed-repo.sh), which keeps the test command inside CI's time.
+    if [ -n "$debs" ] && [[ " ${VM_UPGRADE_RELEASES:-trixie} " == *" $1 "* ]]; then
       # The gym's package source the installed package upgrades from (guest_upgrade.py): newer
       # versions of the same packages in signed repositories, served on uport.
       read -r gdeb sdeb <<<"$debs"
@@ -160,7 +164,7 @@ print(*[x.getsockname()[1] for x in s])' ${#setups[@]})
     t0=$(date +%s)
     read -r fport hport uport <<<"${ports[$1]}"
     # The gym's package source, when this release's guest upgrades from it.
-    if [ -n "${debs_for[$1]:-}" ]; then
+    if [ -d ".build/vm/upgrade-repo-$1" ] && [[ " ${VM_UPGRADE_RELEASES:-trixie} " == *" $1 "* ]]; then
       python3 -m http.server "$uport" --bind 127.0.0.1 --directory ".build/vm/upgrade-repo-$1" > ".build/vm/upgrade-repo-$1.log" 2>&1 &
       repohost=$!
     fi

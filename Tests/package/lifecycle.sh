@@ -2,7 +2,7 @@
 # The Debian package's life on a system, checked in a Debian 13 (trixie) amd64 chroot made by
 # debootstrap (cached in .build-arm64/pkgtest):
 #   Tests/package/lifecycle.sh gymtimer_<version>_<arch>.deb [gymtimer-server_<version>_<arch>.deb]
-#   Tests/package/lifecycle.sh --prepare    only the clean root (scripts/prefetch.sh)
+#   Tests/package/lifecycle.sh --prepare    only the clean root (scripts/test.sh runs it in the background)
 # install (the gymtimer user in its groups, the config, the service enabled), the owner edits
 # the config and has history; upgrade (install again): both kept; remove: the binary gone,
 # config and history kept (both binaries, gymtimer and gymtimer-console, come and go together); install again: enabled again, both kept; purge: both gone.

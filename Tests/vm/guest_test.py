@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs inside GymTimer's test VM, chrooted into the host's root (see init.sh): drives the
-real .build/debug/gymtimer binary against gpio-sim (buttons = simulated pulls, LEDs and
+real .build/release/gymtimer binary against gpio-sim (buttons = simulated pulls, LEDs and
 buzzer read back from the simulated lines) and an HT16K33 on i2c-stub (display RAM read
 back with i2cget). Environment from init.sh: CHIP (gpiochipN), SIM (its sysfs dir), I2CBUS.
 Exit 0 iff every check passed."""
@@ -11,7 +11,7 @@ import os
 import re, select, shutil, signal, subprocess, sys, time, wave
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("GYMTIMER_BIN", os.path.join(ROOT, ".build/debug/gymtimer"))
+BIN = os.environ.get("GYMTIMER_BIN", os.path.join(ROOT, ".build/release/gymtimer"))
 CHIP, SIM, BUS = os.environ["CHIP"], os.environ["SIM"], os.environ["I2CBUS"]
 ADDR = 0x70
 DEBOUNCE_MS = 10

@@ -2,14 +2,14 @@
 # Boots the test VM built by build.sh under qemu (TCG: no /dev/kvm needed) with the host's
 # root shared read-only over 9p, runs Tests/vm/guest_test.py chrooted into it, and exits 0
 # iff the guest printed "VMTEST RESULT: PASS". The console goes to $VM_LOG (default
-# $VM_WORK/console.log). VM_BIN picks the gymtimer binary (default .build/debug/gymtimer); it
+# $VM_WORK/console.log). VM_BIN picks the gymtimer binary (default .build/release/gymtimer); it
 # and the guest script must be inside this checkout, which is shared a second time so that a
 # clone under /tmp is not hidden by the guest's own /tmp.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd -P)
 WORK=${VM_WORK:-$ROOT/.build/vm}
 LOG=${VM_LOG:-$WORK/console.log}
-BIN=$(realpath -e "${VM_BIN:-$ROOT/.build/debug/gymtimer}") || exit 1
+BIN=$(realpath -e "${VM_BIN:-$ROOT/.build/release/gymtimer}") || exit 1
 case "$ROOT$BIN" in *" "*) echo "vm tests: the checkout's path may not contain spaces (kernel command line): $ROOT"; exit 1 ;; esac
 GUEST=${VM_GUEST:-$ROOT/Tests/vm/guest_test.py}
 # This host's /dev/kvm may be a paravirtual one that cannot boot a stock kernel: TCG by default.

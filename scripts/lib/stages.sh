@@ -13,7 +13,7 @@
 # (CI set and not "false") it is a failure with that reason, so that a machine missing a tool
 # can never pass the test command by skipping what needed it.
 CANNOT_RUN=77
-STAGE_NAMES=() STAGE_RESULTS=() STAGE_SECONDS=() STAGE_COUNTS=()
+STAGE_NAMES=() STAGE_RESULTS=() STAGE_SECONDS=() STAGE_COUNTS=() STAGE_CPU=()
 STAGE_RUN_START=$(date +%s)
 STAGE_LOGS=$(mktemp -d)
 
@@ -33,13 +33,21 @@ stage_count() {
   [ "$n" -gt 0 ] && echo "$n checks" || echo "-"
 }
 
+# The CPU seconds (user and system) of this shell's finished and waited-for children, from
+# bash's `times` (its second line): a stage's are the difference across it, what its builds
+# and tests cost on every core together, not only the wall time.
+# (`times` in this shell, not in a pipe or $(...): a forked shell's children start at zero.)
+children_cpu() { times > "$STAGE_LOGS/times"; tail -1 "$STAGE_LOGS/times" | cpu_seconds; }
+# "1m2.5s 0m0.5s" (a line of `times`: user, system) -> 63
+cpu_seconds() { awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); s += p[1] * 60 + p[2] } printf "%d\n", s }'; }
+
 stage() {
   local name=$1; shift
-  local log t0 rc seconds result why
+  local log t0 rc seconds result why cpu0
   log=$STAGE_LOGS/${#STAGE_NAMES[@]}.log
   echo
   echo "== $name"
-  t0=$(date +%s)
+  t0=$(date +%s); children_cpu > "$STAGE_LOGS/cpu0"; cpu0=$(cat "$STAGE_LOGS/cpu0")
   # The stage runs in a subshell with errexit of its own (a stage function stops at its first
   # failing command), while this shell goes on to record the result whatever it was.
   set +e
@@ -56,7 +64,9 @@ stage() {
     result="FAILED (exit $rc)"
   fi
   STAGE_NAMES+=("$name") STAGE_RESULTS+=("$result") STAGE_SECONDS+=("$seconds") STAGE_COUNTS+=("$(stage_count "$log")")
-  echo "== $name: $result in $seconds s"
+  children_cpu > "$STAGE_LOGS/cpu1"
+  STAGE_CPU+=("$(( $(cat "$STAGE_LOGS/cpu1") - cpu0 ))")
+  echo "== $name: $result in $seconds s (${STAGE_CPU[-1]} CPU s)"
 }
 
 # Whether the last stage failed (a run stops after a failed build: nothing after it can pass).
@@ -66,17 +76,19 @@ stage_table() {
   local i passed=0 failed=0 skipped=0 total=$(( $(date +%s) - STAGE_RUN_START ))
   echo
   echo "== the stages"
-  printf '%-44s %6s  %-14s %s\n' stage seconds counted result
+  printf '%-44s %6s %6s  %-14s %s\n' stage seconds cpu-s counted result
   for i in "${!STAGE_NAMES[@]}"; do
-    printf '%-44s %6s  %-14s %s\n' "${STAGE_NAMES[$i]}" "${STAGE_SECONDS[$i]}" "${STAGE_COUNTS[$i]}" "${STAGE_RESULTS[$i]}"
+    printf '%-44s %6s %6s  %-14s %s\n' "${STAGE_NAMES[$i]}" "${STAGE_SECONDS[$i]}" "${STAGE_CPU[$i]}" "${STAGE_COUNTS[$i]}" "${STAGE_RESULTS[$i]}"
     case "${STAGE_RESULTS[$i]}" in
       FAILED*) failed=$((failed + 1)) ;;
       skipped*) skipped=$((skipped + 1)) ;;
       *) passed=$((passed + 1)) ;;
     esac
   done
-  printf '%-44s %6s\n' "all ($(( total / 60 )) min $(( total % 60 )) s)" "$total"
-  # The jobs that ran beside the stages (their seconds overlap the stages' and are not in "all").
+  children_cpu > "$STAGE_LOGS/cpu1"
+  printf '%-44s %6s %6s\n' "all ($(( total / 60 )) min $(( total % 60 )) s)" "$total" "$(cat "$STAGE_LOGS/cpu1")"
+  # The jobs that ran beside the stages: their seconds overlap the stages' and are not in "all";
+  # their CPU seconds are in its cpu-s, which counts everything the run spent (awaited jobs too).
   [ ${#BACKGROUND_ROWS[@]} = 0 ] || printf '%s\n' "${BACKGROUND_ROWS[@]}"
   echo "stages: $passed passed, $failed failed$([ $skipped = 0 ] || echo ", $skipped skipped")"
   rm -rf "$STAGE_LOGS"
@@ -108,7 +120,7 @@ background() {
   # The job's own end is noted, for await to say how long it took.
   rm -f ".build/prefetch/$name.end"
   setsid nice -n 10 ionice -c 2 -n 7 bash -c '{ echo 10 > /proc/self/autogroup; } 2>/dev/null
-    "$@"; rc=$?; date +%s > "$0"; exit $rc' ".build/prefetch/$name.end" "$@" \
+    "$@"; rc=$?; date +%s > "$0"; times >> "$0"; exit $rc' ".build/prefetch/$name.end" "$@" \
     > ".build/prefetch/$name.log" 2>&1 < /dev/null &
   BACKGROUND_PIDS[$name]=$!
   BACKGROUND_START[$name]=$(date +%s)
@@ -120,12 +132,14 @@ await() {
   wait "${BACKGROUND_PIDS[$name]}" || rc=$?
   unset "BACKGROUND_PIDS[$name]"
   local end
-  end=$(cat ".build/prefetch/$name.end" 2>/dev/null || date +%s)
+  end=$(head -1 ".build/prefetch/$name.end" 2>/dev/null || date +%s)
+  local cpu
+  cpu=$(sed -n 3p ".build/prefetch/$name.end" 2>/dev/null | cpu_seconds)
   local result seconds waited
   result=$([ $rc = 0 ] && echo done || echo "failed (exit $rc; the stage does it again): .build/prefetch/$name.log")
   seconds=$(( end - BACKGROUND_START[$name] )) waited=$(( $(date +%s) - t0 ))
-  BACKGROUND_ROWS+=("$(printf '%-44s %6s  %-14s %s' "background: $name" "$seconds" "waited $waited s" "$result")")
-  echo "background $name: $result in $seconds s, waited $waited s for it"
+  BACKGROUND_ROWS+=("$(printf '%-44s %6s %6s  %-14s %s' "background: $name" "$seconds" "${cpu:--}" "waited $waited s" "$result")")
+  echo "background $name: $result in $seconds s (${cpu:-?} CPU s), waited $waited s for it"
 }
 # Stops what still runs when the test command ends early.
 background_stop() {

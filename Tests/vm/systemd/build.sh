@@ -14,7 +14,7 @@
 #     systemd. The kernel is Debian 12's for both (the one gpio-sim is built for).
 # Usage: Tests/vm/systemd/build.sh RELEASE BINARY OTHER works|refused
 #        Tests/vm/systemd/build.sh RELEASE --base-only   only the cached debootstrap root
-#                                                        (scripts/prefetch.sh)
+#                                                        (scripts/test.sh runs it in the background)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$ROOT/Tests/vm/lib.sh"
@@ -44,6 +44,9 @@ R=$WORK/install-root-$RELEASE
 rm -rf "$R"; cp -a "$BASE" "$R"
 copy_module_closure "$KROOT" "$KVER" "$R" configfs gpio-sim i2c-stub i2c-dev snd-aloop virtio_net autofs4
 echo gymtimer-vm > "$R/etc/hostname"
+# The test guest's dpkg, not the product: dpkg's fsync after every file is slow on the
+# emulated disk, and what the test checks does not depend on it.
+echo force-unsafe-io > "$R/etc/dpkg/dpkg.cfg.d/vmtest-unsafe-io"
 echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" > "$R/etc/fstab"
 echo "nameserver 10.0.2.3" > "$R/etc/resolv.conf"   # qemu's user network
 printf '[Match]\nName=en* eth*\n[Network]\nDHCP=yes\n' > "$R/etc/systemd/network/50-vm.network"

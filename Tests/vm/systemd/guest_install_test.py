@@ -543,7 +543,7 @@ UPGRADE_ENV = f"{REPO}/upgrade.env"
 def package_upgrades():
     """13. The packaged station upgrades from the gym's signed package source on the host."""
     if not os.path.exists(UPGRADE_ENV):
-        print("guest: upgrade step: none for this release (no packages for it)", flush=True)
+        print("guest: upgrade step: not on this release (scripts/vm-test.sh's VM_UPGRADE_RELEASES)", flush=True)
         return
     import guest_upgrade
     port = open(UPGRADE_ENV).read().strip()

@@ -16,7 +16,7 @@ trap 'rm -f "$LINK"' EXIT
 for phase in 1 2; do
   LOG=$WORK/install-console-$RELEASE-$phase.log
   rm -f "$LINK"
-  timeout "${VM_TIMEOUT:-1200}" qemu-system-x86_64 $ACCEL -cpu max -smp "${VM_SMP:-2}" -m 1536 -nographic -no-reboot \
+  timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 $ACCEL -cpu max -smp "${VM_SMP:-2}" -m 1536 -nographic -no-reboot \
     -kernel "$WORK/vmlinuz" -initrd "$WORK/boot-initramfs.cpio.gz" \
     -drive file="$WORK/disk-$RELEASE.ext4",format=raw,if=virtio \
     -serial mon:stdio -chardev socket,id=uart1,path="$LINK",server=on,wait=off -serial chardev:uart1 \
@@ -27,6 +27,6 @@ for phase in 1 2; do
   # The test's own lines (the units write to the console through the journal), without prefixes.
   sed 's/\x1b[[?0-9;]*[a-zA-Z]//g; s/\r$//' "$LOG" | grep -a -E '\] (python3|devices\.sh)\[[0-9]+\]: ' \
     | sed -E 's/^\[ *[0-9.]+\] [a-z0-9.]+\[[0-9]+\]: //'
-  [ $rc = 124 ] && echo "install vm: qemu timed out after ${VM_TIMEOUT:-1200} s in phase $phase"
+  [ $rc = 124 ] && echo "install vm: qemu timed out after ${VM_TIMEOUT:-1800} s in phase $phase"
   grep -aq "INSTALLTEST PHASE $phase: PASS" "$LOG" || exit 1
 done
