@@ -299,6 +299,15 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// The tests and their helpers are compiled without optimisation even in the release build the
+// test command makes (-Onone after SwiftPM's -O: the last one counts): the code under test is the
+// shipped modules', optimised as shipped; optimising the tests' own code only cost the build
+// minutes on CI's two cores, for the host and again for arm64.
+let unoptimised: Set<String> = ["GymTimerTestSupport", "FuzzSupport"]
+for target in package.targets where target.type == .test || unoptimised.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"])]
+}
+
 // The arm64 stage of the test command (scripts/test-arm64.sh) runs, under emulation, the unit
 // tests of what can differ on arm64 only. Its test build (GYMTIMER_ARM64_UNIT_TESTS=1) leaves
 // out what none of those tests link: the console's HTTP server (SwiftNIO, Hummingbird) and its

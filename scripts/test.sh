@@ -205,6 +205,8 @@ amd64_debs() {
   rm -f .build/deb/gymtimer_*_amd64.deb .build/deb/gymtimer-server_*_amd64.deb   # only this build's
   scripts/build-deb.sh amd64 .build-release/bookworm/gymtimer .build/deb
 }
+# The amd64 packages are the tests' own (the Pi's arm64 package keeps xz): gzip (build-deb.sh).
+export GYMTIMER_DEB_COMPRESSION=gzip
 stage "the amd64 Debian packages built (scripts/build-deb.sh), for the install VM and the package stage" amd64_debs
 # The two, gymtimer first (Tests/package/lifecycle.sh takes them in that order).
 amd64_built() {

@@ -20,7 +20,7 @@ timeout "${VM_TIMEOUT:-600}" qemu-system-x86_64 $ACCEL -cpu max -smp "${VM_SMP:-
   -kernel "$WORK/vmlinuz" -initrd "$WORK/initramfs.cpio.gz" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap,id=hostroot \
   -virtfs local,path="$ROOT",mount_tag=checkout,security_model=none,readonly=on,multidevs=remap,id=checkout \
-  -append "console=ttyS0 quiet panic=-1 vmcmd=$GUEST vmroot=$ROOT vmbin=$BIN" </dev/null >"$LOG" 2>&1
+  -append "console=ttyS0 quiet panic=-1 mitigations=off vmcmd=$GUEST vmroot=$ROOT vmbin=$BIN" </dev/null >"$LOG" 2>&1
 rc=$?
 sed 's/\x1b[[?0-9;]*[a-zA-Z]//g; s/\x1bc//g; s/\r$//' "$LOG" | sed -n 's/.*\(vm: kernel\)/\1/; /vm: kernel/,$p'
 [ $rc = 124 ] && echo "vm tests: qemu timed out after ${VM_TIMEOUT:-600} s"

@@ -594,7 +594,8 @@ def server_packages():
     history; the console answering HTTP on its address; systemd's own exposure score of both
     running units at 2.0 or lower."""
     release = sh("sh", "-c", ". /etc/os-release; echo $VERSION_CODENAME")[1].strip()
-    if not g.check(os.path.isdir(DEBS), f"the packages for {release} are in {DEBS} (VM_DEBS)"):
+    if not os.path.isdir(DEBS):
+        print(f"guest: server step: not on {release} (scripts/vm-test.sh's VM_SERVER_RELEASES)", flush=True)
         return
     debs = sorted(os.listdir(DEBS))
     kiosk = next((d for d in debs if d.startswith("gymtimer_")), None)
