@@ -11,7 +11,8 @@
 #                                the other release's binary (Tests/vm/systemd/); then with a
 #                                [fleet] whose broker and `gymtimer collect` run on this host
 #                                (Tests/vm/systemd/fleet_host.py; VM_FLEET_OLD_UNIT=1: without
-#                                the network drop-in, which must fail; VM_RELEASES=bookworm:
+#                                the network drop-in, which must fail; VM_RELEASES=bookworm
+#                                or trixie: that release only; VM_RELEASES=bookworm:
 #                                Debian 12 only); and the gym's server from the packages
 #                                (Debian 12: VM_DEBS, gymtimer and gymtimer-server .debs, built
 #                                with scripts/build-deb.sh when not given; Debian 13: built here
@@ -121,12 +122,13 @@ else
   fi
   # Each release installs its own binary, then is offered the other's: bookworm runs the
   # static-libgpiod-2 one; trixie has no libgpiod.so.2, so install.sh must refuse bookworm's.
-  # VM_RELEASES=bookworm (a developer's quicker run) boots Debian 12 only, offered its own binary.
-  if [ "${VM_RELEASES:-bookworm trixie}" = bookworm ]; then
-    setups=("bookworm 12 $bookworm $bookworm works")
-  else
-    setups=("bookworm 12 $bookworm $trixie works" "trixie 13 $trixie $bookworm refused")
-  fi
+  # VM_RELEASES=bookworm (a developer's quicker run) boots Debian 12 only, offered its own binary;
+  # VM_RELEASES=trixie (the test command's, for CI's time) Debian 13 only.
+  case "${VM_RELEASES:-bookworm trixie}" in
+    bookworm) setups=("bookworm 12 $bookworm $bookworm works") ;;
+    trixie) setups=("trixie 13 $trixie $bookworm refused") ;;
+    *) setups=("bookworm 12 $bookworm $trixie works" "trixie 13 $trixie $bookworm refused") ;;
+  esac
   # Each release's root filesystem first, one after the other (they share the boot initramfs),
   # with the fleet step's host side on free ports of 127.0.0.1 (10.0.2.2 in the VM): a broker,
   # `gymtimer collect` and the guest's signals; the station is named after the release.
