@@ -110,7 +110,10 @@ def run(g, sh, prop, active, key, url, version):
             f"the agent's own run has ended: {sh('systemctl', 'is-active', unit)[1].strip()}")
     point_at(f"{url}/later")
     g.check(g.wait_for(lambda: g.value("ready") == 1, 30), "ready again after the upgrade")
-    g.turn(8)   # a 155 s rest: longer than the forced upgrade takes
+    # The longest rest the knob gives (20 detents, clamped at the config's maximum, 300 s unless
+    # set): the forced upgrade must end inside it, and a loaded CI machine took 160 s for one
+    # (a 155 s rest had ended before the kiosk restarted).
+    g.turn(20)
     g.press(g.LINE["start"])
     g.check(g.wait_for(lambda: prop("StatusText").startswith("rest mode: resting"), 10), f"a long rest runs: {prop('StatusText')!r}")
     pid = int(prop("MainPID"))
