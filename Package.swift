@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -34,7 +34,7 @@ let package = Package(
         // binary links no HTTP server (Hummingbird, SwiftNIO), which costs every kiosk process 8 MB.
         .executable(name: "gymtimer-console", targets: ["gymtimer-console"]),
         // A chain's central collector and history over PostgreSQL, run by `gymtimer collect/history
-        // --db postgresql://…`: the kiosk's binary links no PostgresNIO (nor the SwiftNIO under it).
+        // --db postgresql://…`: the kiosk's binary holds no PostgreSQL client (libpq is loaded by gymtimer-central only).
         .executable(name: "gymtimer-central", targets: ["gymtimer-central"]),
     ],
     dependencies: [
@@ -42,17 +42,15 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         // The coach's web console's HTTP server (GymTimerConsole): SwiftNIO underneath.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without its ConfigurationSupport trait (swift-configuration, which the console does not
+        // use: 21k lines compiled for nothing, on the host and again for arm64).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         // What Hummingbird's API is written in (named here because the console imports them).
         .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
-        // A chain's central store (GymTimerCentral): PostgreSQL's client, over SwiftNIO.
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
-        // Its TLS (named here because the central store makes the TLS context from `sslmode`).
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
     ],
     targets: [
         .systemLibrary(
@@ -91,6 +89,8 @@ let package = Package(
         .target(name: "CMosquittoShim", dependencies: ["CMosquitto"]),
         // libnfc, loaded when a card reader is opened (no header needed to build: CNFCShim).
         .target(name: "CNFCShim"),
+        // libpq, loaded when a chain's central store first connects (no header needed to build).
+        .target(name: "CPQShim"),
         // The fleet's protocol (fleet.md): topics, commands, Home Assistant discovery, what the
         // console and `gymtimer fleet` show of it (FleetCell, FleetAnswers), and the console's
         // asks to the collector with their answers (GymDeskAsk, GymDeskAnswer, GymRoster, GymScores,
@@ -134,9 +134,7 @@ let package = Package(
         .target(
             name: "GymTimerCentral",
             dependencies: [
-                "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", "GymTimerHAL", "CPQShim", systemPackage,
             ]
         ),
         // The simulated twins, the in-memory MQTT broker among them (behind GymTimerMQTT's MQTTTransport).
@@ -311,7 +309,7 @@ for target in package.targets where target.type == .test || unoptimised.contains
 // The arm64 stage of the test command (scripts/test-arm64.sh) runs, under emulation, the unit
 // tests of what can differ on arm64 only. Its test build (GYMTIMER_ARM64_UNIT_TESTS=1) leaves
 // out what none of those tests link: the console's HTTP server (SwiftNIO, Hummingbird) and its
-// tests, the central store (PostgresNIO) and its tests, the fuzz targets, the pure core's tests.
+// tests, the central store and its tests, the fuzz targets, the pure core's tests.
 // The programs the package ships are built before it, with everything.
 if ProcessInfo.processInfo.environment["GYMTIMER_ARM64_UNIT_TESTS"] == "1" {
     let unused: Set<String> = [

@@ -87,7 +87,7 @@ Upstream-Name: gymtimer
 Comment: The binaries link in the Swift runtime and Foundation (Apache-2.0 with the Runtime
  Library Exception), swift-argument-parser (Apache-2.0), TOMLKit and its toml++ (MIT) and
  GRDB.swift (MIT); gymtimer-console also Hummingbird, SwiftNIO and swift-log (Apache-2.0);
- gymtimer-central also PostgresNIO (MIT), SwiftNIO and swift-log (Apache-2.0).
+ gymtimer-central loads Debian's libpq5 (PostgreSQL's client) when it first connects.
 
 Files: *
 Copyright: 2026 GymTimer maintainers
@@ -165,7 +165,7 @@ Architecture: $arch
 Maintainer: GymTimer maintainers <maintainers@gymtimer.invalid>
 Installed-Size: $(du -sk --exclude=DEBIAN "$pkgroot" | cut -f1)
 Depends: $depends, systemd | systemd-standalone-sysusers | systemd-sysusers, init-system-helpers (>= 1.54~)
-Recommends: libmosquitto1, libnfc6, alsa-utils, gpiod
+Recommends: libmosquitto1, libnfc6, libpq5, alsa-utils, gpiod
 Suggests: espeak-ng
 Section: misc
 Priority: optional

@@ -1,5 +1,3 @@
-import PostgresNIO
-
 /// The central database's tables, created when missing by whichever collector connects first
 /// (under an advisory lock, so two starting at once do not race), and its version, which a
 /// later release moves forward and an older one refuses to write under.

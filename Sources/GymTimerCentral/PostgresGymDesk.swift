@@ -3,7 +3,6 @@ import GymTimerCore
 import GymTimerFleet
 import GymTimerFleetLink
 import GymTimerHistory
-import PostgresNIO
 
 /// One chain gym's desk store (`GymDeskStore`) in the central PostgreSQL: what the central
 /// collector's desk answers that gym's console, from that gym's rows (`workouts WHERE gym = $1`;

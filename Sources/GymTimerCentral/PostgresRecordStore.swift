@@ -3,7 +3,6 @@ import GymTimerCore
 import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerSystem
-import PostgresNIO
 
 /// A chain's central store: every gym's records in one PostgreSQL database, each once by its gym
 /// and id (`CentralSchema`). Blocking, for the collector's loop: each call waits at most its

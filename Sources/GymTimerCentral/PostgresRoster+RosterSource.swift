@@ -2,7 +2,6 @@ import Foundation
 import GymTimerCore
 import GymTimerFleetLink
 import GymTimerHistory
-import PostgresNIO
 
 /// What a chain's central collector reads of the roster (`FleetRosterPublisher`): a digest of
 /// the cards and short names to notice another process's edit, and each card with its

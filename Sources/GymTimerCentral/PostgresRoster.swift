@@ -1,7 +1,6 @@
 import Foundation
 import GymTimerCore
 import GymTimerHistory
-import PostgresNIO
 
 /// The chain's roster in the central database (`CentralSchema` v2: athletes, athlete_cards):
 /// who each card is at every gym, so that an athlete's records (keyed by card in workouts, in

@@ -4,7 +4,7 @@ import GymTimerCore
 /// `gymtimer-central` (what `gymtimer collect|history|stats|athletes --db postgresql://…` run, every
 /// argument unchanged): a chain's central collector, its history
 /// and its roster over PostgreSQL (`GymTimerCentral`). A program of its own so that the kiosk's `gymtimer`
-/// links no PostgresNIO nor the SwiftNIO under it.
+/// links no PostgreSQL client.
 @main
 struct CentralCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
