@@ -19,7 +19,8 @@ CANNOT_RUN_STAGE="release binaries"; . scripts/lib/cannot-run.sh
 rm -f .build-release/binaries
 mkdir -p .build-release
 if [ ! -f .build/release.yaml ] || [ "${RELEASE_BUILT:-}" != 1 ]; then
-  swift build -c release --build-tests -Xswiftc -enable-testing -Xswiftc -warnings-as-errors >&2 \
+  # The test command's flags (scripts/test.sh), so that its build is this one.
+  swift build -c release --build-tests -Xswiftc -enable-testing -Xswiftc -warnings-as-errors -Xswiftc -gnone -Xcc -g0 >&2 \
     || { echo "release binaries: FAIL (swift build -c release --build-tests)" >&2; exit 1; }
 fi
 python3 scripts/static-binaries.py .build .build-release/bookworm >&2 \
