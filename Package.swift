@@ -12,7 +12,7 @@ import PackageDescription
 ///   and terminal runs) ← Benchmark (runs the simulator) ← gymtimer (CLI: parses, calls one of them).
 /// The coach's console (Console, over Hummingbird/SwiftNIO) is its own executable,
 /// gymtimer-console; gymtimer and it share CommandLine (stderr lines, exit codes, broker options).
-/// A chain's central store (Central, PostgreSQL over PostgresNIO/SwiftNIO) is another,
+/// A chain's central store (Central, PostgreSQL through libpq, loaded at run time) is another,
 /// gymtimer-central, which `gymtimer collect/history --db postgresql://…` runs: the kiosk's
 /// binary links neither.
 /// Device backends (Hardware: libgpiod, ALSA…; Simulation: the twins) and History (SQLite) sit
