@@ -11,11 +11,14 @@
 /// name the stations show) and athlete_cards (a card's UID in hex, as workouts.athlete, to its
 /// athlete; deleted with them). A version 1 database is brought to 2 in place, under the same
 /// lock: its tables stay, the roster's are created empty.
+///
+/// Version 3 adds workouts.voided_score and voided_at: a result the coach voided keeps its
+/// score there, `score` NULL, so that no best or leaderboard counts it (`PostgresGymDesk.void`).
 enum CentralSchema {
-    static let version = 2
+    static let version = 3
 
-    /// Each statement of version 2 (PostgreSQL takes one per query with parameters); every one
-    /// is a no-op on a database that has it, so a version 1 database gets only what is new.
+    /// Each statement of version 3 (PostgreSQL takes one per query with parameters); every one
+    /// is a no-op on a database that has it, so an older database gets only what is new.
     static let statements: [PostgresQuery] = [
         """
         CREATE TABLE IF NOT EXISTS gymtimer_schema (
@@ -63,6 +66,9 @@ enum CentralSchema {
         """,
         "CREATE INDEX IF NOT EXISTS athlete_cards_athlete ON athlete_cards (athlete_id)",
         "INSERT INTO gymtimer_schema (version) VALUES (2) ON CONFLICT DO NOTHING",
+        "ALTER TABLE workouts ADD COLUMN IF NOT EXISTS voided_score text",
+        "ALTER TABLE workouts ADD COLUMN IF NOT EXISTS voided_at timestamptz",
+        "INSERT INTO gymtimer_schema (version) VALUES (3) ON CONFLICT DO NOTHING",
     ]
 
     /// The key of the advisory lock the schema is created under.

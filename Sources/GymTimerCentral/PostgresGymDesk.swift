@@ -77,6 +77,25 @@ public struct PostgresGymDesk: GymDeskStore {
         }
     }
 
+    /// The program result `record` of this gym voided: its score kept in `voided_score`, the
+    /// result no best or leaderboard of the chain counts (`CentralSchema` version 3).
+    public func void(record: String) -> Result<String, GymDeskProblem> {
+        do {
+            let sql: PostgresQuery = """
+                UPDATE workouts SET voided_score = score, score = NULL, voided_at = now()
+                WHERE gym = \(gym) AND id = \(record) AND kind = 'program' AND score IS NOT NULL
+                """
+            let changed = try link.run(sql, "void a result").metadata.rows ?? 0
+            guard changed > 0 else { return .failure(.init(description: "Not voided: no such result counts (reload the page)")) }
+            let workout = try readWorkouts(since: wall.date.addingTimeInterval(-8 * 86_400)).first { $0.id == record }
+            let names = GymAthleteNames((try? readAthletes()) ?? [])
+            let what = workout.map { "\(names.name($0.athlete))'s \($0.preset ?? "result") (\($0.voidedScore ?? "-"))" } ?? "The result"
+            return .success("\(what) is void: no best or leaderboard counts it")
+        } catch {
+            return .failure(.init(description: "Not voided: \(error)"))
+        }
+    }
+
     public func scores() -> Result<GymScores, GymDeskProblem> {
         let now = wall.date
         do {

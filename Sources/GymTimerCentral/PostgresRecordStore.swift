@@ -124,7 +124,7 @@ public final class PostgresRecordStore: CollectorStore {
 
     /// The columns `record` reads, in its order (the day and the exercises as text).
     static let readColumns =
-        "gym, id, station, kind, sets, duration_ms, calories, exercises::text, preset, score, completed_at, local_day::text, clock_synchronised, athlete, division"
+        "gym, id, station, kind, sets, duration_ms, calories, exercises::text, preset, score, completed_at, local_day::text, clock_synchronised, athlete, division, voided_score"
 
     /// A row unreadable as a record (edited by hand): which column.
     struct Unreadable: Error, CustomStringConvertible {
@@ -146,7 +146,8 @@ public final class PostgresRecordStore: CollectorStore {
             preset: try cells[8].decode(String?.self), completedAt: Date(timeIntervalSince1970: (completed * 1000).rounded() / 1000),
             localDay: day, score: try cells[9].decode(String?.self), station: try cells[2].decode(String?.self),
             clockSynchronised: try cells[12].decode(Bool?.self), athlete: try cells[13].decode(String?.self).flatMap(CardID.init(hex:)),
-            division: kind == .program ? try cells[14].decode(String?.self).flatMap(Division.init(rawValue:)) : nil)
+            division: kind == .program ? try cells[14].decode(String?.self).flatMap(Division.init(rawValue:)) : nil,
+            voidedScore: try cells[15].decode(String?.self))
         return CollectedRecord(gym: gym.isEmpty ? nil : gym, workout: workout)
     }
 }

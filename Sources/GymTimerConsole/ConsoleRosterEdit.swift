@@ -3,7 +3,7 @@ import GymTimerCore
 import GymTimerFleet
 
 /// A change the coach asks of the roster or of a result (the JSON body of `POST
-/// /api/roster-name`, `/api/roster-rename`, `/api/division`), checked for shape; a name or
+/// /api/roster-name`, `/api/roster-rename`, `/api/division`, `/api/void`), checked for shape; a name or
 /// short name holding a control or format character is refused here (`NameText`, the rule
 /// every entry point shares), the rest of the names' rules by the roster (`RosterNames`),
 /// which says what is wrong. Pure.
@@ -15,10 +15,12 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
     case rename(id: Int64, name: String?, short: String?)
     /// `{"id":"rack-1/program@5","division":"scaled"}`: a result's division.
     case division(record: String, division: Division)
+    /// `{"id":"rack-1/program@5"}`: a result voided (no best or leaderboard counts it).
+    case void(record: String)
 
     /// Which edit a path asks for.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case name = "roster-name", rename = "roster-rename", division
+        case name = "roster-name", rename = "roster-rename", division, void
     }
 
     struct Body: Decodable {
@@ -70,6 +72,11 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
                 return .failure(.init(description: "the division is rx or scaled"))
             }
             return .success(.division(record: record, division: division))
+        case .void:
+            guard case .text(let record)? = decoded.id, !record.isEmpty, record.utf8.count <= 256 else {
+                return .failure(.init(description: "say which result"))
+            }
+            return .success(.void(record: record))
         }
     }
 
@@ -79,6 +86,7 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
         case .name: .name
         case .rename: .rename
         case .division: .division
+        case .void: .void
         }
     }
 
@@ -91,6 +99,8 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
             (ask.athlete, ask.name, ask.short) = (id, name, short)
         case .division(let record, let division):
             (ask.record, ask.division) = (record, division)
+        case .void(let record):
+            ask.record = record
         }
     }
 }

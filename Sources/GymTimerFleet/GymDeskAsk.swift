@@ -20,6 +20,8 @@ public struct GymDeskAsk: Hashable, Sendable, Codable {
         case rename
         /// A program result (`record`) set to Rx or Scaled (`division`).
         case division
+        /// A program result (`record`) voided: no best or leaderboard counts it.
+        case void
     }
 
     /// The ask's id, which its answer carries (1 to 64 bytes).

@@ -253,6 +253,9 @@ final class CollectorDesk {
             guard let record = ask.record, !record.isEmpty, record.utf8.count <= 256 else { return refused("say which result") }
             guard let division = ask.division else { return refused("the division is rx or scaled") }
             return edited(database.setDivision(record: record, division: division))
+        case .void:
+            guard let record = ask.record, !record.isEmpty, record.utf8.count <= 256 else { return refused("say which result") }
+            return edited(database.void(record: record))
         }
     }
 

@@ -121,6 +121,28 @@ package struct GymDatabase: GymDeskStore {
         }
     }
 
+    /// The program result `record` voided (`HistoryStore.void`): the coach's word on a result
+    /// filed under the wrong athlete, forged or mistaken; the bests, the leaderboard and the
+    /// athlete's page leave it out as they are next read (the scores are sent again at once).
+    package func void(record: String) -> Result<String, Problem> {
+        guard FileManager.default.fileExists(atPath: path) else {
+            return .failure(.init(description: "Not voided: no gym database at \(path)"))
+        }
+        do {
+            let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }), timeZone: timeZone, busyTimeout: .seconds(5), wall: wall)
+            guard try store.void(recordID: record) else {
+                return .failure(.init(description: "Not voided: no such result counts (reload the page)"))
+            }
+            let workout = try store.workouts(since: wall.date.addingTimeInterval(-8 * 86_400)).first { $0.id == record }
+            let what = workout.map { w in
+                "\(GymAthleteNames(((try? readAthletes()) ?? [])).name(w.athlete))'s \(w.preset ?? "result") (\(w.voidedScore ?? "-"))"
+            } ?? "The result"
+            return .success("\(what) is void: no best or leaderboard counts it")
+        } catch {
+            return .failure(.init(description: "Not voided: \(error)"))
+        }
+    }
+
     /// Everything the athlete's page shows of athlete `id`, as of now; nil when the roster has no such athlete.
     package func summary(id: Int64) -> Result<GymAthleteSummary?, Problem> {
         do {

@@ -25,6 +25,8 @@ public protocol GymDeskStore {
     func rename(id: Int64, name: String?, short: String?) -> Result<String, GymDeskProblem>
     /// The program result `record` set to `division`.
     func setDivision(record: String, division: Division) -> Result<String, GymDeskProblem>
+    /// The program result `record` voided: no best or leaderboard counts it any more.
+    func void(record: String) -> Result<String, GymDeskProblem>
     /// Today's scores, as of now.
     func scores() -> Result<GymScores, GymDeskProblem>
 }

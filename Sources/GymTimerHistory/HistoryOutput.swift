@@ -59,7 +59,7 @@ public enum HistoryOutput {
     /// workouts (any with a card) an `Athlete` column next (the athlete's roster name from
     /// `names`, else the card's UID: a card the roster does not know; empty for a
     /// guest); program results with a division a `Division` column after the score (`Rx`,
-    /// `Scaled`, empty when not said). A date taken on
+    /// `Scaled`, empty when not said); a voided result's score reads `void (…)`. A date taken on
     /// an unsynchronised clock has its time marked `?`, explained under the totals.
     public static func table(_ workouts: [StoredWorkout], timeZone: TimeZone, names: [CardID: String] = [:]) -> String {
         guard !workouts.isEmpty else { return "No workouts recorded.\n" }
@@ -73,7 +73,8 @@ public enum HistoryOutput {
                 workout.localDay.description,
                 localTime(workout.completedAt, timeZone) + (workout.clockSynchronised == false ? "?" : ""), workout.kind.rawValue,
                 clock(workout.durationMilliseconds), String(workout.sets),
-                workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "", workout.score ?? "",
+                workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "",
+                workout.score ?? workout.voidedScore.map { "void (\($0))" } ?? "",
             ] + (divisions ? [workout.division?.title ?? ""] : []))
         }
         if athletes {

@@ -15,7 +15,7 @@ enum HistorySchema {
 
     /// Every version's SQL, in the order a file takes them.
     static let migrations: [(version: String, sql: String)] = [
-        ("v1", v1), ("v2", v2), ("v3", v3), ("v4", v4), ("v5", v5), ("v6", v6), ("v7", v7), ("v8", v8),
+        ("v1", v1), ("v2", v2), ("v3", v3), ("v4", v4), ("v5", v5), ("v6", v6), ("v7", v7), ("v8", v8), ("v9", v9),
     ]
 
     /// completed_at: UTC wall-clock time, GRDB's text form `YYYY-MM-DD HH:MM:SS.SSS`.
@@ -112,5 +112,14 @@ enum HistorySchema {
             station TEXT NOT NULL,
             PRIMARY KEY (request, station)
         );
+        """
+
+    /// voided_score, voided_at: a program result the coach voided (`HistoryStore.void`): its
+    /// score moved here and `score` left NULL, so that no best, leaderboard or athlete's page
+    /// counts it while the workout itself (its time, its day in a streak) stays, and `history`
+    /// still shows what was voided and when. NULL for every result that counts.
+    static let v9 = """
+        ALTER TABLE workouts ADD COLUMN voided_score TEXT;
+        ALTER TABLE workouts ADD COLUMN voided_at TEXT;
         """
 }

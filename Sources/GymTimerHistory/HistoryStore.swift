@@ -320,6 +320,30 @@ public final class HistoryStore: WorkoutHistory {
         }
     }
 
+    /// Voids the program result stored as `recordID` (the coach's word: a result filed under the
+    /// wrong athlete, a forged or mistaken score): its score moves to `voided_score`, so that no
+    /// best, leaderboard or athlete's page counts it from now on (each is worked out from the
+    /// scores as it is read), while the workout, its time and its day stay. Returns whether a
+    /// result that counted was there; voiding one again changes nothing.
+    @discardableResult
+    public func void(recordID: String) throws(HistoryError) -> Bool {
+        do {
+            return try database.write { db in
+                try db.execute(
+                    sql: """
+                        UPDATE workouts SET voided_score = score, score = NULL, voided_at = ?
+                        WHERE id = ? AND kind = 'program' AND score IS NOT NULL
+                        """,
+                    arguments: [wall.date, recordID])
+                return db.changesCount > 0
+            }
+        } catch let error as HistoryError {
+            throw error
+        } catch {
+            throw .cannotAmend(reason: HistoryError.reason(error))
+        }
+    }
+
     // MARK: Reading
 
     /// The rows a reader trusts: numbers that are integers in range and a readable time. A row
@@ -453,7 +477,8 @@ public final class HistoryStore: WorkoutHistory {
             athlete: row.hasColumn("athlete") ? String.fromDatabaseValue(row["athlete"] as DatabaseValue).flatMap(CardID.init(hex:)) : nil,
             // Not a division (edited by hand), or on another kind: not said.
             division: kind == .program && row.hasColumn("division")
-                ? String.fromDatabaseValue(row["division"] as DatabaseValue).flatMap(Division.init(rawValue:)) : nil)
+                ? String.fromDatabaseValue(row["division"] as DatabaseValue).flatMap(Division.init(rawValue:)) : nil,
+            voidedScore: row.hasColumn("voided_score") ? String.fromDatabaseValue(row["voided_score"] as DatabaseValue) : nil)
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {

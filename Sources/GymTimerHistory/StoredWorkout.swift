@@ -28,12 +28,17 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
     /// Rx or Scaled, for a program's result (`WorkoutRecord.division`); nil: not said (the
     /// other kinds, records from before divisions), which counts as Rx for records.
     public var division: Division?
+    /// The score of a program result the coach voided (`HistoryStore.void`), which no best or
+    /// leaderboard counts (`score` is nil then); nil for every result that counts.
+    public var voidedScore: String?
 
     public init(
         id: String, kind: WorkoutRecord.Kind, sets: Int, durationMilliseconds: Int64, calories: Int,
         exercises: [String], preset: String?, completedAt: Date, localDay: LocalDay, score: String? = nil,
-        station: String? = nil, clockSynchronised: Bool? = nil, athlete: CardID? = nil, division: Division? = nil
+        station: String? = nil, clockSynchronised: Bool? = nil, athlete: CardID? = nil, division: Division? = nil,
+        voidedScore: String? = nil
     ) {
+        self.voidedScore = voidedScore
         self.athlete = athlete
         self.division = division
         self.clockSynchronised = clockSynchronised
@@ -66,6 +71,7 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case id, kind, sets, calories, exercises, preset, score, station, athlete, division
+        case voidedScore = "voided_score"
         case durationMilliseconds = "duration_ms"
         case completedAt = "completed_at"
         case localDay = "local_day"

@@ -117,4 +117,20 @@ import Testing
         guard case .failure = desk.name(card: Self.newcomer, name: "Bo", short: nil) else { Issue.record("named"); return }
         #expect(try server.query("SELECT count(*) FROM athletes") == [["1"]])
     }
+
+    /// The coach voids a result of their gym: it leaves the gym's board (its score kept aside,
+    /// schema v3); another gym's result of the same id is not theirs to void.
+    @Test func aResultIsVoidedInTheGymOnly() throws {
+        let (server, store) = try Self.chain()
+        try Self.roster(server)
+        let desk = Self.desk(store, "north")
+        let before = try desk.scores().get().boards.first?.entries.count ?? 0
+        #expect(try desk.void(record: "bench-1/program@1").get() == "Anna Berg's Fran (4:00, 3 rounds) is void: no best or leaderboard counts it")
+        #expect(try server.query("SELECT gym, score, voided_score FROM workouts WHERE id = 'bench-1/program@1' ORDER BY gym")
+            == [["north", "", "4:00, 3 rounds"]])
+        #expect(try desk.scores().get().boards.first?.entries.count ?? 0 == before - 1)
+        if case .success = desk.void(record: "bench-1/program@1") { Issue.record("voided twice") }
+        if case .success = desk.void(record: "bench-1/program@3") { Issue.record("voided another gym's result") }
+        #expect(try store.records(gym: "north").first { $0.workout.id == "bench-1/program@1" }?.workout.voidedScore == "4:00, 3 rounds")
+    }
 }

@@ -36,6 +36,7 @@ import Testing
         func name(card: CardID, name: String, short: String?) -> Result<String, GymDeskProblem> { .failure(.init(description: "Refused: not here")) }
         func rename(id: Int64, name: String?, short: String?) -> Result<String, GymDeskProblem> { .failure(.init(description: "Refused: not here")) }
         func setDivision(record: String, division: Division) -> Result<String, GymDeskProblem> { .failure(.init(description: "no")) }
+        func void(record: String) -> Result<String, GymDeskProblem> { .failure(.init(description: "no")) }
         func scores() -> Result<GymScores, GymDeskProblem> {
             let entry = GymScores.Entry(
                 id: "rack-1/program@1", athlete: "Member of \(gym)", athleteID: member.id, station: "rack-1",
@@ -138,6 +139,7 @@ import Testing
         func name(card: CardID, name: String, short: String?) -> Result<String, GymDeskProblem> { down() }
         func rename(id: Int64, name: String?, short: String?) -> Result<String, GymDeskProblem> { down() }
         func setDivision(record: String, division: Division) -> Result<String, GymDeskProblem> { down() }
+        func void(record: String) -> Result<String, GymDeskProblem> { down() }
         func scores() -> Result<GymScores, GymDeskProblem> {
             away.reads += 1
             return down()

@@ -224,6 +224,23 @@ def main():
         check("the result says Scaled, its switch offers Rx", badge == "Scaled" and driver.find_element(
             By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] button.flip').text == "→ Rx", badge)
 
+        # The coach voids Cara's result (confirmed in the browser's dialog): it leaves the board,
+        # the others move up, and the answer says what was voided.
+        button = driver.find_element(By.CSS_SELECTOR, '#boards li[data-athlete="Cara Dune"] button.void')
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        dialog = wait_for(lambda: driver.switch_to.alert, 5)
+        check("voiding asks first", dialog is not None and "Void Cara Dune's 5 rounds?" in dialog.text, repr(dialog and dialog.text))
+        if dialog is not None:
+            dialog.accept()
+        said = wait_for(lambda: driver.find_element(By.ID, "cl-result").text
+                        if "void" in driver.find_element(By.ID, "cl-result").text else None, 10)
+        check("the coach voids Cara's result", said == f"Cara Dune's {PROGRAM} (5 rounds) is void: no best or leaderboard counts it",
+              repr(driver.find_element(By.ID, "cl-result").text))
+        expected = [["1", "guest", GUEST_STATION, "rx", "4 rounds"],
+                    ["2", "Anna Berg", "rack-1", "scaled", "8 rounds"], ["2", "Ben Ohl", "rack-2", "scaled", "8 rounds"]]
+        check("a voided result leaves the board", wait_for(lambda: board() == expected, 15), repr(board()))
+
         # Anna's page: her records, streak and points.
         link = driver.find_element(By.CSS_SELECTOR, '#boards li[data-athlete="Anna Berg"] a')
         # On a phone the class buttons stay at the screen's foot: the link is brought to the middle first.

@@ -113,7 +113,11 @@ function renderScores(s) {
       if (mine) {
         const other = e.division === "scaled" ? "rx" : "scaled", flip = el("button", "flip", other === "rx" ? "→ Rx" : "→ Scaled");
         flip.type = "button"; flip.addEventListener("click", () => act("/api/division", { id: e.id, division: other }, "cl-result"));
-        li.append(document.createTextNode(" "), flip);
+        // Void: the result leaves every board and best (a wrong athlete, a forged or mistaken score).
+        const voiding = el("button", "void", "Void");
+        voiding.type = "button";
+        voiding.addEventListener("click", () => { if (confirm("Void " + e.athlete + "'s " + e.score + "? No best or leaderboard will count it.")) act("/api/void", { id: e.id }, "cl-result"); });
+        li.append(document.createTextNode(" "), flip, document.createTextNode(" "), voiding);
       }
       list.append(li);
     }

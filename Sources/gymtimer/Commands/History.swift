@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GymTimerCore
 import GymTimerHistory
+import GymTimerSystem
 
 /// `gymtimer history`: the recorded workouts, as a table for the gym owner or CSV / JSON.
 struct History: ParsableCommand {
@@ -29,7 +30,13 @@ struct History: ParsableCommand {
 
     @OptionGroup var database: HistoryDatabaseOptions
 
+    @Option(name: .customLong("void"), help: ArgumentHelp(
+        "Void the program result with this id (its \"id\" in --json, e.g. rack-2/program@5): no best, leaderboard or athlete's page counts it any more; the workout stays listed, its score shown as void.",
+        valueName: "id"))
+    var voidRecord: String?
+
     func run() throws {
+        if let voidRecord { return try void(voidRecord) }
         var start: Date?
         if let since {
             guard let day = LocalDay(since) else {
@@ -60,5 +67,24 @@ struct History: ParsableCommand {
             case .json: try HistoryOutput.json(workouts)
             }
         }
+    }
+
+    /// `--void ID`: the result voided in the file (never a new one), said in one line.
+    private func void(_ record: String) throws {
+        guard !record.isEmpty, record.utf8.count <= 256, NameText.problem(record) == nil else {
+            throw CLIError.usage("--void \(record.prefix(40).debugDescription): not a result's id (as --json shows it, e.g. rack-2/program@5)")
+        }
+        let path = try database.path()
+        guard FileManager.default.fileExists(atPath: path) else { throw CLIError.failed("\(path): no history database there") }
+        let voided: Bool
+        do {
+            voided = try HistoryStore(path: path, faults: FaultLog(sink: { StandardError.writeLine($0) }), busyTimeout: .seconds(5)).void(recordID: record)
+        } catch {
+            throw CLIError.failed("\(error)")
+        }
+        guard voided else {
+            throw CLIError.failed("\(path): no program result \(record.debugDescription) that counts (see its id with --json; one voided already stays void)")
+        }
+        print("\(record): void; no best or leaderboard counts it")
     }
 }
