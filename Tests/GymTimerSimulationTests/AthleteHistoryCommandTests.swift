@@ -67,4 +67,32 @@ import GymTimerSystem
         let both = try GymtimerBinary.run(["history", "--db", path, "--athlete", "04A1B2C3", "--station", "rack-1"])
         #expect(both.status == 2 && both.stderr.split(separator: "\n").count == 1, "\(both.stderr)")
     }
+
+    /// `history --void ID`, the real binary on the file: the result is void (its score shown
+    /// so in the table), again is a one-line error, and so is an id that is not one.
+    @Test func historyVoidsAResult() throws {
+        try #require(GymtimerBinary.isBuilt, "build first: swift build")
+        let files = try ScratchDirectory()
+        let path = files.path + "/gym.sqlite"
+        let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }))
+        let date = Date(timeIntervalSince1970: 1_767_600_000)
+        try store.store([StoredWorkout(
+            id: "rack-2/program@1", kind: .program, sets: 99, durationMilliseconds: 600_000, calories: 0, exercises: [],
+            preset: "Fran", completedAt: date, localDay: LocalDay(date, in: .current), score: "99 rounds", station: "rack-2",
+            athlete: Self.card)])
+
+        let voided = try GymtimerBinary.run(["history", "--db", path, "--void", "rack-2/program@1"])
+        #expect(voided.status == 0 && voided.stdout == "rack-2/program@1: void; no best or leaderboard counts it\n", "\(voided)")
+        let table = try GymtimerBinary.run(["history", "--db", path])
+        #expect(table.stdout.contains("void (99 rounds)"), "\(table.stdout)")
+        let stats = try GymtimerBinary.run(["stats", "--db", path, "--json"])
+        #expect(!stats.stdout.contains("99 rounds"), "no record counts it: \(stats.stdout)")
+
+        let again = try GymtimerBinary.run(["history", "--db", path, "--void", "rack-2/program@1"])
+        #expect(again.status == 1 && again.stderr.hasPrefix("gymtimer: \(path): no program result") && again.stderr.filter { $0 == "\n" }.count == 1, "\(again)")
+        let bad = try GymtimerBinary.run(["history", "--db", path, "--void", "rack\u{202E}-2"])
+        #expect(bad.status == 2 && bad.stderr.contains("not a result's id"), "\(bad)")
+        let missing = try GymtimerBinary.run(["history", "--db", files.path + "/none.sqlite", "--void", "rack-2/program@1"])
+        #expect(missing.status == 1 && missing.stderr.contains("no history database there"), "\(missing)")
+    }
 }
