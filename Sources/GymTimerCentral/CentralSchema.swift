@@ -13,7 +13,8 @@
 /// lock: its tables stay, the roster's are created empty.
 ///
 /// Version 3 adds workouts.voided_score and voided_at: a result the coach voided keeps its
-/// score there, `score` NULL, so that no best or leaderboard counts it (`PostgresGymDesk.void`).
+/// score there, `score` NULL, so that no best or leaderboard counts it (`PostgresGymDesk.void`);
+/// and athletes.public_name, how the signed-out world names them (`PublicName`, NULL: initial).
 enum CentralSchema {
     static let version = 3
 
@@ -68,6 +69,7 @@ enum CentralSchema {
         "INSERT INTO gymtimer_schema (version) VALUES (2) ON CONFLICT DO NOTHING",
         "ALTER TABLE workouts ADD COLUMN IF NOT EXISTS voided_score text",
         "ALTER TABLE workouts ADD COLUMN IF NOT EXISTS voided_at timestamptz",
+        "ALTER TABLE athletes ADD COLUMN IF NOT EXISTS public_name text",
         "INSERT INTO gymtimer_schema (version) VALUES (3) ON CONFLICT DO NOTHING",
     ]
 

@@ -133,14 +133,15 @@ public struct PostgresGymDesk: GymDeskStore {
         guard (try? exists.rows.first?.decode(Bool.self)) == true else { return [] }
         let result = try link.run(
             """
-            SELECT a.id, a.name, a.short_name, a.added_at, c.card FROM athletes a
+            SELECT a.id, a.name, a.short_name, a.added_at, c.card, a.public_name FROM athletes a
             LEFT JOIN athlete_cards c ON c.athlete_id = a.id ORDER BY lower(a.name), a.id, c.card
             """, "read the roster")
         var athletes: [RosterAthlete] = []
         for row in result.rows {
             guard let (id, name, short, added, card) = try? row.decode((Int64, String, String, Date, String?).self) else { continue }
             if athletes.last?.id != id {
-                athletes.append(RosterAthlete(id: id, name: name, shortName: short, createdAt: added, cards: []))
+                let chosen = (try? row[5].decode(String?.self)).flatMap { $0 }.flatMap(PublicName.init(rawValue:))
+                athletes.append(RosterAthlete(id: id, name: name, shortName: short, createdAt: added, cards: [], publicName: chosen))
             }
             if let card = card.flatMap(CardID.init(hex:)) { athletes[athletes.count - 1].cards.append(card) }
         }

@@ -149,6 +149,16 @@ public final class PostgresRoster {
         }
     }
 
+    /// How the signed-out world names `name` from now on (`PublicName`).
+    @discardableResult
+    public func setPublicName(_ name: String, to choice: PublicName) throws(CentralRosterError) -> RosterAthlete {
+        try transaction("set how \(name) is shown") { () throws(CentralRosterError) in
+            let athlete = try required(name)
+            try run("UPDATE athletes SET public_name = \(choice.rawValue) WHERE id = \(athlete.id)", "set how the athlete is shown")
+            return try required(id: athlete.id)
+        }
+    }
+
     // MARK: Helpers
 
     /// `query`, its failure the roster's.
@@ -202,15 +212,15 @@ public final class PostgresRoster {
     }
 
     private func find(id: Int64) throws(CentralRosterError) -> RosterAthlete? {
-        let result = try run("SELECT name, short_name, added_at FROM athletes WHERE id = \(id)", "read an athlete")
+        let result = try run("SELECT name, short_name, added_at, public_name FROM athletes WHERE id = \(id)", "read an athlete")
         guard let row = result.rows.first else { return nil }
-        let (name, short, added) = try decoding("read an athlete") { try row.decode((String, String, Date).self) }
+        let (name, short, added, chosen) = try decoding("read an athlete") { try row.decode((String, String, Date, String?).self) }
         let cards = try run("SELECT card FROM athlete_cards WHERE athlete_id = \(id) ORDER BY card", "read an athlete's cards")
         var ids: [CardID] = []
         for row in cards.rows {
             if let card = CardID(hex: try decoding("read an athlete's cards") { try row.decode(String.self) }) { ids.append(card) }
         }
-        return RosterAthlete(id: id, name: name, shortName: short, createdAt: added, cards: ids)
+        return RosterAthlete(id: id, name: name, shortName: short, createdAt: added, cards: ids, publicName: chosen.flatMap(PublicName.init(rawValue:)))
     }
 
     /// What `body` decodes of a row; a row it cannot read (edited by hand) fails `operation`.

@@ -1,3 +1,4 @@
+import GymTimerCore
 import GymTimerFleet
 
 /// Whom a page's live updates are for. The coach sees athletes as the roster names them; a guest
@@ -6,23 +7,23 @@ import GymTimerFleet
 public enum ConsoleAudience: Hashable, Sendable {
     case coach, guest
 
-    /// What a guest's leaderboard shows of `entry`: a roster athlete's display name, else `guest`
-    /// (a new card is nobody a guest needs to know of).
+    /// What a guest's leaderboard shows of `entry`: a roster athlete's display name as the owner
+    /// chose it (`PublicName`, sent by the collector), else their initial; `guest` for everyone
+    /// else (a new card is nobody a guest needs to know of).
     public static func guestEntry(_ entry: GymScores.Entry) -> GymScores.Entry {
         var shown = entry
-        shown.athlete = entry.athleteID == nil ? GymScores.guest : displayName(entry.athlete)
+        shown.athlete = entry.athleteID == nil ? GymScores.guest : entry.shown ?? displayName(entry.athlete)
         shown.athleteID = nil
         shown.id = ""
+        shown.shown = nil
         return shown
     }
 
-    /// A roster name as the signed-out world sees it: the first name and the last name's initial
-    /// (`Anna Berg` → `Anna B.`, `Anna Maria Berg` → `Anna B.`); a name of one word as it is.
+    /// A roster name as the signed-out world sees it by default: the first name and the last
+    /// name's initial (`Anna Berg` → `Anna B.`, `Anna Maria Berg` → `Anna B.`); a name of one
+    /// word as it is (`PublicName.initialled`).
     public static func displayName(_ name: String) -> String {
-        let words = name.split(whereSeparator: \.isWhitespace)
-        guard let first = words.first else { return GymScores.guest }
-        guard words.count > 1, let initial = words.last?.first else { return String(first) }
-        return "\(first) \(initial)."
+        PublicName.initialled(name)
     }
 
     /// `tile` as a guest's page gets it: no card of the athlete on the station.

@@ -42,11 +42,16 @@ public struct GymScores: Hashable, Sendable, Codable {
         public var rank: Int = 0
         /// The gym it was done at, on the chain's leaderboard (`C/all/gym/scores`); nil on one gym's.
         public var gym: String? = nil
+        /// A roster athlete's name for the signed-out world, as the owner chose it for them
+        /// (`PublicName`: `Anna B.`, their short name, or `guest`); nil for a new card, a guest,
+        /// or a collector that does not say (the initial is made from `athlete` then).
+        public var shown: String? = nil
 
         public init(
             id: String = "", athlete: String = GymScores.guest, athleteID: Int64? = nil, station: String, score: String,
-            division: Division = .rx, at: Double, rank: Int = 0, gym: String? = nil
+            division: Division = .rx, at: Double, rank: Int = 0, gym: String? = nil, shown: String? = nil
         ) {
+            self.shown = shown
             self.id = id
             self.athlete = athlete
             self.athleteID = athleteID

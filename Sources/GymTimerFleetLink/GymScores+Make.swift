@@ -41,7 +41,8 @@ extension GymScores {
             guard let score = workout.score, let parsed = parse(score), let program = workout.preset else { continue }
             let entry = Entry(
                 id: workout.id, athlete: names.name(workout.athlete), athleteID: names.athlete(workout.athlete)?.id,
-                station: workout.station ?? "-", score: score, division: division(of: workout), at: workout.completedAt.timeIntervalSince1970)
+                station: workout.station ?? "-", score: score, division: division(of: workout), at: workout.completedAt.timeIntervalSince1970,
+                shown: names.athlete(workout.athlete)?.shownName)
             byProgram[program, default: []].append((entry, parsed))
         }
         let boards = byProgram.keys.sorted().map { program -> Board in

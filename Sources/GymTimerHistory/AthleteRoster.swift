@@ -167,6 +167,16 @@ public final class AthleteRoster {
         }
     }
 
+    /// How the signed-out world names `name` from now on (`PublicName`).
+    @discardableResult
+    public func setPublicName(_ name: String, to choice: PublicName) throws(RosterError) -> RosterAthlete {
+        try writing { db in
+            let athlete = try Self.required(db, name)
+            try db.execute(sql: "UPDATE athletes SET public_name = ? WHERE id = ?", arguments: [choice.rawValue, athlete.id])
+            return try Self.athlete(db, id: athlete.id)!
+        }
+    }
+
     /// Merges `name` into `other` (two entries of one person): every card of `name`'s becomes
     /// `other`'s, and so every record of those cards; `name`'s entry is removed. Returns `other`.
     @discardableResult
@@ -278,12 +288,16 @@ public final class AthleteRoster {
     }
 
     private static func athlete(_ db: Database, id: Int64) throws -> RosterAthlete? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT name, short_name, created_at FROM athletes WHERE id = ?", arguments: [id]),
+        // A file not migrated yet (read-only, before v10) has no public_name: not said.
+        let chosen = try db.columns(in: "athletes").contains { $0.name == "public_name" } ? "public_name" : "NULL"
+        guard let row = try Row.fetchOne(db, sql: "SELECT name, short_name, created_at, \(chosen) FROM athletes WHERE id = ?", arguments: [id]),
               let name = String.fromDatabaseValue(row[0]), let short = String.fromDatabaseValue(row[1]),
               let createdAt = Date.fromDatabaseValue(row[2]) else { return nil }
+        // A choice edited into something else reads as not said.
+        let publicName = String.fromDatabaseValue(row[3]).flatMap(PublicName.init(rawValue:))
         // A card edited into something that is no UID is left out, never trusted.
         let cards = try String.fetchAll(db, sql: "SELECT card FROM cards WHERE athlete = ? ORDER BY card", arguments: [id])
             .compactMap(CardID.init(hex:))
-        return RosterAthlete(id: id, name: name, shortName: short, createdAt: createdAt, cards: cards)
+        return RosterAthlete(id: id, name: name, shortName: short, createdAt: createdAt, cards: cards, publicName: publicName)
     }
 }

@@ -15,7 +15,7 @@ enum HistorySchema {
 
     /// Every version's SQL, in the order a file takes them.
     static let migrations: [(version: String, sql: String)] = [
-        ("v1", v1), ("v2", v2), ("v3", v3), ("v4", v4), ("v5", v5), ("v6", v6), ("v7", v7), ("v8", v8), ("v9", v9),
+        ("v1", v1), ("v2", v2), ("v3", v3), ("v4", v4), ("v5", v5), ("v6", v6), ("v7", v7), ("v8", v8), ("v9", v9), ("v10", v10),
     ]
 
     /// completed_at: UTC wall-clock time, GRDB's text form `YYYY-MM-DD HH:MM:SS.SSS`.
@@ -121,5 +121,11 @@ enum HistorySchema {
     static let v9 = """
         ALTER TABLE workouts ADD COLUMN voided_score TEXT;
         ALTER TABLE workouts ADD COLUMN voided_at TEXT;
+        """
+
+    /// public_name: how the signed-out world names the athlete (`PublicName`: 'initial',
+    /// 'short' or 'guest'), as the owner sets it; NULL: not said, the initial.
+    static let v10 = """
+        ALTER TABLE athletes ADD COLUMN public_name TEXT;
         """
 }

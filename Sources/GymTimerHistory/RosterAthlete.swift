@@ -12,14 +12,20 @@ public struct RosterAthlete: Hashable, Sendable, Codable {
     public var createdAt: Date
     /// Their cards, in UID order; their records are those of these cards.
     public var cards: [CardID]
+    /// How the signed-out world names them (nil: not said, `PublicName.initial`).
+    public var publicName: PublicName?
 
-    public init(id: Int64, name: String, shortName: String, createdAt: Date, cards: [CardID]) {
+    public init(id: Int64, name: String, shortName: String, createdAt: Date, cards: [CardID], publicName: PublicName? = nil) {
+        self.publicName = publicName
         self.id = id
         self.name = name
         self.shortName = shortName
         self.createdAt = createdAt
         self.cards = cards
     }
+
+    /// Their name as the signed-out world sees it (`PublicName`).
+    public var shownName: String { (publicName ?? .initial).shown(name: name, shortName: shortName) }
 
     /// Their records in a history query: every card of theirs.
     public var scope: HistoryScope { .athlete(cards) }

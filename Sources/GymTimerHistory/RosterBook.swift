@@ -15,6 +15,8 @@ public protocol RosterBook {
     func addCard(_ card: CardID, to name: String) throws -> RosterAthlete
     /// A new name and/or short name for `name`.
     func rename(_ name: String, to newName: String?, shortName: String?) throws -> RosterAthlete
+    /// How the signed-out world names `name` from now on.
+    func setPublicName(_ name: String, to choice: PublicName) throws -> RosterAthlete
     /// Forgets `name`: who they were, and how many workouts of their cards were deleted.
     func forgetAthlete(_ name: String) throws -> (athlete: RosterAthlete, workouts: Int)
 }

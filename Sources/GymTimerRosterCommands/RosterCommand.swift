@@ -4,7 +4,7 @@ import GymTimerCore
 import GymTimerHistory
 
 /// The parent of the roster's subcommands (`RosterList`, `RosterAdd`, `RosterCard`,
-/// `RosterRename`, `RosterForget`): `gymtimer athletes --db FILE` over one gym's SQLite, or
+/// `RosterRename`, `RosterPublic`, `RosterForget`): `gymtimer athletes --db FILE` over one gym's SQLite, or
 /// `gymtimer-central athletes --db postgresql://…` over the chain's. One set of commands, so the
 /// two rosters take the same words and print the same lines; what differs is here.
 public protocol RosterCommand: ParsableCommand {

@@ -15,7 +15,7 @@ struct CentralAthletes: RosterCommand {
         abstract: "The chain's roster in its central database: list, add, give a card, rename or forget an athlete.",
         subcommands: [
             RosterList<CentralAthletes>.self, RosterAdd<CentralAthletes>.self, RosterCard<CentralAthletes>.self,
-            RosterRename<CentralAthletes>.self, RosterForget<CentralAthletes>.self,
+            RosterRename<CentralAthletes>.self, RosterPublic<CentralAthletes>.self, RosterForget<CentralAthletes>.self,
         ])
 
     @OptionGroup var database: CentralDatabaseOptions

@@ -38,6 +38,10 @@ import Testing
         let cards = try server.query("SELECT card, athlete_id FROM athlete_cards ORDER BY card")
         #expect(cards == [["04A1B2C3", "\(added.id)"], ["04FFEE01", "\(added.id)"], ["0A0B0C0D", "\(added.id + 1)"]], "\(cards)")
         #expect(try server.query("SELECT max(version) FROM gymtimer_schema") == [["3"]])
+        // How the signed-out world names them: kept in the row, read back with them.
+        #expect(try roster.setPublicName("anna b", to: .guest).shownName == "guest")
+        #expect(try server.query("SELECT public_name FROM athletes WHERE id = \(added.id)") == [["guest"]])
+        #expect(try roster.athlete(card: Self.anna)?.publicName == .guest)
     }
 
     /// The SQLite roster's refusals, in its words, and nothing written by them.

@@ -35,6 +35,21 @@ import Testing
             == ["1 Anna Berg rack-1 rx", "1 Ben Ohl rack-2 rx", "3 new card 0FFE rack-3 rx", "4 guest rack-4 rx"])
         #expect(board.entries.map(\.athleteID) == [1, 2, nil, nil])
         #expect(board.entries.map(\.id) == ["rack-1/1", "rack-2/1", "rack-3/1", "rack-4/1"])
+        #expect(board.entries.map(\.shown) == ["Anna B.", "Ben O.", nil, nil], "the signed-out name by the roster's rule")
+    }
+
+    /// The owner's choice per athlete (`PublicName`) is what the collector sends for the guests' board.
+    @Test func theSignedOutNameIsTheOwnersChoice() {
+        var shortAnna = anna, hiddenBen = ben
+        shortAnna.publicName = .short
+        hiddenBen.publicName = .guest
+        let rows = [
+            program("rack-1/1", "8 rounds", station: "rack-1", card: "04A1B2C3"),
+            program("rack-2/1", "7 rounds", station: "rack-2", card: "04B0B0B0", at: 1001),
+        ]
+        let board = GymScores.make(rows, day: today, names: GymAthleteNames([shortAnna, hiddenBen])).boards[0]
+        #expect(board.entries.map(\.shown) == [shortAnna.shortName, "guest"])
+        #expect(board.entries.map(\.athlete) == ["Anna Berg", "Ben Ohl"], "the coach's board keeps the roster's names")
     }
 
     @Test func aRecordsDivisionIsItsOwnAndNoneCountsAsRx() {

@@ -33,6 +33,20 @@ import Testing
         #expect(coach.boards[0].entries.map(\.athleteID) == [7, nil, 9])
     }
 
+    /// The owner's choice per athlete (`PublicName`), which the collector sends as `shown`: a
+    /// guest gets it, never the full name; the coach's version is as the collector said it.
+    @Test func aGuestSeesTheNameTheOwnerChose() throws {
+        var scores = scores()
+        scores.boards[0].entries[0].shown = "AnnA"
+        scores.boards[0].entries[2].shown = "guest"
+        let payload = Array(try JSONEncoder().encode(scores))
+        let guest = ConsoleScoresEvent.json(payload, today: "2026-11-24", for: .guest)
+        let shown = try JSONDecoder().decode(GymScores.self, from: Data(guest.utf8))
+        #expect(shown.boards[0].entries.map(\.athlete) == ["AnnA", "guest", "guest"])
+        #expect(shown.boards[0].entries.map(\.shown) == [nil, nil, nil])
+        for hidden in ["Anna", "Berg", "Madonna"] { #expect(!guest.contains(hidden), "\(hidden) in \(guest)") }
+    }
+
     @Test func aGuestsFloorNamesNoCard() {
         var tile = ConsoleTile.make(name: "rack-1", status: "online", state: .object(["mode": "rest", "athlete": "04A1B2C3"]), now: 0)
         #expect(tile.athlete == "04A1B2C3", "the test's premise: the coach's tile has the card")

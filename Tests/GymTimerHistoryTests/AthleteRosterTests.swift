@@ -205,4 +205,17 @@ import Testing
         try AthleteRoster.open(path: path).add(name: "Anna", card: Self.anna)
         #expect(try AthleteRoster.reading(path: path).scope(for: "anna") == .athlete([Self.anna]))
     }
+
+    @Test("public: the owner's choice of how the signed-out world names an athlete is kept, an unknown athlete refused")
+    func publicNameIsKept() throws {
+        let dir = try TemporaryDirectory()
+        let (path, _) = try gym(dir)
+        let roster = try AthleteRoster.open(path: path)
+        try roster.add(name: "Anna Berg", card: Self.anna)
+        #expect(try roster.athlete(named: "anna berg")?.shownName == "Anna B.", "the initial when not said")
+        #expect(try roster.setPublicName("Anna Berg", to: .short).shownName == "AnnA")
+        #expect(try AthleteRoster.reading(path: path).athlete(named: "Anna Berg")?.publicName == .short)
+        #expect(try roster.setPublicName("Anna Berg", to: .guest).shownName == "guest")
+        #expect(throws: RosterError.unknownAthlete(name: "Cy")) { try roster.setPublicName("Cy", to: .short) }
+    }
 }

@@ -65,6 +65,10 @@ import GymTimerSystem
 
         let rename = try run(["athletes", "--db", db, "rename", "Anna Berg", "--to", "Anna Nilsson", "--short", "AnnN"])
         #expect(rename.status == 0 && rename.stdout == "Now Anna Nilsson (AnnN), cards 04A1B2C3, 04D4E5F6A1B2C3.\n", "\(rename.stderr)")
+        let shown = try run(["athletes", "--db", db, "public", "anna nilsson", "short"])
+        #expect(shown.status == 0 && shown.stdout == "Signed out, Anna Nilsson is shown as AnnN.\n", "\(shown)")
+        let full = try run(["athletes", "--db", db, "public", "Anna Nilsson", "full"])
+        #expect(full.status != 0 && full.stderr.contains("initial, short or guest"), "\(full)")
         let card = try run(["athletes", "--db", db, "card", "Ben", "--add", "0E"])
         #expect(card.status == 0 && card.stdout == "Ben (bEn), cards 04B2C3D4, 0E.\n", "\(card.stderr)")
         let list = try run(["athletes", "--db", db, "list"])

@@ -11,7 +11,7 @@ struct Athletes: RosterCommand {
         abstract: "The gym's roster in its database: list, add, give a card, rename, merge, forget or export an athlete.",
         subcommands: [
             RosterList<Athletes>.self, RosterAdd<Athletes>.self, RosterCard<Athletes>.self, RosterRename<Athletes>.self,
-            AthletesMerge.self, RosterForget<Athletes>.self, AthletesExport.self,
+            RosterPublic<Athletes>.self, AthletesMerge.self, RosterForget<Athletes>.self, AthletesExport.self,
         ])
 
     @Option(name: .long, help: "The gym's database (the one `gymtimer collect --db` fills); it must exist.")
