@@ -19,7 +19,20 @@ struct CentralHistory: ParsableCommand {
     @Flag(name: .long, help: "A JSON array, each workout with its gym.")
     var json = false
 
+    @Option(name: .customLong("void"), help: ArgumentHelp(
+        "Void that gym's (--gym) program result with this id (its \"id\" in --json): no best or leaderboard of the chain counts it any more.",
+        valueName: "id"))
+    var voidRecord: String?
+
     func run() throws {
+        if let voidRecord {
+            guard let gym else { throw CLIError.usage("--void needs --gym: the gym whose result it is") }
+            switch try database.store().desk(gym: gym).void(record: voidRecord) {
+            case .success(let said): print(said)
+            case .failure(let problem): throw CLIError.failed(problem.description)
+            }
+            return
+        }
         let records: [CollectedRecord]
         do {
             records = try database.store().records(gym: gym)

@@ -59,6 +59,11 @@ import Testing
         #expect(stats.stdout.contains("\"workouts\" : 1") && stats.stdout.contains("\"calories\" : 42"), "\(stats.stdout)")
         let nobody = try run(["stats", "--db", server.url, "--athlete", "04A1B2C3", "--json"])
         #expect(nobody.stdout.contains("\"workouts\" : 0"), "\(nobody.stdout)")
+        // --void names the gym's result; a rest has none to void, and the answer says so in one line.
+        let gymless = try run(["history", "--db", server.url, "--void", id])
+        #expect(gymless.status == 2 && gymless.stderr.contains("--void needs --gym"), "\(gymless)")
+        let rest = try run(["history", "--db", server.url, "--gym", "north", "--void", id])
+        #expect(rest.status == 1 && rest.stderr.contains("Not voided: no such result counts") && rest.stderr.filter { $0 == "\n" }.count == 1, "\(rest)")
         let none = try run(["history", "--db=\(server.url)", "--gym", "south", "--json"])
         #expect(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]" || none.stdout.contains("[]"), "\(none.stdout)")
     }
