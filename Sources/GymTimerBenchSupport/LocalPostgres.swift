@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import GymTimerHAL
+import SystemPackage
 import GymTimerSystem
 
 /// A real PostgreSQL server on loopback, on a free port, in a cluster of its own (initdb into a
@@ -170,7 +172,7 @@ public final class LocalPostgres {
     private func hand(_ path: String) throws {
         guard let runAs, let account = getpwnam(runAs) else { return }
         guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
-            throw Failed(step: "chown of \(path) to \(runAs)", output: String(cString: strerror(errno)))
+            throw Failed(step: "chown of \(path) to \(runAs)", output: Errno.last.text)
         }
     }
 

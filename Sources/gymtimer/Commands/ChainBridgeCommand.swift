@@ -1,5 +1,7 @@
 import ArgumentParser
 import Glibc
+import GymTimerHAL
+import SystemPackage
 import GymTimerCommandLine
 import GymTimerConfig
 
@@ -66,12 +68,12 @@ struct ChainBridgeCommand: ParsableCommand {
     /// Writes `text` to `path`, readable by its owner only (mode 0600 even if the file was there).
     private func write(_ text: String, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CLIError.failed("--output \(path): cannot be written: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw CLIError.failed("--output \(path): cannot be written: \(Errno.last.text)") }
         defer { close(fd) }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         guard fchmod(fd, 0o600) == 0, written == bytes.count else {
-            throw CLIError.failed("--output \(path): could not be written whole: \(String(cString: strerror(errno)))")
+            throw CLIError.failed("--output \(path): could not be written whole: \(Errno.last.text)")
         }
     }
 }
