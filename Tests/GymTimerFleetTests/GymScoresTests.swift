@@ -82,7 +82,8 @@ import GymTimerSystem
         let annaID = try AthleteRoster.open(path: path).add(name: "Anna Berg", card: CardID(hex: "04A1B2C3")!).id
         let decoded = try GymDatabase(path: path, timeZone: utc, wall: .fixed(now)).scores().get()
         #expect(decoded.boards == [.init(program: "AMRAP 12", kind: "AMRAP", entries: [
-            .init(id: "b", athlete: "Anna Berg", athleteID: annaID, station: "rack-2", score: "8 rounds", at: now.timeIntervalSince1970, rank: 1),
+            .init(id: "b", athlete: "Anna Berg", athleteID: annaID, station: "rack-2", score: "8 rounds", at: now.timeIntervalSince1970, rank: 1,
+                  shown: "Anna B."),
             .init(id: "a", station: "rack-1", score: "7 rounds", at: now.timeIntervalSince1970, rank: 2),
         ])])
         #expect(decoded.week.stations == ["rack-1", "rack-2"])

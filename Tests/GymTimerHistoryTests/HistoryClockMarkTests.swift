@@ -44,7 +44,7 @@ struct HistoryClockMarkTests {
         let rows = try store.workouts()
         #expect(rows.map(\.clockSynchronised) == [nil, false, true])
         try store.database.read { db in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
             let stored = try Row.fetchAll(db, sql: "SELECT clock_synchronised FROM workouts ORDER BY completed_at, id")
             #expect(stored.map { $0[0] as DatabaseValue } == [.null, 0.databaseValue, 1.databaseValue])
         }

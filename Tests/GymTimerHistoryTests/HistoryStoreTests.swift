@@ -7,20 +7,20 @@ import GymTimerSystem
 
 @Suite("HistoryStore: schema, recording, streaks, achievements")
 struct HistoryStoreTests {
-    @Test("a new file gets the v1 schema, v2's score column, v3's station column, v4's clock_synchronised, v5's athlete, v6's roster, v7's division and v8's forget requests")
+    @Test("a new file gets the v1 schema, v2's score column, v3's station column, v4's clock_synchronised, v5's athlete, v6's roster, v7's division, v8's forget requests, v9's voided results and v10's public names")
     func migrationsCreateTheSchema() throws {
         let dir = try TemporaryDirectory()
         let store = try Fixture.store(dir.file("h.sqlite"), clock: HandClock(Date(timeIntervalSince1970: 0)))
         try store.database.read { db in
-            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
+            #expect(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
             let workouts = try db.columns(in: "workouts").map(\.name)
             #expect(workouts == [
                 "id", "kind", "sets", "duration_ms", "calories", "exercises", "preset", "completed_at", "local_day", "score",
-                "station", "clock_synchronised", "athlete", "division",
+                "station", "clock_synchronised", "athlete", "division", "voided_score", "voided_at",
             ])
             #expect(try db.primaryKey("workouts").columns == ["id"])
             #expect(try db.columns(in: "achievements").map(\.name) == ["name", "unlocked_at"])
-            #expect(try db.columns(in: "athletes").map(\.name) == ["id", "name", "short_name", "created_at"])
+            #expect(try db.columns(in: "athletes").map(\.name) == ["id", "name", "short_name", "created_at", "public_name"])
             #expect(try db.columns(in: "cards").map(\.name) == ["card", "athlete"])
             #expect(try db.primaryKey("cards").columns == ["card"])
             #expect(try db.columns(in: "forget_requests").map(\.name) == ["id", "card", "requested_at"])
