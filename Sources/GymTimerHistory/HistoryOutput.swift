@@ -69,13 +69,17 @@ public enum HistoryOutput {
         let header = ["Date", "Time", "Type", "Duration", "Sets", "Calories", "Preset", "Score"] + (divisions ? ["Division"] : [])
         var rows = [header]
         for workout in workouts {
-            rows.append([
-                workout.localDay.description,
-                localTime(workout.completedAt, timeZone) + (workout.clockSynchronised == false ? "?" : ""), workout.kind.rawValue,
-                clock(workout.durationMilliseconds), String(workout.sets),
-                workout.calories > 0 ? String(workout.calories) : "-", workout.preset ?? "",
-                workout.score ?? workout.voidedScore.map { "void (\($0))" } ?? "",
-            ] + (divisions ? [workout.division?.title ?? ""] : []))
+            // Its own statement: in the row's literal, Swift 6.2 could not type-check it in time.
+            var score = workout.score ?? ""
+            if workout.score == nil, let voided = workout.voidedScore { score = "void (\(voided))" }
+            let time = localTime(workout.completedAt, timeZone) + (workout.clockSynchronised == false ? "?" : "")
+            let calories = workout.calories > 0 ? String(workout.calories) : "-"
+            var row: [String] = [
+                workout.localDay.description, time, workout.kind.rawValue, clock(workout.durationMilliseconds),
+                String(workout.sets), calories, workout.preset ?? "", score,
+            ]
+            if divisions { row.append(workout.division?.title ?? "") }
+            rows.append(row)
         }
         if athletes {
             rows[0].insert("Athlete", at: 0)
