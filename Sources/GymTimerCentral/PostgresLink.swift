@@ -45,8 +45,7 @@ final class PostgresLink {
         let connection = try connected()
         do {
             return try execute(query, on: connection, deadline: .now + timeouts.query)
-        } catch let error as TimedOut {
-            _ = error
+        } catch is TimedOut {
             disconnect()
             throw .timedOut(database: url.description, what: "answer (\(operation))", seconds: timeouts.query.wholeSeconds)
         } catch {

@@ -102,22 +102,8 @@ package struct GymDatabase: GymDeskStore {
     /// (`HistoryStore.setDivision`): the coach's word after the fact; the athlete's records
     /// follow it as they are next read.
     package func setDivision(record: String, division: Division) -> Result<String, Problem> {
-        // Never a new file: a typo'd path is an error, as for the roster.
-        guard FileManager.default.fileExists(atPath: path) else {
-            return .failure(.init(description: "Not changed: no gym database at \(path)"))
-        }
-        do {
-            let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }), timeZone: timeZone, busyTimeout: .seconds(5), wall: wall)
-            guard try store.setDivision(recordID: record, to: division) else {
-                return .failure(.init(description: "Not changed: no such program result (reload the page)"))
-            }
-            let workout = try store.workouts(since: wall.date.addingTimeInterval(-8 * 86_400)).first { $0.id == record }
-            let what = workout.map { w in
-                "\(GymAthleteNames(((try? readAthletes()) ?? [])).name(w.athlete))'s \(w.preset ?? "result") (\(w.score ?? "-"))"
-            } ?? "The result"
-            return .success("\(what) is \(division == .rx ? "Rx" : "Scaled") now")
-        } catch {
-            return .failure(.init(description: "Not changed: \(error)"))
+        amend(record, failing: "Not changed", missing: "no such program result", score: \.score, change: { try $0.setDivision(recordID: record, to: division) }) {
+            "\($0) is \(division == .rx ? "Rx" : "Scaled") now"
         }
     }
 
@@ -125,21 +111,33 @@ package struct GymDatabase: GymDeskStore {
     /// filed under the wrong athlete, forged or mistaken; the bests, the leaderboard and the
     /// athlete's page leave it out as they are next read (the scores are sent again at once).
     package func void(record: String) -> Result<String, Problem> {
+        amend(record, failing: "Not voided", missing: "no such result counts", score: \.voidedScore, change: { try $0.void(recordID: record) }) {
+            "\($0) is void: no best or leaderboard counts it"
+        }
+    }
+
+    /// One edit of the result `record`, in the file (never a new one): `change` makes it (false:
+    /// no such result), `said` says it of the result as the page names it (`Anna Berg's Fran (8
+    /// rounds)`, its `score` as the row now has it); a failure is said after `failing`, a result
+    /// not found as `missing`.
+    private func amend(
+        _ record: String, failing: String, missing: String, score: KeyPath<StoredWorkout, String?>,
+        change: (HistoryStore) throws -> Bool, said: (String) -> String
+    ) -> Result<String, Problem> {
+        // Never a new file: a typo'd path is an error, as for the roster.
         guard FileManager.default.fileExists(atPath: path) else {
-            return .failure(.init(description: "Not voided: no gym database at \(path)"))
+            return .failure(.init(description: "\(failing): no gym database at \(path)"))
         }
         do {
             let store = try HistoryStore(path: path, faults: FaultLog(sink: { _ in }), timeZone: timeZone, busyTimeout: .seconds(5), wall: wall)
-            guard try store.void(recordID: record) else {
-                return .failure(.init(description: "Not voided: no such result counts (reload the page)"))
-            }
+            guard try change(store) else { return .failure(.init(description: "\(failing): \(missing) (reload the page)")) }
             let workout = try store.workouts(since: wall.date.addingTimeInterval(-8 * 86_400)).first { $0.id == record }
             let what = workout.map { w in
-                "\(GymAthleteNames(((try? readAthletes()) ?? [])).name(w.athlete))'s \(w.preset ?? "result") (\(w.voidedScore ?? "-"))"
+                "\(GymAthleteNames(((try? readAthletes()) ?? [])).name(w.athlete))'s \(w.preset ?? "result") (\(w[keyPath: score] ?? "-"))"
             } ?? "The result"
-            return .success("\(what) is void: no best or leaderboard counts it")
+            return .success(said(what))
         } catch {
-            return .failure(.init(description: "Not voided: \(error)"))
+            return .failure(.init(description: "\(failing): \(error)"))
         }
     }
 
