@@ -567,7 +567,8 @@ def main():
                   out[r.dataset.station] = {flagged: r.classList.contains('flagged'),
                     cells: Array.from(r.querySelectorAll('td')).map(c => c.textContent)};
                 return out;""")
-        rows = wait_for(lambda: (lambda r: r if "ghost-1" in r and all(s in r and len(r[s]["cells"]) == 10 for s in STATIONS)
+        # ghost-1's row shows before its retained health arrives ("no health published"): wait for its figures.
+        rows = wait_for(lambda: (lambda r: r if all(s in r and len(r[s]["cells"]) == 10 for s in STATIONS + ["ghost-1"])
                                      else None)(health_rows()), 15)
         check("health: every station's figures (uptime, clock, CPU, disk, devices)",
               rows is not None and all(rows[s]["cells"][2:5] == ["1h 0m", "synchronised +0.0 ms", "45.0 °C"]
