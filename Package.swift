@@ -180,7 +180,7 @@ let package = Package(
         // stdout/stderr writing, the broker's options.
         .target(
             name: "GymTimerCommandLine",
-            dependencies: ["GymTimerConfig", "GymTimerMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["GymTimerConfig", "GymTimerMQTT", "GymTimerSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "gymtimer",
@@ -244,7 +244,7 @@ let package = Package(
         // What `fleet status` prints of any retained status and state.
         .executableTarget(name: "FuzzConsole", dependencies: ["FuzzSupport", "GymTimerFleet", "GymTimerFleetLink"]),
         // Helpers more than one test target uses (never part of the product).
-        .target(name: "GymTimerTestSupport", path: "Tests/GymTimerTestSupport"),
+        .target(name: "GymTimerTestSupport", dependencies: ["GymTimerCore"], path: "Tests/GymTimerTestSupport"),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
         .testTarget(name: "GymTimerSystemTests", dependencies: ["GymTimerSystem"]),
         .testTarget(name: "GymTimerDriversTests", dependencies: ["GymTimerDrivers", "GymTimerSystem", "GymTimerSimulation", "GymTimerTestSupport"]),
@@ -262,7 +262,7 @@ let package = Package(
             dependencies: ["GymTimerKiosk", "GymTimerHardware", "GymTimerConfig", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSetup", "GymTimerSystem"]
         ),
         .testTarget(name: "GymTimerHardwareTests", dependencies: ["GymTimerHardware", "GymTimerDrivers", "GymTimerSystem", "GymTimerSimulation", "GymTimerTestSupport"]),
-        .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory", "GymTimerSystem"]),
+        .testTarget(name: "GymTimerHistoryTests", dependencies: ["GymTimerHistory", "GymTimerSystem", "GymTimerTestSupport"]),
         .testTarget(
             name: "GymTimerFleetTests",
             dependencies: [
@@ -282,7 +282,7 @@ let package = Package(
             name: "GymTimerCentralTests",
             dependencies: [
                 "GymTimerCentral", "GymTimerFleetLink", "GymTimerFleet", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
-                "GymTimerMQTT", "GymTimerBenchSupport",
+                "GymTimerMQTT", "GymTimerBenchSupport", "GymTimerTestSupport",
             ]
         ),
         .testTarget(

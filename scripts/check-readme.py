@@ -11,7 +11,7 @@ must appear in that output, in order.
 As a newcomer who ran `scripts/kiosk.sh` first, each group has: `gymtimer` on the PATH (a link
 to BINARY, as kiosk.sh makes), a HOME of its own whose ~/.local/share/gymtimer holds one rest
 workout (what a first run of the kiosk records; made with a script, as the kiosk itself is
-interactive), and the fleet demo's port 18830 replaced by a free one. Background jobs a group
+interactive) and the card key the kiosk makes at its first start, and the fleet demo's port 18830 replaced by a free one. Background jobs a group
 leaves (the demo's broker) are killed at its end. The fleet demo runs in real time: a failure
 is retried once, and says so.
 
@@ -98,6 +98,11 @@ def main():
             subprocess.run([binary, "simulate", "--script", script, "--data-dir",
                             os.path.join(home, ".local", "share", "gymtimer")],
                            env=env, check=True, stdout=subprocess.DEVNULL)
+            # The card key the kiosk makes in its data directory at its first start (a scripted
+            # run uses the simulator's public one instead).
+            key = os.path.join(home, ".local", "share", "gymtimer", "card.key")
+            with open(os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+                f.write(os.urandom(32).hex() + "\n")
             cwd = clone if group == "clone" else os.path.join(work, "new")
             os.makedirs(cwd, exist_ok=True)
             port = str(free_port())

@@ -53,12 +53,14 @@ struct CardReaderBenchmark {
     static func loop(reading source: CardTapSource, clock: ContinuousClock, faults: FaultLog) -> KioskRuntime<ContinuousClock> {
         var leds: [StatusLED: any DigitalOutput] = [:]
         for led in StatusLED.allCases { leds[led] = SimulatedLine(name: "led-\(led.rawValue)") }
-        return KioskRuntime(
+        let runtime = KioskRuntime(
             kiosk: Kiosk(settings: KioskSettings()), clock: clock, origin: clock.now,
             devices: KioskDevices(
                 waiter: GPIOInputWaiter(inputs: [], sources: [source]), inputs: [:], display: SimulatedSegmentDisplay(),
                 buzzer: SimulatedLine(name: "buzzer"), leds: leds, sound: SimulatedSoundPlayer(), cards: source),
             history: InMemoryHistory(), faults: faults)
+        runtime.cardKey = .simulation
+        return runtime
     }
 
     /// The loop's wake-ups per second and the reader thread's share of a core over `idleSeconds`
@@ -81,7 +83,7 @@ struct CardReaderBenchmark {
         var latencies: [Double] = []
         for tap in 0..<taps {
             let uid: [UInt8] = [0x04, 0x10, 0x20, UInt8(tap)]
-            guard let card = CardID(bytes: uid) else { continue }
+            guard let card = CardUID(bytes: uid).map(CardKey.simulation.pseudonym(of:)) else { continue }
             twin.field = [uid]
             let placed = clock.now
             let end = runtime.now + .seconds(5)

@@ -54,8 +54,10 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
         }
         switch kind {
         case .name:
-            guard let text = decoded.card, let card = CardID(hex: text) else {
-                return .failure(.init(description: "not a card's UID (1 to 10 bytes of hex)"))
+            // A new card as a station reported it: its pseudonym. A UID is never typed here (it
+            // would cross the Wi-Fi): the owner taps the card on a station, or uses `athletes add`.
+            guard let text = decoded.card, let card = CardID(hex: text), card.isPseudonym else {
+                return .failure(.init(description: "not a new card from the list (tap the card on a station first)"))
             }
             guard let name = blankless(decoded.name) else { return .failure(.init(description: "write the athlete's name")) }
             return .success(.name(card: card, name: name, short: blankless(decoded.short)))

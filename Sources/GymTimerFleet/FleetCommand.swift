@@ -111,7 +111,7 @@ public enum FleetCommand: Hashable, Sendable {
             if let extra = only(["do", "card"]) { return .failure(extra) }
             guard let raw = object["card"] else { return .failure(.missing("card")) }
             guard let text = raw.string, let card = CardID(hex: text) else {
-                return .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes)"))
+                return .failure(.wrongType(field: "card", expected: "a card's pseudonym in hex (24 digits)"))
             }
             return .success(.forget(card: card))
         case "select":
@@ -209,7 +209,7 @@ public enum FleetCommand: Hashable, Sendable {
             return .success(.athlete(nil))
         }
         guard let text = raw.string, let card = CardID(hex: text) else {
-            return .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes), or null"))
+            return .failure(.wrongType(field: "card", expected: "a card's pseudonym in hex (24 digits), or null"))
         }
         var tap = CardTap(card: card)
         if let rawShort = fields.object["short"] {

@@ -80,11 +80,19 @@ public final class FleetCollector {
     /// timeline its deadlines are on (nil: the monotonic clock's, for `run`), `wall` the wall
     /// clock records are checked against.
     public convenience init(
-        options: MQTTClient.Options, prefix: String, database: String, transport: MQTTTransportFactory = MQTTClient.factory,
+        options: MQTTClient.Options, prefix: String, database: String, cardKey: CardKey? = nil,
+        transport: MQTTTransportFactory = MQTTClient.factory,
         now: (() -> Moment)? = nil, wall: WallClock = .system, log: @escaping (String) -> Void
     ) throws {
         // Another collector writing the same database waits for its turn rather than failing.
         let store = try HistoryStore(path: database, faults: FaultLog(sink: log), timeZone: .current, busyTimeout: .seconds(1))
+        // With the gym's card key, the UIDs stored before pseudonyms (and any an old station
+        // still sends) become the cards' pseudonyms; without it they are said, left as they are.
+        if let cardKey {
+            store.cardKey = cardKey
+        } else if let uids = store.storedUIDCount(), uids > 0 {
+            log("collector: \(database) stores \(uids) card UID(s) from before card pseudonyms: run the collector once with --card-key FILE (the stations' [athletes] card_key) to turn them into pseudonyms")
+        }
         let gym = GymSides(
             history: store, roster: FleetRosterPublisher(store: store, topics: .gym(prefix: prefix), wall: wall, log: log),
             desk: CollectorDesk(database: GymDatabase(path: database, wall: wall), prefix: prefix, log: log))

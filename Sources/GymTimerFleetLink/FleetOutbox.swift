@@ -131,6 +131,31 @@ public final class FleetOutbox {
         }
     }
 
+    /// Every waiting record whose athlete is still a card UID (an outbox from before
+    /// pseudonyms) rewritten with the card's pseudonym under `key`, so none leaves the station
+    /// with its UID; returns how many. Run again, it finds none.
+    @discardableResult
+    public func carryCards(with key: CardKey) throws(FleetLinkError) -> Int {
+        do {
+            return try database.write { db in
+                var carried = 0
+                for row in try Row.fetchAll(db, sql: "SELECT seq, payload FROM outbox") {
+                    let payload: String = row["payload"]
+                    guard case .object(let fields)? = JSONValue.parse(Array(payload.utf8)), let text = fields["athlete"]?.string,
+                          let card = CardID(hex: text), !card.isPseudonym else { continue }
+                    let rewritten = payload.replacingOccurrences(
+                        of: "\"athlete\":\"\(text)\"", with: "\"athlete\":\"\(key.carried(card).hex)\"")
+                    guard rewritten != payload else { continue }
+                    try db.execute(sql: "UPDATE outbox SET payload = ? WHERE seq = ?", arguments: [rewritten, row["seq"] as Int64])
+                    carried += 1
+                }
+                return carried
+            }
+        } catch {
+            throw .outbox(path: path, detail: "\(error)")
+        }
+    }
+
     /// The gym forgot `card`'s athlete: every waiting record of theirs is deleted (not sent as a
     /// guest's: the records are the member's), then the file is rewritten (`secure_delete`,
     /// `VACUUM`) so that no page keeps the UID. Returns how many were deleted.

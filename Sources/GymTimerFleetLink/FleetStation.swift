@@ -667,3 +667,17 @@ public final class FleetStation: TimedDriver {
     /// How far apart the reads of one clock pair may be (see `clockPair`).
     static let clockPairTolerance: Duration = .microseconds(200)
 }
+
+extension FleetStation {
+    /// The outbox's records from before pseudonyms carried to them under `key` (logged), before
+    /// any is sent: no UID leaves the station.
+    func carryCards(with key: CardKey) {
+        do {
+            if let carried = try outbox?.carryCards(with: key), carried > 0 {
+                log("fleet: \(carried) waiting record(s) from before card pseudonyms now carry the card's pseudonym")
+            }
+        } catch {
+            log("\(error)")
+        }
+    }
+}

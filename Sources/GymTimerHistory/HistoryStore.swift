@@ -37,6 +37,12 @@ public final class HistoryStore: WorkoutHistory {
     private let timeZone: TimeZone
     /// The wall clock records are stamped with and today is read on.
     private let wall: WallClock
+    /// The gym's card key, once the station has it: the UIDs this file stored before
+    /// pseudonyms are carried to them then (`CardPseudonymMigration`), and so is every waiting
+    /// record's and every later one's card that is still a UID (a journal from before).
+    public var cardKey: CardKey? {
+        didSet { carryCards() }
+    }
 
     /// Opens (creating it and its directory if needed) and migrates the history at `path`.
     ///
@@ -236,7 +242,7 @@ public final class HistoryStore: WorkoutHistory {
         let batch = pending
         do {
             try database.write { db in
-                for workout in batch { try Self.insert(workout, db) }
+                for workout in batch { try Self.insert(carried(workout), db) }
             }
             pending.removeFirst(batch.count)
             faults.succeeded(Self.faultName)
@@ -253,6 +259,31 @@ public final class HistoryStore: WorkoutHistory {
     /// Inserts `workout` unless its id is already stored, then unlocks what it earned; true
     /// when it was new.
     @discardableResult
+    /// The stored UIDs and the waiting records' carried to pseudonyms under `cardKey`; a file
+    /// that cannot be written now is carried on the next start (logged).
+    private func carryCards() {
+        guard let cardKey else { return }
+        pending = pending.map { $0.carryingCard(with: cardKey) }
+        guard connect(), let database = connection else { return }
+        do {
+            let carried = try database.write { try CardPseudonymMigration.carry($0, key: cardKey) }
+            if carried > 0 { faults.note("history \(path): \(carried) card UID(s) stored before pseudonyms now their pseudonyms") }
+        } catch {
+            faults.note("history \(path): the card UIDs stored before pseudonyms could not be carried now (\(HistoryError.reason(error))); tried again at the next start")
+        }
+    }
+
+    /// How many cards the file still stores as UIDs from before pseudonyms (nil: not open).
+    public func storedUIDCount() -> Int? {
+        guard connect(), let database = connection else { return nil }
+        return try? database.read { try CardPseudonymMigration.uidCount($0) }
+    }
+
+    /// `workout` with its card carried to a pseudonym when it is still a UID and the key is known.
+    private func carried(_ workout: StoredWorkout) -> StoredWorkout {
+        cardKey.map { workout.carryingCard(with: $0) } ?? workout
+    }
+
     private static func insert(_ workout: StoredWorkout, _ db: Database) throws -> Bool {
         let exercises = String(decoding: try JSONEncoder().encode(workout.exercises), as: UTF8.self)
         try db.execute(
@@ -288,7 +319,7 @@ public final class HistoryStore: WorkoutHistory {
             return try database.write { db in
                 var added = 0
                 for workout in workouts {
-                    added += try Self.insert(workout, db) ? 1 : 0
+                    added += try Self.insert(carried(workout), db) ? 1 : 0
                 }
                 return added
             }

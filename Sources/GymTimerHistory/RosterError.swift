@@ -30,7 +30,7 @@ public enum RosterError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownAthlete(let name):
             "no athlete named \(Self.quoted(name)) in the roster (gymtimer athletes --db PATH list shows who is)"
         case .unknownAthleteOrCard(let text):
-            "no athlete named \(Self.quoted(text)) in the roster, and it is not a card UID in hex (e.g. 04A1B2C3)"
+            "no athlete named \(Self.quoted(text)) in the roster, and it is not a card either (its pseudonym as `athletes list` prints it)"
         case .cardTaken(let card, let owner):
             "card \(card.hex) is already \(Self.quoted(owner))'s (gymtimer athletes merge joins two athletes who are one person)"
         case .nameTaken(let name):

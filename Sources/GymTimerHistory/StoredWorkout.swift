@@ -78,3 +78,13 @@ public struct StoredWorkout: Hashable, Sendable, Codable {
         case clockSynchronised = "clock_synchronised"
     }
 }
+
+extension StoredWorkout {
+    /// The workout with its athlete's card as `key` carries it: a UID from before pseudonyms
+    /// becomes the card's pseudonym (`CardKey.carried`).
+    public func carryingCard(with key: CardKey) -> StoredWorkout {
+        var workout = self
+        workout.athlete = athlete.map(key.carried)
+        return workout
+    }
+}

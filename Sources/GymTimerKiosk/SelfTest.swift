@@ -163,7 +163,9 @@ public final class SelfTest<C: Clock> where C.Duration == Duration {
     private func hear(_ cards: CardTapSource) {
         for report in cards.take() {
             switch report {
-            case .arrived(let card): self.report("card \(card.hex) (\(card.hex.count / 2) bytes) on \(cards.name)")
+            // The UID on the station's own terminal, for the owner checking the reader; nothing else
+            // ever shows it (the loop turns it into the card's pseudonym at once).
+            case .arrived(let uid): self.report("card \(uid.hex) (\(uid.bytes.count) bytes) on \(cards.name)")
             case .unreadableCard(let count): self.report("card with a \(count)-byte UID on \(cards.name): no card a member carries")
             case .fault(let error): self.report("nfc reader: FAILED: \(error)")
             case .recovered: self.report("nfc reader \(cards.name) answers")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GymTimerCommandLine
 import GymTimerHistory
 
 /// `athletes --db DB card NAME --add UID`: one more card (a second fob) for an athlete.
@@ -12,13 +13,16 @@ public struct RosterCard<Parent: RosterCommand>: ParsableCommand {
     @Argument(help: "The athlete's name in the roster.")
     var name: String
 
-    @Option(name: .customLong("add"), help: "The card's UID in hex (e.g. 04A1B2C3).")
+    @Option(name: .customLong("add"), help: "The card: its UID in hex (e.g. 04A1B2C3), with --card-key, or its pseudonym.")
     var card: String
+
+    @Option(name: .customLong("card-key"), help: "The gym's card key file (the stations' [athletes] card_key): turns a typed UID into the card's pseudonym, the only form stored.")
+    var cardKey: String?
 
     public init() {}
 
     public func run() throws {
-        let card = try RosterText.card(card, option: "--add")
+        let card = try CardArgument.card(card, option: "--add", keyFile: cardKey)
         let book = try parent.book(readOnly: false)
         do {
             print("\(RosterText.summary(try book.addCard(card, to: name))).")

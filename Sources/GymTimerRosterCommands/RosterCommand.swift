@@ -22,15 +22,7 @@ public protocol RosterCommand: ParsableCommand {
 
 /// The lines and checks every roster command shares.
 public enum RosterText {
-    /// The card `text` names, or a one-line usage error naming `option`.
-    public static func card(_ text: String, option: String) throws -> CardID {
-        guard let card = CardID(hex: text) else {
-            throw CLIError.usage("bad card for \(option): \(text) (expected a card UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)")
-        }
-        return card
-    }
-
-    /// One line about `athlete`: `Anna Berg (AnnA), cards 04A1B2C3, 04FFEE01`.
+    /// One line about `athlete`: `Anna Berg (AnnA), cards 1F0C…, 9A22…` (each card's pseudonym).
     public static func summary(_ athlete: RosterAthlete) -> String {
         let noun = athlete.cards.count == 1 ? "card" : "cards"
         return "\(athlete.name) (\(athlete.shortName)), \(noun) \(athlete.cards.map(\.hex).joined(separator: ", "))"

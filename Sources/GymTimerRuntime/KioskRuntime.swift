@@ -20,6 +20,11 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// athlete's bests, for `Pr`): the fleet station's cards (`KioskFleet.attach`); nil, or
     /// without a fleet, a card shows its last four hex digits and no best is known.
     public var knownTap: (CardID) -> CardTap? = { _ in nil }
+    /// The gym's card key, which turns a tapped card's UID into its pseudonym
+    /// (`KioskDataDirectory.cardKey`); nil, taps are refused and `missingCardKey` says why.
+    public var cardKey: CardKey?
+    /// Why there is no `cardKey`, for the line a refused tap logs.
+    public var missingCardKey = "none was given"
 
     private let clock: C
     private let origin: C.Instant
@@ -192,7 +197,18 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     }
 
     /// A card held to the station's reader (or a scripted tap): its athlete taps in or out.
-    public func tapped(_ card: CardID, at moment: Moment) {
+    /// A card read at the station, by the reader or a script: its pseudonym under the gym's
+    /// `cardKey` taps in, and the UID goes no further. Without a key the tap is refused, logged.
+    public func tapped(_ uid: CardUID, at moment: Moment) {
+        guard let cardKey else {
+            faults.note("card reader: a card was tapped but the station has no card key (\(missingCardKey)); nobody taps in")
+            return
+        }
+        tapped(card: cardKey.pseudonym(of: uid), at: moment)
+    }
+
+    /// A card that taps in, known by its pseudonym.
+    public func tapped(card: CardID, at moment: Moment) {
         let at = now
         handledAt = max(handledAt, min(moment, at))
         apply(kiosk.handle(.tapped(knownTap(card) ?? CardTap(card: card)), at: at), at: at)

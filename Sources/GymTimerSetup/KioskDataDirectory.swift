@@ -68,9 +68,42 @@ public final class KioskDataDirectory {
         settings: KioskSettings, clock: C, origin: C.Instant, devices: KioskDevices, history: any WorkoutHistory,
         timing: InputTiming = InputTiming(), extraDrivers: [any TimedDriver] = [], sleepClock: SleepClock? = nil
     ) -> KioskRuntime<C> where C.Duration == Duration {
-        KioskRuntime(
-            kiosk: store.restore(stored, settings: settings, at: Moment(origin.duration(to: clock.now))), clock: clock, origin: origin, devices: devices,
+        let key = cardKey(settings.athletes)
+        var kiosk = store.restore(stored, settings: settings, at: Moment(origin.duration(to: clock.now)))
+        if case .success(let key) = key {
+            // Cards stored before pseudonyms (the history's, the journal's) carried to them first.
+            self.history.cardKey = key
+            kiosk = kiosk.carryingCards(with: key)
+        }
+        let runtime = KioskRuntime(
+            kiosk: kiosk, clock: clock, origin: origin, devices: devices,
             history: history, timing: timing, faults: faults, extraDrivers: extraDrivers, store: store,
             held: stored?.held ?? [:], clockSteps: clockSteps, sleepClock: sleepClock)
+        switch key {
+        case .success(let key): runtime.cardKey = key
+        case .failure(let problem): runtime.missingCardKey = problem.description
+        }
+        return runtime
+    }
+
+    /// Where a station keeps its own card key when `[athletes] card_key` names none.
+    public var ownCardKeyPath: String { path + "/card.key" }
+
+    /// The gym's card key: the file `[athletes] card_key` names, or the station's own in this
+    /// directory, made at its first start (said in the log, since a gym of several stations must
+    /// copy one key to them all). A key that cannot be read is logged, and the loop refuses taps
+    /// saying why: the timer runs on.
+    public func cardKey(_ settings: AthleteSettings) -> Result<CardKey, CardKeyFile.Problem> {
+        do throws(CardKeyFile.Problem) {
+            if let configured = settings.cardKeyPath { return .success(try CardKeyFile.read(configured)) }
+            let own = try CardKeyFile.readOrMake(ownCardKeyPath)
+            if own.made {
+                faults.note("card key: made \(ownCardKeyPath) for this station's cards; a gym of several stations gives them all one key ([athletes] card_key, docs/security.md)")
+            }
+            return .success(own.key)
+        } catch {
+            faults.note("\(error); cards tapped here are refused until it is fixed")
+            return .failure(error)
+        }
     }
 }

@@ -24,6 +24,9 @@ final class ScriptedFleet {
     private let wall: WallClock
     private let trace: TraceRecorder
     private let log: (String) -> Void
+    /// The run's card key: a script's `fleet card UID` is published as the card's pseudonym, as
+    /// the gym's roster does; nil (the config's key cannot be read), those lines are refused.
+    private let cardKey: CardKey?
     /// How many of the broker's messages the trace has been told about.
     private var reported = 0
     /// The station of the controller running now.
@@ -33,8 +36,9 @@ final class ScriptedFleet {
     /// history at `historyPath`, its timeline `now`, its wall clock `wall`.
     init?(
         configuration: GymTimerConfiguration, historyPath: String, clock: VirtualClock,
-        now: @escaping () -> Moment, wall: WallClock, trace: TraceRecorder, log: @escaping (String) -> Void
+        now: @escaping () -> Moment, cardKey: CardKey?, wall: WallClock, trace: TraceRecorder, log: @escaping (String) -> Void
     ) {
+        self.cardKey = cardKey
         guard let settings = configuration.fleet else { return nil }
         self.configuration = configuration
         topics = FleetTopics(prefix: settings.topicPrefix, station: settings.station)
@@ -73,7 +77,12 @@ final class ScriptedFleet {
             send(MQTTMessage(topic: everyStation ? topics.fleetCommand : topics.command, text: payload, qos: 1, retain: retained), line: line)
         case .classRecord(let payload):
             send(MQTTMessage(topic: topics.classRecord, text: payload, qos: 1, retain: true), line: line)
-        case .athleteCard(let card, let payload):
+        case .athleteCard(let uid, let payload):
+            guard let cardKey else {
+                log("script line \(line): fleet card needs the card key, which cannot be read")
+                break
+            }
+            let card = cardKey.pseudonym(of: uid)
             send(MQTTMessage(topic: FleetTopics.athleteCard(prefix: topics.prefix, card: card), text: payload, qos: 1, retain: true), line: line)
         }
         report()

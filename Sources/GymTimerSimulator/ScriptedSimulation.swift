@@ -49,6 +49,10 @@ public final class ScriptedSimulation {
     private let fleet: ScriptedFleet?
     /// The virtual wall clock and zone (UTC) a sleep window is read in.
     private let sleepClock: SleepClock
+    /// The card key the run's taps are made pseudonyms with: the config's `[athletes] card_key`,
+    /// or the simulator's public one (`CardKey.simulation`), so a script's trace is the same on
+    /// every machine.
+    private let cardKey: Result<CardKey, CardKeyFile.Problem>
     /// What the data directory held when the run began.
     private var initial: StoredKiosk<StoredWorkout>?
 
@@ -77,6 +81,10 @@ public final class ScriptedSimulation {
         }
         self.script = script
         self.settings = settings
+        let cardKey: Result<CardKey, CardKeyFile.Problem> = settings.athletes.cardKeyPath.map { path in
+            Result { () throws(CardKeyFile.Problem) in try CardKeyFile.read(path) }
+        } ?? .success(.simulation)
+        self.cardKey = cardKey
         devices = SimulatedDevices(display: display, audio: audio)
         faults = FaultLog(sink: log)
         do {
@@ -125,7 +133,7 @@ public final class ScriptedSimulation {
         self.fleet = fleet.flatMap {
             ScriptedFleet(
                 configuration: $0, historyPath: historyPath, clock: clock,
-                now: { timeline.moment(at: clock.now) },
+                now: { timeline.moment(at: clock.now) }, cardKey: try? cardKey.get(),
                 wall: wall, trace: trace, log: log)
         }
     }
@@ -203,10 +211,19 @@ public final class ScriptedSimulation {
         initial = nil
         let station = fleet?.station()
         let history = HistoryFanOut([store, history])
+        var kiosk = kioskStore.restore(stored, settings: settings)
+        if case .success(let key) = cardKey {
+            store.cardKey = key
+            kiosk = kiosk.carryingCards(with: key)
+        }
         let runtime = KioskRuntime(
-            kiosk: kioskStore.restore(stored, settings: settings), clock: clock, origin: origin,
+            kiosk: kiosk, clock: clock, origin: origin,
             devices: devices.kioskDevices(inputs: inputs), history: station?.history(history) ?? history, faults: faults,
             extraDrivers: station?.drivers ?? [], store: kioskStore, held: stored?.held ?? [:], sleepClock: sleepClock)
+        switch cardKey {
+        case .success(let key): runtime.cardKey = key
+        case .failure(let problem): runtime.missingCardKey = problem.description
+        }
         station?.attach(runtime)
         runtime.start()
         station?.observe(runtime)

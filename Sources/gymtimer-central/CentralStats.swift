@@ -19,7 +19,7 @@ struct CentralStats: ParsableCommand {
     @Option(name: .long, help: "Only this gym's workouts.")
     var gym: String?
 
-    @Option(name: .long, help: "Only this athlete, at every gym: their name in the chain's roster, or a card's UID in hex (e.g. 04A1B2C3).")
+    @Option(name: .long, help: "Only this athlete, at every gym: their name in the chain's roster, or a card's pseudonym as `athletes list` prints it.")
     var athlete: String?
 
     @Flag(name: .long, help: "JSON, as `gymtimer stats --json` prints it.")

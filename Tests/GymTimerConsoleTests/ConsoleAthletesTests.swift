@@ -112,8 +112,11 @@ import Testing
         func parse(_ kind: ConsoleRosterEdit.Kind, _ text: String) -> Result<ConsoleRosterEdit, ConsolePIN.Problem> {
             ConsoleRosterEdit.parse(kind, body: Array(text.utf8))
         }
-        #expect(try parse(.name, #"{"card":"04a1b2c3","name":"Anna Berg","short":""}"#).get()
-            == .name(card: CardID(hex: "04A1B2C3")!, name: "Anna Berg", short: nil))
+        // A new card is named by its pseudonym, as a station reported it; a UID typed here is refused.
+        #expect(try parse(.name, #"{"card":"2aecf06f995e56da14b97703","name":"Anna Berg","short":""}"#).get()
+            == .name(card: CardID(hex: "2AECF06F995E56DA14B97703")!, name: "Anna Berg", short: nil))
+        #expect(parse(.name, #"{"card":"04a1b2c3","name":"Anna Berg"}"#)
+            == .failure(.init(description: "not a new card from the list (tap the card on a station first)")))
         #expect(try parse(.rename, #"{"id":3,"name":"","short":"LInd"}"#).get() == .rename(id: 3, name: nil, short: "LInd"))
         #expect(try parse(.division, #"{"id":"rack-1/program@5","division":"scaled"}"#).get()
             == .division(record: "rack-1/program@5", division: .scaled))

@@ -90,7 +90,7 @@ import Testing
 
     @Test func aRosterEditRefusesSuchANameBeforeAskingTheCollector() async throws {
         try await withConsole { http, cookie, token, _ in
-            let named = try await post(http, "/api/roster-name", ["card": "04A1B2C3", "name": "\u{202E}Anna Berg"], cookie: cookie, token: token)
+            let named = try await post(http, "/api/roster-name", ["card": "2AECF06F995E56DA14B97703", "name": "\u{202E}Anna Berg"], cookie: cookie, token: token)
             #expect(named.status == 400, "\(named)")
             #expect(named.message == #"the name "\u{202E}Anna Berg" has a right-to-left override (U+202E) at character 1: "# + Self.rule, "\(named)")
             let renamed = try await post(http, "/api/roster-rename", ["id": 3, "name": "Anna\nBerg"], cookie: cookie, token: token)
@@ -99,7 +99,7 @@ import Testing
             let short = try await post(http, "/api/roster-rename", ["id": 3, "short": "A\u{200B}"], cookie: cookie, token: token)
             #expect(short.status == 400 && short.message.contains("the short name \"A\\u{200B}\" has a zero-width space (U+200B)"), "\(short)")
             // An ordinary name gets past the check to the collector (none runs here: 503, not 400).
-            let ordinary = try await post(http, "/api/roster-name", ["card": "04A1B2C3", "name": "Zoë Ångström"], cookie: cookie, token: token)
+            let ordinary = try await post(http, "/api/roster-name", ["card": "2AECF06F995E56DA14B97703", "name": "Zoë Ångström"], cookie: cookie, token: token)
             #expect(ordinary.status == 503, "\(ordinary)")
         }
     }

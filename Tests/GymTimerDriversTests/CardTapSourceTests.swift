@@ -87,7 +87,7 @@ final class OpenCount: @unchecked Sendable {
         let source = try CardTapSource(name: reader.name, interval: .milliseconds(2), departure: .seconds(3600)) { reader }
         defer { source.shutdown() }
         reader.place([0x04, 0xA1, 0xB2, 0xC3])
-        #expect(reports(source) == [.arrived(CardID(hex: "04A1B2C3")!)])
+        #expect(reports(source) == [.arrived(CardUID(hex: "04A1B2C3")!)])
         reader.awaitReads(200)
         reader.place(nil)
         reader.awaitReads(5)
@@ -103,13 +103,13 @@ final class OpenCount: @unchecked Sendable {
         let source = try CardTapSource(name: reader.name, interval: .milliseconds(2), departure: .milliseconds(10)) { reader }
         defer { source.shutdown() }
         reader.place([0x04, 0x01, 0x02, 0x03])
-        #expect(reports(source) == [.arrived(CardID(hex: "04010203")!)])
+        #expect(reports(source) == [.arrived(CardUID(hex: "04010203")!)])
         reader.place(nil)
         reader.awaitReads(20)
         reader.place([0x04, 0x01, 0x02, 0x03])
-        #expect(reports(source) == [.arrived(CardID(hex: "04010203")!)])
+        #expect(reports(source) == [.arrived(CardUID(hex: "04010203")!)])
         reader.place([0x08, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
-        #expect(reports(source) == [.arrived(CardID(hex: "08010203040506")!)])
+        #expect(reports(source) == [.arrived(CardUID(hex: "08010203040506")!)])
         reader.place(Array(repeating: 0xEE, count: 11))
         #expect(reports(source) == [.unreadableCard(byteCount: 11)])
     }
@@ -139,7 +139,7 @@ final class OpenCount: @unchecked Sendable {
         reader.place([0x04, 0x0A, 0x0B, 0x0C])
         var seen: [CardTapSource.Report] = []
         while seen.count < 2, case let more = reports(source), !more.isEmpty { seen += more }
-        #expect(seen == [.recovered, .arrived(CardID(hex: "040A0B0C")!)])
+        #expect(seen == [.recovered, .arrived(CardUID(hex: "040A0B0C")!)])
     }
 
     @Test func oneMissedAnswerIsNoFaultAndTheHeldCardStaysOneTap() throws {
@@ -151,7 +151,7 @@ final class OpenCount: @unchecked Sendable {
         }
         defer { source.shutdown() }
         reader.place([0x04, 0xA1, 0xB2, 0xC3])
-        #expect(reports(source) == [.arrived(CardID(hex: "04A1B2C3")!)])
+        #expect(reports(source) == [.arrived(CardUID(hex: "04A1B2C3")!)])
         for _ in 0..<5 {
             reader.miss(1)
             reader.awaitReads(20)
@@ -165,7 +165,7 @@ final class OpenCount: @unchecked Sendable {
         }
         var seen: [CardTapSource.Report] = []
         while seen.count < 2, case let more = reports(source), !more.isEmpty { seen += more }
-        #expect(seen == [.recovered, .arrived(CardID(hex: "04A1B2C3")!)], "then it answers again, the card read anew after a fault")
+        #expect(seen == [.recovered, .arrived(CardUID(hex: "04A1B2C3")!)], "then it answers again, the card read anew after a fault")
     }
 
     @Test func aFloodOfTapsKeepsTheLatestFewForTheLoop() throws {
@@ -179,6 +179,6 @@ final class OpenCount: @unchecked Sendable {
         reader.awaitReads(2)
         let taken = source.take()
         #expect(taken.count <= CardTapSource.capacity)
-        #expect(taken.last == .arrived(CardID(bytes: [0x04, 0x00, 0x00, 99])!), "the latest tap is kept")
+        #expect(taken.last == .arrived(CardUID(bytes: [0x04, 0x00, 0x00, 99])!), "the latest tap is kept")
     }
 }

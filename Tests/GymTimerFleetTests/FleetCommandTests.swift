@@ -64,9 +64,9 @@ import GymTimerCore
         #expect(Self.parse(FleetCommand.forget(card: card).json) == .success(.forget(card: card)))
         #expect(Self.parse(#"{"do":"forget"}"#) == .failure(.missing("card")))
         #expect(Self.parse(#"{"do":"forget","card":"04A1B2C"}"#)
-            == .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes)")))
+            == .failure(.wrongType(field: "card", expected: "a card's pseudonym in hex (24 digits)")))
         #expect(Self.parse(#"{"do":"forget","card":null}"#)
-            == .failure(.wrongType(field: "card", expected: "a card's UID in hex (1 to 10 bytes)")))
+            == .failure(.wrongType(field: "card", expected: "a card's pseudonym in hex (24 digits)")))
         #expect(Self.parse(#"{"do":"forget","card":"04A1B2C3","at":1}"#) == .failure(.unexpected(field: "at", command: "forget")))
     }
 

@@ -133,7 +133,7 @@ import Testing
         #expect(station.station?.knownCards == 1)
         #expect(lines.all.filter { $0.contains("athlete card is ignored (malformed)") }.count == 1, "\(lines.all)")
 
-        station.runtime.tapped(Self.anna, at: station.runtime.now)
+        station.runtime.tapped(card: Self.anna, at: station.runtime.now)
         try station.run(until: .seconds(1.5))
         #expect(station.runtime.shownDisplay == DisplayContent(text: "AnnA"))
         // Four rounds beat her three: Pr over the result.

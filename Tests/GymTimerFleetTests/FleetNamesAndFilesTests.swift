@@ -136,7 +136,7 @@ import GymTimerSystem
         station.send("1.5 end")
         #expect(station.wait(upTo: 20) == 0, "the kiosk started and ran its script")
         let log = (try? String(contentsOfFile: "\(directory)/alone.log", encoding: .utf8)) ?? ""
-        let fleetLines = log.split(separator: "\n").filter { $0.contains("fleet") }
+        let fleetLines = log.split(separator: "\n").filter { $0.contains("fleet:") }
         #expect(fleetLines.count == 1 && fleetLines.first?.contains("missing.pass") == true
                 && fleetLines.first?.contains("runs alone") == true, "\(log)")
         let trace = (try? String(contentsOfFile: "\(directory)/alone.jsonl", encoding: .utf8)) ?? ""

@@ -27,6 +27,7 @@ import GymTimerSystem
 
     init() throws {
         directory = testDirectory("fleet-headless")
+        TestCardKey.file(in: directory)
     }
 
     /// A headless station named `name` on the broker at `port`, stdin a pipe; `extra` goes
@@ -35,7 +36,8 @@ import GymTimerSystem
     func station(_ name: String, port: Int, extra: String = "", output: String? = nil) throws -> RunningProcess {
         let config = "\(directory)/\(name).toml"
         let output = "\(directory)/\(output ?? name)"
-        try "\(extra)[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"\(name)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        // The gym's one card key, as every station of a gym has (`[athletes] card_key`).
+        try "\(extra)[athletes]\ncard_key = \"\(directory)/card.key\"\n[fleet]\nbroker = \"mqtt://127.0.0.1:\(port)\"\nstation = \"\(name)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         return try RunningProcess(
             gymtimer, ["simulate", "--headless", "--config", config, "--data-dir", "\(directory)/\(name)"],
             stdout: "\(output).jsonl", stderr: "\(output).log", pipeInput: true)
@@ -274,7 +276,7 @@ import GymTimerSystem
             gym.step(timeout: .milliseconds(20))
             return gym.stored == 1
         }, "the killed station's record arrives\n\(printed("rack-9"))")
-        let listed = try run(["fleet", "athlete", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--stations", "rack-9", "--card", "0e0f1011", "--short", "bEn"])
+        let listed = try run(["fleet", "athlete", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--stations", "rack-9", "--card", "0e0f1011", "--card-key", "\(directory)/card.key", "--short", "bEn"])
         #expect(listed.status == 0, "the station answers the class list: \(listed.out) \(listed.err)")
         #expect(listed.out.contains("rack-9"), "\(listed.out)")
         workout(rack9)
@@ -285,7 +287,7 @@ import GymTimerSystem
         rack9.send("0 end")
         #expect(rack9.wait(upTo: 10) == 0)
         let stored = try gym.history!.workouts()
-        #expect(stored.map(\.athlete) == [CardID(hex: "04A1B2C3"), CardID(hex: "0E0F1011")], "\(stored.map(\.id))")
+        #expect(stored.map(\.athlete) == [TestCardKey.card("04A1B2C3"), TestCardKey.card("0E0F1011")], "each by the card's pseudonym: \(stored.map(\.id))")
         #expect(stored.map(\.sets) == [2, 2])
         #expect(traceLines("rack-9").contains { $0["text"]?.string == "bEn " }, "the class list's name on the display")
     }

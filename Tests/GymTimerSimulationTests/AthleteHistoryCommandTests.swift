@@ -62,7 +62,7 @@ import GymTimerSystem
             let outcome = try GymtimerBinary.run([command, "--db", path, "--athlete", card])
             #expect(outcome.status == 2)
             #expect(outcome.stdout.isEmpty)
-            #expect(outcome.stderr == "gymtimer: no athlete named \(card) in the roster of \(path), and not a card UID either (hex, 1 to 10 bytes, e.g. 04A1B2C3)\n")
+            #expect(outcome.stderr == "gymtimer: no athlete named \(card) in the roster of \(path), and not a card either (its pseudonym as `athletes list` prints it)\n")
         }
         let both = try GymtimerBinary.run(["history", "--db", path, "--athlete", "04A1B2C3", "--station", "rack-1"])
         #expect(both.status == 2 && both.stderr.split(separator: "\n").count == 1, "\(both.stderr)")

@@ -2,6 +2,7 @@ import Foundation
 import GymTimerCore
 import GymTimerHistory
 import GymTimerSystem
+import GymTimerTestSupport
 import Testing
 
 /// The real `gymtimer` binary refuses a name holding a control or format character
@@ -45,12 +46,12 @@ import Testing
         let files = try ScratchDirectory()
         let db = files.path + "/gym.sqlite"
         _ = try HistoryStore(path: db, faults: FaultLog(sink: { _ in }))
-        let add = try GymtimerBinary.run(["athletes", "--db", db, "add", "\u{202E}Anna Berg", "--card", "04A1B2C3"])
+        let add = try GymtimerBinary.run(["athletes", "--db", db, "add", "\u{202E}Anna Berg", "--card", TestCardKey.hex("04A1B2C3")])
         #expect(add.status != 0 && add.stdout.isEmpty, "\(add)")
         #expect(add.stderr == #"gymtimer: bad athlete name "\u{202E}Anna Berg": has a right-to-left override (U+202E) at character 1: "# + Self.rule + "\n",
                 "\(add.stderr.debugDescription)")
         expectSafe(add)
-        let added = try GymtimerBinary.run(["athletes", "--db", db, "add", "Zoë Ångström", "--card", "04A1B2C3"])
+        let added = try GymtimerBinary.run(["athletes", "--db", db, "add", "Zoë Ångström", "--card", TestCardKey.hex("04A1B2C3")])
         #expect(added.status == 0, "\(added)")
         let rename = try GymtimerBinary.run(["athletes", "--db", db, "rename", "Zoë Ångström", "--to", "Zoë\nÅngström"])
         #expect(rename.status != 0 && rename.stdout.isEmpty, "\(rename)")

@@ -158,7 +158,7 @@ import Testing
         #expect(parsed?.steps.map(\.action) == [.fleet(.message(payload: #"{"do": "start"}"#, everyStation: true, retained: true))])
         // The gym's athlete card, retained on its topic; no payload clears it; a UID is required.
         let cards = try? ScriptParser(fleet: true).parse("1 fleet card 04a1b2c3 {\"short\": \"AnnA\"}\n2 fleet card 04A1B2C3\n3 end")
-        let anna = CardID(hex: "04A1B2C3")!
+        let anna = CardUID(hex: "04A1B2C3")!
         #expect(cards?.steps.map(\.action) == [
             .fleet(.athleteCard(card: anna, payload: #"{"short": "AnnA"}"#)), .fleet(.athleteCard(card: anna, payload: "")),
         ])

@@ -32,7 +32,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from gymtest import check, counts, stop, wait_for  # noqa: E402
+from gymtest import check, counts, pseudonym, stop, wait_for, write_card_key  # noqa: E402
 
 CANNOT_RUN = 77
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -204,10 +204,17 @@ class Chain:
             BIN, "collect", "--db", url, "--chain", "gyms", "--shared", "central", "--client-id", f"central-{n}",
             "--broker", "mqtt://127.0.0.1:1883", "--username", "collector", "--password-file", self.path("collector.pass")], "centre")
 
+    # The chain's one card key (the tests' key), which every station of every gym reads.
+    def card_key(self):
+        if not os.path.exists(self.path("card.key")):
+            write_card_key(self.path("card.key"))
+        return self.path("card.key")
+
     # A headless station in `gym`: a 1 s rest, its script lines through a pipe.
     def station(self, gym, name):
         config = self.write(f"{gym}-{name}.toml", "\n".join([
             "[rest]", "default_seconds = 1", "min_seconds = 1", "step_seconds = 1", "warning_seconds = 0", "",
+            "[athletes]", f'card_key = "{self.card_key()}"', "",
             "[fleet]", 'broker = "mqtt://127.0.0.1:1883"', f'station = "{name}"', "home_assistant = false", ""]))
         data = self.path(f"{gym}-{name}-data")
         process = self.start(f"{gym}-{name}", [BIN, "simulate", "--headless", "--config", config, "--data-dir", data], gym,
@@ -367,9 +374,11 @@ def scenario(chain):
 def athletes_across_the_chain(chain):
     """Anna is named at the centre; at rack-1 of each gym she taps her card (the display shows
     her short name: the chain's card reached that gym's station over its bridge) and does a
-    workout; both records are hers in PostgreSQL and in `stats --athlete`."""
+    workout; both records are hers in PostgreSQL and in `stats --athlete`, by her card's pseudonym
+    under the chain's one key (the UID typed at the centre with that key, tapped at each station)."""
     card = "04A1B2C3"
-    added = run(BIN, "athletes", "--db", Chain.PG_URL, "add", "Anna Berg", "--card", card, "--short", "AnnA", ns="centre")
+    added = run(BIN, "athletes", "--db", Chain.PG_URL, "add", "Anna Berg", "--card", card, "--card-key", chain.card_key(),
+                "--short", "AnnA", ns="centre")
     check("5: gymtimer athletes --db postgresql://… names Anna at the centre", "Anna Berg" in added.stdout, added.stdout)
     for gym in LINKS:
         station = chain.stations[(gym, "rack-1")]
@@ -381,7 +390,7 @@ def athletes_across_the_chain(chain):
               chain.log(f"{gym}-rack-1")[-800:])
         chain.workouts(gym, "rack-1", count=1)
     def hers():
-        return [row[0] for row in chain.sql(f"SELECT gym FROM workouts WHERE athlete = '{card}' ORDER BY gym") or []]
+        return [row[0] for row in chain.sql(f"SELECT gym FROM workouts WHERE athlete = '{pseudonym(card)}' ORDER BY gym") or []]
     check("5: her workouts at both gyms reach the centre as hers", wait_for(lambda: hers() == sorted(LINKS), 120), str(hers()))
     stats = run(BIN, "stats", "--db", Chain.PG_URL, "--athlete", "Anna Berg", ns="centre").stdout
     check("5: stats --athlete gives her one history over both gyms", "Workouts:        2" in stats, stats)

@@ -26,10 +26,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from gymtest import Gym, check, mqtt_publish, wait_for  # noqa: E402
+from gymtest import Gym, check, mqtt_publish, pseudonym, wait_for  # noqa: E402
 
 STATIONS = ["rack-1", "rack-2"]
-ANNA, BEN, NEW, GUEST_STATION = "04A1B2C3", "04B0B0B0", "0DDC0FFE", "rack-4"
+# The members' cards as everything past a station knows them: their pseudonyms under the gym's key.
+ANNA, BEN, NEW = (pseudonym(uid) for uid in ("04A1B2C3", "04B0B0B0", "0DDC0FFE"))
+GUEST_STATION = "rack-4"
 PROGRAM = "AMRAP 12"
 
 
@@ -129,7 +131,7 @@ def main():
                 return Array.from(document.querySelectorAll('#boards .board li')).map(li =>
                   [li.dataset.rank, li.dataset.athlete, li.dataset.station, li.dataset.division, li.dataset.score]);""")
         expected = [["1", "Anna Berg", "rack-1", "rx", "8 rounds"], ["1", "Ben Ohl", "rack-2", "rx", "8 rounds"],
-                    ["3", "new card 0FFE", "rack-3", "rx", "5 rounds"], ["4", "guest", GUEST_STATION, "rx", "4 rounds"]]
+                    ["3", f"new card {NEW[-4:]}", "rack-3", "rx", "5 rounds"], ["4", "guest", GUEST_STATION, "rx", "4 rounds"]]
         shown = wait_for(lambda: board() if board() == expected else None, 20)
         check("the leaderboard names each athlete with their station, Rx, equal scores sharing a rank", shown is not None, repr(board()))
         texts = driver.execute_script("return Array.from(document.querySelectorAll('#boards .board li')).map(li => li.textContent)")

@@ -31,7 +31,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from gymtest import Gym, check, mqtt_publish, wait_for  # noqa: E402
+from gymtest import Gym, check, mqtt_publish, pseudonym, wait_for  # noqa: E402
 
 COACH, ATTACKER = "127.0.0.1", "127.0.0.2"
 PIN = Gym.PIN
@@ -104,7 +104,7 @@ def main():
         wait_for(lambda: os.path.exists(db), 20)
         collect.terminate()
         collect.wait(timeout=10)
-        added = subprocess.run([gymtimer, "athletes", "--db", db, "add", HOSTILE_NAME, "--card", "04A1B2C3", "--short", "AnnA"],
+        added = subprocess.run([gymtimer, "athletes", "--db", db, "add", HOSTILE_NAME, "--card", pseudonym("04A1B2C3"), "--short", "AnnA"],
                                capture_output=True, text=True)
         check("the roster takes a name that is markup (any printable text is a name)", added.returncode == 0, added.stderr)
         # The collector again, for good: the console asks it for the athlete's page.

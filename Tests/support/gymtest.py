@@ -16,6 +16,8 @@ A test imports it with its folder on the path:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
     from gymtest import check, wait_for  # noqa: E402
 """
+import hashlib
+import hmac
 import itertools
 import os
 import shutil
@@ -65,6 +67,21 @@ def wait_for(condition, seconds, step=0.2):
         if value or time.monotonic() >= end:
             return value
         time.sleep(step)
+
+
+# The tests' card key (Swift's TestCardKey: 32 bytes of 0x42) and the pseudonym a card's UID has
+# under it: HMAC-SHA-256 of the UID's bytes, its first 12 bytes as upper-case hex.
+TEST_CARD_KEY = bytes([0x42] * 32)
+
+
+def pseudonym(uid, key=TEST_CARD_KEY):
+    return hmac.new(key, bytes.fromhex(uid), hashlib.sha256).hexdigest()[:24].upper()
+
+
+def write_card_key(path, key=TEST_CARD_KEY):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key.hex() + "\n")
 
 
 def free_port(host="127.0.0.1"):
@@ -221,11 +238,20 @@ class Gym:
     def start_collector(self):
         return self.start("collect", self.collector_argv())
 
+    def card_key(self):
+        """The gym's card key file (work/card.key, 0600), made once: every station of the gym
+        reads it (`[athletes] card_key`), as `athletes add --card UID --card-key` does."""
+        path = self.path("card.key")
+        if not os.path.exists(path):
+            write_card_key(path)
+        return path
+
     def start_station(self, station, extra="", stdin=subprocess.DEVNULL, stdout=None):
-        """A headless station of the fleet, its config's [fleet] then `extra`."""
+        """A headless station of the fleet with the gym's card key, its config's [fleet] then `extra`."""
         config = self.path(f"{station}.toml")
         with open(config, "w") as f:
-            f.write(f'[fleet]\nbroker = "{self.broker}"\nstation = "{station}"\n{extra}')
+            f.write(f'[athletes]\ncard_key = "{self.card_key()}"\n'
+                    f'[fleet]\nbroker = "{self.broker}"\nstation = "{station}"\n{extra}')
         return self.start(station, [self.gymtimer, "simulate", "--headless", "--config", config,
                                     "--data-dir", self.path(station)], stdin=stdin, stdout=stdout)
 

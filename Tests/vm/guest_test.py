@@ -19,7 +19,9 @@ DEBOUNCE_MS = 10
 LINE = {"start": 17, "dismiss": 27, "enc_a": 22, "enc_b": 23, "buzzer": 18,
         "ready": 5, "rest": 6, "alarm": 13, "low": 19, "high": 26}
 FONT = {0x00: " ", 0x3F: "0", 0x06: "1", 0x5B: "2", 0x4F: "3", 0x66: "4", 0x6D: "5",
-        0x7D: "6", 0x07: "7", 0x7F: "8", 0x6F: "9", 0x40: "-"}
+        0x7D: "6", 0x07: "7", 0x7F: "8", 0x6F: "9", 0x40: "-",
+        # The hex digits past 9, as a card's pseudonym shows them (A b C d E F), read back as hex.
+        0x77: "A", 0x7C: "B", 0x39: "C", 0x5E: "D", 0x79: "E", 0x71: "F"}
 failures = 0
 
 

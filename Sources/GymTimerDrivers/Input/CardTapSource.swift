@@ -24,8 +24,8 @@ public final class CardTapSource: PollSource, Sendable {
 
     /// What the reader's thread tells the loop.
     public enum Report: Hashable, Sendable {
-        /// A card came into the field.
-        case arrived(CardID)
+        /// A card came into the field: its UID, which the loop turns into its pseudonym at once.
+        case arrived(CardUID)
         /// The reader could not be opened, or stopped answering (logged once until it recovers).
         case fault(HALError)
         /// A card whose UID no card has (0 or more than 10 bytes): nobody taps in.
@@ -242,7 +242,7 @@ extension CardTapSource {
             missingFor = .zero
             guard uid != present else { return }
             present = uid
-            mailbox.post(CardID(bytes: uid).map { .arrived($0) } ?? .unreadableCard(byteCount: uid.count))
+            mailbox.post(CardUID(bytes: uid).map { .arrived($0) } ?? .unreadableCard(byteCount: uid.count))
         }
     }
 }

@@ -13,13 +13,13 @@ public final class SimulatedCardReader: CardReader, @unchecked Sendable {
 
     private let now: @Sendable () -> Duration
     private let lock = NSLock()
-    private var taps: [(card: CardID, from: Duration)] = []
+    private var taps: [(card: CardUID, from: Duration)] = []
 
     /// `now` is the kiosk's timeline (the moment a tap's time counts on).
     public init(now: @escaping @Sendable () -> Duration) { self.now = now }
 
     /// `card` is held to the reader from `time` for `tapLength`.
-    public func tap(_ card: CardID, at time: Duration) {
+    public func tap(_ card: CardUID, at time: Duration) {
         lock.withLock {
             taps.append((card, time))
             // Taps over are forgotten: the list stays as short as the taps still to come.
@@ -31,11 +31,6 @@ public final class SimulatedCardReader: CardReader, @unchecked Sendable {
     public func cardInField() throws(HALError) -> [UInt8]? {
         let t = now()
         let card = lock.withLock { taps.last { $0.from <= t && t < $0.from + Self.tapLength }?.card }
-        return card.map { Self.bytes(of: $0) }
-    }
-
-    static func bytes(of card: CardID) -> [UInt8] {
-        let digits = Array(card.hex.utf8)
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 }
+        return card?.bytes
     }
 }

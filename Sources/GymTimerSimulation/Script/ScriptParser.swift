@@ -82,7 +82,7 @@ public struct ScriptParser: Sendable {
             guard args.isEmpty else { throw ScriptError(line: line, "restart takes no arguments") }
             return .restart
         case "tap":
-            guard args.count == 1, let card = CardID(hex: args[0]) else {
+            guard args.count == 1, let card = CardUID(hex: args[0]) else {
                 throw ScriptError(line: line, "usage: TIME tap UID (the card's UID in hex, 1 to 10 bytes, e.g. 04A1B2C3)")
             }
             return .tap(card)
@@ -110,8 +110,8 @@ public struct ScriptParser: Sendable {
         }
         if args.first == "class" { return .classRecord(payload: args.dropFirst().joined(separator: " ")) }
         if args.first == "card" {
-            guard args.count >= 2, let card = CardID(hex: args[1]) else {
-                throw ScriptError(line: line, "usage: TIME fleet card UID [CARD] (a UID of 1 to 10 bytes in hex, then the card's JSON or nothing to clear it)")
+            guard args.count >= 2, let card = CardUID(hex: args[1]) else {
+                throw ScriptError(line: line, "usage: TIME fleet card UID [CARD] (a UID of 1 to 10 bytes in hex, published as its pseudonym under the station's card key, then the card's JSON or nothing to clear it)")
             }
             return .athleteCard(card: card, payload: args.dropFirst(2).joined(separator: " "))
         }

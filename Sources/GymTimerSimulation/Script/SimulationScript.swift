@@ -12,7 +12,7 @@ public struct SimulationScript: Hashable, Sendable {
         case turn(Int)
         case restart
         /// A card with this UID held to the station's reader (`T tap 04A1B2C3`).
-        case tap(CardID)
+        case tap(CardUID)
         /// Something the gym's network does (a run whose config has a `[fleet]`).
         case fleet(FleetAction)
     }
@@ -29,7 +29,7 @@ public struct SimulationScript: Hashable, Sendable {
         /// `payload`, retained on the gym's topic of `card` (`{prefix}/all/athletes/{card}`): the
         /// athlete's card as the collector publishes it (`fleet card 04A1B2C3 {"short":"AnnA",…}`;
         /// an empty payload clears it).
-        case athleteCard(card: CardID, payload: String)
+        case athleteCard(card: CardUID, payload: String)
         /// The broker goes down (its retained messages and sessions are kept, as Mosquitto's
         /// persistence keeps them): every client loses its connection.
         case brokerDown

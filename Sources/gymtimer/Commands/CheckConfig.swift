@@ -1,5 +1,7 @@
 import ArgumentParser
 import GymTimerConfig
+import GymTimerCore
+import GymTimerSystem
 
 /// `gymtimer check-config FILE`: validates a config file, and that the files it names (the
 /// fleet's password and CA files) can be read, which the kiosk would otherwise find out only
@@ -13,7 +15,14 @@ struct CheckConfig: ParsableCommand {
 
     func run() throws {
         let configuration = try loadConfiguration(file)
-        let problems = FleetFiles.problems(configuration.fleet)
+        var problems = FleetFiles.problems(configuration.fleet)
+        if let path = configuration.kiosk.athletes.cardKeyPath {
+            do {
+                _ = try CardKeyFile.read(path)
+            } catch {
+                problems.append("athletes.card_key = \(NameText.quoted(path)): \(error.detail) (the gym's card key, 32 bytes of hex on one line)")
+            }
+        }
         for problem in problems { StandardError.writeLine("\(file): \(problem)") }
         if !problems.isEmpty { throw ExitCode(2) }
         print("\(file): ok")

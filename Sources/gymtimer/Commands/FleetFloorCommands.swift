@@ -111,8 +111,10 @@ struct FleetAthlete: CoachCommand {
     @OptionGroup var broker: FleetBrokerOptions
     @OptionGroup var target: FleetTargetOptions
 
-    @Option(name: .long, help: "The athlete's card UID in hex (e.g. 04A1B2C3).")
+    @Option(name: .long, help: "The athlete's card: its pseudonym as `athletes list` prints it, or its UID in hex (e.g. 04A1B2C3) with --card-key.")
     var card: String?
+    @Option(name: .customLong("card-key"), help: "The gym's card key file (the stations' [athletes] card_key), which turns a typed UID into the card's pseudonym: the UID never goes on the network.")
+    var cardKey: String?
     @Option(name: .long, help: "What the display shows for a moment: up to 4 characters a digit draws (e.g. AnnA).")
     var short: String?
     @Option(name: .long, help: "rx or scaled: how their program results are recorded (default: a fresh athlete starts rx, one already on the station keeps theirs).")
@@ -125,8 +127,8 @@ struct FleetAthlete: CoachCommand {
             guard card == nil, short == nil, division == nil else { throw CLIError.usage("athlete: --off takes no --card, --short or --division") }
             return
         }
-        guard let card else { throw CLIError.usage("athlete: give --card UID, or --off") }
-        guard CardID(hex: card) != nil else { throw CLIError.usage("athlete --card \(card.prefix(32)): not a card UID (1 to 10 bytes of hex)") }
+        guard let card else { throw CLIError.usage("athlete: give --card CARD, or --off") }
+        _ = try CardArgument.card(card, option: "athlete --card", keyFile: cardKey)
         if let short, short.isEmpty || !DisplayContent.canDraw(short) {
             throw CLIError.usage("athlete --short: up to 4 characters a 7-segment digit draws")
         }
@@ -136,7 +138,8 @@ struct FleetAthlete: CoachCommand {
     }
 
     func command() -> FleetCommand {
-        .athlete(card.flatMap(CardID.init(hex:)).map {
+        // Checked by `validate`: the card is one, its key readable.
+        .athlete(card.flatMap { try? CardArgument.card($0, option: "--card", keyFile: cardKey) }.map {
             CardTap(card: $0, shortName: short, division: division.flatMap(Division.init(rawValue:)))
         })
     }

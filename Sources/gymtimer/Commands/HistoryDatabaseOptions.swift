@@ -14,7 +14,7 @@ struct HistoryDatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "Only this fleet station's workouts (a database `gymtimer collect` fills).")
     var station: String?
 
-    @Option(name: .long, help: "Only this athlete's workouts, on every station: their name in the gym's roster (`gymtimer athletes`), or a card's UID in hex (e.g. 04A1B2C3).")
+    @Option(name: .long, help: "Only this athlete's workouts, on every station: their name in the gym's roster (`gymtimer athletes`), or a card's pseudonym as `athletes list` prints it.")
     var athlete: String?
 
     /// The records `--station` or `--athlete` name in the database at `path` (every one
@@ -33,7 +33,7 @@ struct HistoryDatabaseOptions: ParsableArguments {
                 case .missingDatabase: throw CLIError.usage("\(HistoryError.missing(path: path))")
                 case .unknownAthleteOrCard:
                     throw CLIError.usage(
-                        "no athlete named \(text) in the roster of \(path), and not a card UID either (hex, 1 to 10 bytes, e.g. 04A1B2C3)")
+                        "no athlete named \(text) in the roster of \(path), and not a card either (its pseudonym as `athletes list` prints it)")
                 default: throw CLIError.usage("\(error)")
                 }
             }

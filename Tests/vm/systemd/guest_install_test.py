@@ -15,6 +15,8 @@ installed station while its clock is trusted (adjtimex), lit while it is not. Wi
 it up: the collector and the console run by their units, a station's record collected, the
 console answering HTTP, both units scored by systemd-analyze security. Two boots, phase 1 ending
 in a reboot; prints "INSTALLTEST PHASE n: PASS|FAIL"."""
+import hashlib
+import hmac
 import os
 import re
 import subprocess
@@ -44,7 +46,7 @@ OLD_UNIT = f"{REPO}/fleet-old-unit"
 DROPIN = "/etc/systemd/system/gymtimer.service.d/fleet-network.conf"
 # The card reader: a PN532's twin on ttyS2, wired to the ttyS1 the installed unit opens (run.sh).
 READER = "pn532_uart:/dev/ttyS1"
-CARD = "04A1B2C3D41234"  # its last four digits are what the display shows for it: 12 34
+CARD = "04A1B2C3D41234"  # its UID; the display shows its pseudonym's last four digits (card_shown)
 # Another member's, after the reboot (the first may still be on the station: the same card would
 # tap them out).
 OTHER_CARD = "04A1B2C3D45678"
@@ -84,6 +86,20 @@ def pn532_twin():
     said = twin.stdout.readline().strip()
     g.check(said == "pn532: answering on /dev/ttyS2", f"the PN532's twin answers on ttyS2: {said}")
     return twin
+
+
+def pseudonym(card):
+    """The card's pseudonym under the key the installed station made at its first start
+    (STATE/card.key): HMAC-SHA-256 of the UID's bytes, its first 12 bytes in hex."""
+    with open(f"{STATE}/card.key") as f:
+        key = bytes.fromhex(f.readline().strip())
+    return hmac.new(key, bytes.fromhex(card), hashlib.sha256).hexdigest()[:24].upper()
+
+
+def card_shown(card):
+    """What the display shows for a card no name is known for: its pseudonym's last four digits."""
+    tail = pseudonym(card)[-4:]
+    return tail[:2] + " " + tail[2:]
 
 
 def hold(twin, card=CARD):
@@ -423,8 +439,9 @@ def phase1():
     # dialout, DeviceAllow=char-ttyS): the display shows their card for a moment, and the rest
     # below is theirs.
     hold(twin)
-    g.check(g.wait_for(lambda: g.shown(g.ram()).replace(":", " ") == "12 34", 30),
-            f"a tap at the PN532 shows the card's last digits 12 34 ({g.shown(g.ram())}; reader: {reader_lines()})")
+    g.check(g.wait_for(lambda: g.shown(g.ram()).replace(":", " ") == card_shown(CARD), 30),
+            f"a tap at the PN532 shows the last digits of the card's pseudonym under the key the station made,"
+            f" {card_shown(CARD)} ({g.shown(g.ram())}; reader: {reader_lines()})")
     lift(twin)
     g.check(g.wait_for(lambda: g.shown(g.ram()) == "00:05", 10), f"then the timer again ({g.shown(g.ram())})")
     g.check(not reader_lines(), f"the reader works without a line in the journal: {reader_lines()}")
@@ -452,8 +469,10 @@ def phase1():
     rc, out = sh("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "gymtimer", "history")
     g.check(rc == 2 and "permission denied" in out and "gymtimer group" in out.replace("its group", "gymtimer group"),
             f"anyone else is told why and what to do: {out.strip()}")
-    rc, out = sh("gymtimer", "history", "--athlete", CARD)
-    g.check(rc == 0 and "rest" in out.lower(), f"the rest is the athlete's who tapped in: {out.strip()[:300]}")
+    rc, out = sh("gymtimer", "history", "--athlete", pseudonym(CARD))
+    g.check(rc == 0 and "rest" in out.lower(), f"the rest is the athlete's who tapped in, by the card's pseudonym: {out.strip()[:300]}")
+    rc, out = sh("grep", "-rlaF", CARD, STATE)
+    g.check(rc == 1 and not out.strip(), f"no file of the station's holds the card's UID: {out.strip()}")
     rc, out = sh("gymtimer", "history", "--athlete", "0102030405060708")
     g.check(rc == 0 and "rest" not in out.lower(), f"and nobody else's: {out.strip()[:300]}")
     st = os.stat(STATE)
@@ -517,8 +536,8 @@ def phase2():
     g.check(g.wait_for(lambda: any(line.startswith("recovered: ") for line in reader_lines()), 30),
             f"the reader answering again is said once: {reader_lines()}")
     hold(twin, OTHER_CARD)
-    g.check(g.wait_for(lambda: g.shown(g.ram()).replace(":", " ") == "56 78", 30),
-            f"a tap after the reader came back shows 56 78 ({g.shown(g.ram())})")
+    g.check(g.wait_for(lambda: g.shown(g.ram()).replace(":", " ") == card_shown(OTHER_CARD), 30),
+            f"a tap after the reader came back shows {card_shown(OTHER_CARD)} ({g.shown(g.ram())})")
     lift(twin)
     twin.stdin.close()
     twin.wait(timeout=30)
