@@ -11,6 +11,9 @@ import GymTimerSystem
 /// PostgreSQL restart loses nothing. Several collectors may share one database.
 public final class PostgresRecordStore: CollectorStore {
     let link: PostgresLink
+    /// The chain's card key, when the collector was given it: a record an older station sends
+    /// with a card's UID is stored under the card's pseudonym.
+    public var cardKey: CardKey?
 
     /// The store at `url`; nothing is connected until the first call (`check` connects now).
     public init(url: PostgresURL, timeouts: PostgresTimeouts = PostgresTimeouts()) {
@@ -35,8 +38,9 @@ public final class PostgresRecordStore: CollectorStore {
 
     /// Stores `records` in one transaction, each once by (gym, id); a record of no gym (one
     /// gym's collector) goes under gym ''. Returns how many were new.
-    public func store(_ records: [CollectedRecord]) throws -> Int {
-        guard !records.isEmpty else { return 0 }
+    public func store(_ given: [CollectedRecord]) throws -> Int {
+        guard !given.isEmpty else { return 0 }
+        let records = cardKey.map { key in given.map { CollectedRecord(gym: $0.gym, workout: $0.workout.carryingCard(with: key)) } } ?? given
         do {
             // One statement is a transaction of its own: a batch that fits one is one round trip
             // (a collector's batches are mostly small, so this is what sets its records per second).

@@ -23,6 +23,9 @@ struct CentralCollect: ParsableCommand {
     @Option(name: .long, help: "Share the records with the other collectors of this group ($share/GROUP/…): each record goes to one.")
     var shared: String?
 
+    @Option(name: .customLong("card-key"), help: "The chain's card key file (every station's [athletes] card_key): the card UIDs the database stored before pseudonyms, and any an older station sends, become the cards' pseudonyms.")
+    var cardKey: String?
+
     @Option(name: .customLong("client-id"), help: "The collector's MQTT client id: its persistent session at the broker.")
     var clientID = "gymtimer-central"
 
@@ -30,8 +33,16 @@ struct CentralCollect: ParsableCommand {
         if let problem = FleetStationName.problem(chain) { throw CLIError.usage("--chain \(NameText.quoted(chain)): \(problem)") }
         if let shared, let problem = FleetStationName.problem(shared) { throw CLIError.usage("--shared \(NameText.quoted(shared)): \(problem)") }
         let store = try database.store()
+        let key = try cardKey.map { path in try CLIError.asUsage { try CardKeyFile.read(path) } }
         do {
             try store.check()
+            if let key {
+                store.cardKey = key
+                let carried = try store.carryCards(with: key)
+                if carried > 0 { StandardError.writeLine("collect: \(carried) card UID(s) stored before pseudonyms now their pseudonyms") }
+            } else if try store.storedUIDCount() > 0 {
+                StandardError.writeLine("collect: the chain's database stores card UIDs from before card pseudonyms: run the collector once with --card-key FILE (the stations' [athletes] card_key) to turn them into pseudonyms")
+            }
         } catch {
             // Not fatal: records wait at the stations until the database answers.
             StandardError.writeLine("collect: \(error); collecting anyway, storing once it answers")
