@@ -55,7 +55,7 @@ public struct PostgresGymDesk: GymDeskStore {
         .failure(.init(description: Self.rosterElsewhere))
     }
 
-    public func rename(id: Int64, name: String?, short: String?) -> Result<String, GymDeskProblem> {
+    public func rename(id: Int64, name: String?, short: String?, shown: PublicName?) -> Result<String, GymDeskProblem> {
         .failure(.init(description: Self.rosterElsewhere))
     }
 

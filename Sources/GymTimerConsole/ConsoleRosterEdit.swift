@@ -12,7 +12,7 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
     /// derived from the name).
     case name(card: CardID, name: String, short: String?)
     /// `{"id":3,"name":"Anna Lind","short":"LInd"}`: either or both.
-    case rename(id: Int64, name: String?, short: String?)
+    case rename(id: Int64, name: String?, short: String?, shown: PublicName? = nil)
     /// `{"id":"rack-1/program@5","division":"scaled"}`: a result's division.
     case division(record: String, division: Division)
     /// `{"id":"rack-1/program@5"}`: a result voided (no best or leaderboard counts it).
@@ -29,6 +29,8 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
         var short: String?
         var id: JSONID?
         var division: String?
+        /// How the signed-out world names the athlete (`initial`, `short` or `guest`).
+        var `public`: String?
     }
 
     /// An id as the page sends it: a number (an athlete) or a text (a record).
@@ -64,8 +66,15 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
         case .rename:
             guard case .number(let id)? = decoded.id else { return .failure(.init(description: "say which athlete")) }
             let name = blankless(decoded.name), short = blankless(decoded.short)
-            guard name != nil || short != nil else { return .failure(.init(description: "write a new name or short name")) }
-            return .success(.rename(id: id, name: name, short: short))
+            var shown: PublicName?
+            if let text = decoded.public {
+                guard let chosen = PublicName(rawValue: text) else {
+                    return .failure(.init(description: "shown signed out as initial, short or guest"))
+                }
+                shown = chosen
+            }
+            guard name != nil || short != nil || shown != nil else { return .failure(.init(description: "write a new name or short name")) }
+            return .success(.rename(id: id, name: name, short: short, shown: shown))
         case .division:
             guard case .text(let record)? = decoded.id, !record.isEmpty, record.utf8.count <= 256 else {
                 return .failure(.init(description: "say which result"))
@@ -97,8 +106,8 @@ public enum ConsoleRosterEdit: Hashable, Sendable {
         switch self {
         case .name(let card, let name, let short):
             (ask.card, ask.name, ask.short) = (card.hex, name, short)
-        case .rename(let id, let name, let short):
-            (ask.athlete, ask.name, ask.short) = (id, name, short)
+        case .rename(let id, let name, let short, let shown):
+            (ask.athlete, ask.name, ask.short, ask.shown) = (id, name, short, shown)
         case .division(let record, let division):
             (ask.record, ask.division) = (record, division)
         case .void(let record):

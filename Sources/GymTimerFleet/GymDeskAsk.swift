@@ -16,7 +16,8 @@ public struct GymDeskAsk: Hashable, Sendable, Codable {
         case summary
         /// A new card (`card`) named (`name`, `short`).
         case name
-        /// An athlete (`athlete`) renamed (`name` and/or `short`).
+        /// An athlete (`athlete`) renamed (`name` and/or `short`) and/or named otherwise to the
+        /// signed-out world (`shown`).
         case rename
         /// A program result (`record`) set to Rx or Scaled (`division`).
         case division
@@ -35,6 +36,8 @@ public struct GymDeskAsk: Hashable, Sendable, Codable {
     public var short: String?
     public var record: String?
     public var division: Division?
+    /// How the signed-out world names the athlete (a `rename`).
+    public var shown: PublicName?
     /// Each station's card now (station → hex UID).
     public var onStations: [String: String]?
 

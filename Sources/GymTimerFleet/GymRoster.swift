@@ -1,3 +1,5 @@
+import GymTimerCore
+
 /// The gym's roster as the coach's page shows it (the collector's answer to a `roster` ask,
 /// `GymDeskAsk`): every athlete, and the cards seen lately that no athlete has. Its JSON is the
 /// page's (`GET /api/roster`), byte for byte what the console sends on.
@@ -8,14 +10,17 @@ public struct GymRoster: Hashable, Sendable, Codable {
         public var name: String
         /// What the wall shows (4 characters a digit can draw).
         public var short: String
-        /// Their cards' UIDs, as hex.
+        /// Their cards' pseudonyms, as hex.
         public var cards: [String]
+        /// How the signed-out world names them (`PublicName`); nil: not said, the initial.
+        public var shown: PublicName?
 
-        public init(id: Int64, name: String, short: String, cards: [String]) {
+        public init(id: Int64, name: String, short: String, cards: [String], shown: PublicName? = nil) {
             self.id = id
             self.name = name
             self.short = short
             self.cards = cards
+            self.shown = shown
         }
     }
 

@@ -247,8 +247,8 @@ final class CollectorDesk {
             return edited(database.name(card: card, name: name, short: ask.short))
         case .rename:
             guard let athlete = ask.athlete else { return refused("say which athlete") }
-            guard ask.name != nil || ask.short != nil else { return refused("write a new name or short name") }
-            return edited(database.rename(id: athlete, name: ask.name, short: ask.short))
+            guard ask.name != nil || ask.short != nil || ask.shown != nil else { return refused("write a new name or short name") }
+            return edited(database.rename(id: athlete, name: ask.name, short: ask.short, shown: ask.shown))
         case .division:
             guard let record = ask.record, !record.isEmpty, record.utf8.count <= 256 else { return refused("say which result") }
             guard let division = ask.division else { return refused("the division is rx or scaled") }

@@ -63,7 +63,7 @@ package struct GymDatabase: GymDeskStore {
 
     /// One athlete as the page sees them.
     package static func athlete(_ athlete: RosterAthlete) -> GymRoster.Athlete {
-        .init(id: athlete.id, name: athlete.name, short: athlete.shortName, cards: athlete.cards.map(\.hex))
+        .init(id: athlete.id, name: athlete.name, short: athlete.shortName, cards: athlete.cards.map(\.hex), shown: athlete.publicName)
     }
 
     /// Every athlete of the roster, by name.
@@ -85,14 +85,23 @@ package struct GymDatabase: GymDeskStore {
         }
     }
 
-    /// The athlete `id` renamed to `name` and/or given the short name `short`.
-    package func rename(id: Int64, name: String?, short: String?) -> Result<String, Problem> {
+    /// The athlete `id` renamed to `name`, given the short name `short` and/or shown to the
+    /// signed-out world as `shown` (`gymtimer athletes public`).
+    package func rename(id: Int64, name: String?, short: String?, shown: PublicName? = nil) -> Result<String, Problem> {
         do {
             guard let athlete = try readAthletes().first(where: { $0.id == id }) else {
                 return .failure(.init(description: "Not renamed: no such athlete in the roster (reload the page)"))
             }
-            let renamed = try AthleteRoster.open(path: path, wall: wall).rename(athlete.name, to: name, shortName: short)
-            return .success("\(athlete.name) is now \(renamed.name) (\(renamed.shortName) on the wall)")
+            let roster = try AthleteRoster.open(path: path, wall: wall)
+            var renamed = athlete
+            if name != nil || short != nil { renamed = try roster.rename(athlete.name, to: name, shortName: short) }
+            var said = "\(athlete.name) is now \(renamed.name) (\(renamed.shortName) on the wall)"
+            if let shown {
+                renamed = try roster.setPublicName(renamed.name, to: shown)
+                said = name == nil && short == nil ? "Signed out, \(renamed.name) is shown as \(renamed.shownName)"
+                    : said + ", shown signed out as \(renamed.shownName)"
+            }
+            return .success(said)
         } catch {
             return .failure(.init(description: "Not renamed: \(error)"))
         }

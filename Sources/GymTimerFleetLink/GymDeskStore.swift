@@ -21,8 +21,8 @@ public protocol GymDeskStore {
     func summary(id: Int64) -> Result<GymAthleteSummary?, GymDeskProblem>
     /// `name` (and `short`) for a new `card`; what was done, as the page says it.
     func name(card: CardID, name: String, short: String?) -> Result<String, GymDeskProblem>
-    /// Athlete `id` renamed and/or given a short name.
-    func rename(id: Int64, name: String?, short: String?) -> Result<String, GymDeskProblem>
+    /// Athlete `id` renamed, given a short name and/or shown to the signed-out world as `shown`.
+    func rename(id: Int64, name: String?, short: String?, shown: PublicName?) -> Result<String, GymDeskProblem>
     /// The program result `record` set to `division`.
     func setDivision(record: String, division: Division) -> Result<String, GymDeskProblem>
     /// The program result `record` voided: no best or leaderboard counts it any more.

@@ -112,7 +112,7 @@ import Testing
         // south's bench-1/program@3 is not north's to switch.
         if case .success = desk.setDivision(record: "bench-1/program@3", division: .scaled) { Issue.record("switched another gym's result") }
         #expect(try desk.scores().get().boards.first?.entries.map(\.division) == [.rx, .scaled])
-        guard case .failure(let refused) = desk.rename(id: 1, name: "Ann", short: nil) else { Issue.record("renamed"); return }
+        guard case .failure(let refused) = desk.rename(id: 1, name: "Ann", short: nil, shown: nil) else { Issue.record("renamed"); return }
         #expect(refused.description == PostgresGymDesk.rosterElsewhere)
         guard case .failure = desk.name(card: Self.newcomer, name: "Bo", short: nil) else { Issue.record("named"); return }
         #expect(try server.query("SELECT count(*) FROM athletes") == [["1"]])

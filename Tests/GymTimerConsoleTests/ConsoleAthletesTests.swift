@@ -118,6 +118,8 @@ import Testing
         #expect(parse(.name, #"{"card":"04a1b2c3","name":"Anna Berg"}"#)
             == .failure(.init(description: "not a new card from the list (tap the card on a station first)")))
         #expect(try parse(.rename, #"{"id":3,"name":"","short":"LInd"}"#).get() == .rename(id: 3, name: nil, short: "LInd"))
+        #expect(try parse(.rename, #"{"id":3,"name":"","short":"","public":"guest"}"#).get() == .rename(id: 3, name: nil, short: nil, shown: .guest))
+        #expect(parse(.rename, #"{"id":3,"public":"full"}"#) == .failure(.init(description: "shown signed out as initial, short or guest")))
         #expect(try parse(.division, #"{"id":"rack-1/program@5","division":"scaled"}"#).get()
             == .division(record: "rack-1/program@5", division: .scaled))
         #expect((try? parse(.name, #"{"card":"not hex","name":"A"}"#).get()) == nil)

@@ -34,7 +34,7 @@ import Testing
         func athletes() -> Result<[GymRoster.Athlete], GymDeskProblem> { .success([member]) }
         func summary(id: Int64) -> Result<GymAthleteSummary?, GymDeskProblem> { .success(nil) }
         func name(card: CardID, name: String, short: String?) -> Result<String, GymDeskProblem> { .failure(.init(description: "Refused: not here")) }
-        func rename(id: Int64, name: String?, short: String?) -> Result<String, GymDeskProblem> { .failure(.init(description: "Refused: not here")) }
+        func rename(id: Int64, name: String?, short: String?, shown: PublicName?) -> Result<String, GymDeskProblem> { .failure(.init(description: "Refused: not here")) }
         func setDivision(record: String, division: Division) -> Result<String, GymDeskProblem> { .failure(.init(description: "no")) }
         func void(record: String) -> Result<String, GymDeskProblem> { .failure(.init(description: "no")) }
         func scores() -> Result<GymScores, GymDeskProblem> {
@@ -137,7 +137,7 @@ import Testing
         func athletes() -> Result<[GymRoster.Athlete], GymDeskProblem> { down() }
         func summary(id: Int64) -> Result<GymAthleteSummary?, GymDeskProblem> { down() }
         func name(card: CardID, name: String, short: String?) -> Result<String, GymDeskProblem> { down() }
-        func rename(id: Int64, name: String?, short: String?) -> Result<String, GymDeskProblem> { down() }
+        func rename(id: Int64, name: String?, short: String?, shown: PublicName?) -> Result<String, GymDeskProblem> { down() }
         func setDivision(record: String, division: Division) -> Result<String, GymDeskProblem> { down() }
         func void(record: String) -> Result<String, GymDeskProblem> { down() }
         func scores() -> Result<GymScores, GymDeskProblem> {

@@ -48,6 +48,11 @@ import GymTimerSystem
             return
         }
         #expect(problem.description.hasPrefix("Not renamed: bad short name"))
+        // How the signed-out world names her, the owner's choice from the console's roster row.
+        #expect(try database.rename(id: cara.id, name: nil, short: nil, shown: .short).get() == "Signed out, Cara Lind is shown as CArA")
+        #expect(try database.roster().get().athletes.last?.shown == .short)
+        #expect(try database.rename(id: cara.id, name: "Cara Dune", short: nil, shown: .guest).get()
+            == "Cara Lind is now Cara Dune (CArA on the wall), shown signed out as guest")
         guard case .failure(let taken) = database.name(card: CardID(hex: "04A1B2C3")!, name: "Mallory", short: nil) else {
             Issue.record("someone's card was given to another")
             return

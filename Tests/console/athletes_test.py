@@ -192,6 +192,36 @@ def main():
               guest_board == ["Anna B.", "Ben O.", "Cara D.", "guest"], repr(guest_board))
         leaked = [t for t in (ANNA, BEN, NEW, NEW[-4:], "Berg", "Ohl", "Dune", "athleteID") if t in json.dumps(guest_sees)]
         check("and no card, surname or roster id at all", not leaked, repr(leaked))
+        # The owner's choice per athlete, from the roster's row: Ben would rather be nobody in
+        # particular on the TV; Cara shows her short name. The signed-out board follows.
+        def shown_as(athlete_id, value, says):
+            driver.execute_script("document.getElementById('roster').open = true")
+            def choose():
+                try:  # the roster redraws when it reloads: find the row afresh each try
+                    row = driver.find_element(By.CSS_SELECTOR, f'#roster-list li[data-id="{athlete_id}"]')
+                    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+                    Select(row.find_element(By.CSS_SELECTOR, "select.shown")).select_by_value(value)
+                    row.find_element(By.TAG_NAME, "button").click()
+                    return True
+                except Exception:
+                    return False
+            wait_for(choose, 10)
+            return wait_for(lambda: driver.find_element(By.ID, "r-result").text
+                            if driver.find_element(By.ID, "r-result").text == says else None, 10)
+        said = shown_as(2, "guest", "Signed out, Ben Ohl is shown as guest")
+        check("the roster's row shows Ben as a guest signed out", said is not None,
+              repr(driver.find_element(By.ID, "r-result").text))
+        said = shown_as(3, "short", "Signed out, Cara Dune is shown as CArA")
+        check("and Cara by her short name", said is not None, repr(driver.find_element(By.ID, "r-result").text))
+        def guests_board():
+            events = latest_events(base, wanted=("scores",))
+            return [e["athlete"] for b in json.loads(events.get("scores", "{}")).get("boards", []) for e in b["entries"]]
+        check("the signed-out board names Ben guest and Cara CArA",
+              wait_for(lambda: guests_board() == ["Anna B.", "guest", "CArA", "guest"], 15), repr(guests_board()))
+        check("the select keeps each choice after the reload",
+              wait_for(lambda: driver.execute_script(
+                  "return Array.from(document.querySelectorAll('#roster-list select.shown')).map(s => s.value)") == ["initial", "guest", "short"], 10),
+              repr(driver.execute_script("return Array.from(document.querySelectorAll('#roster-list select.shown')).map(s => s.value)")))
         said = put({"rack-1": "Ben Ohl", "rack-2": "Ben Ohl"}, "Ben Ohl is on")
         check("one athlete is on one station at a time", said == "Ben Ohl is on rack-1 and rack-2: one station each",
               repr(driver.find_element(By.ID, "cl-result").text))

@@ -180,6 +180,11 @@ async function loadRoster() {
   } catch (e) { return; }
   renderRoster(); renderFloor();
 }
+// `Anna Berg` → `Anna B.`, as PublicName.initialled makes it for the signed-out page.
+function initialled(name) {
+  const words = name.trim().split(/\s+/);
+  return words.length < 2 ? words[0] || name : words[0] + " " + Array.from(words[words.length - 1])[0] + ".";
+}
 function field(cls, placeholder, max) { const i = el("input", cls); i.placeholder = placeholder; i.maxLength = max; return i; }
 function renderRoster() {
   const cards = document.getElementById("new-cards");
@@ -200,11 +205,20 @@ function renderRoster() {
     const li = el("li"); li.dataset.id = a.id;
     const link = el("a", "who", a.name); link.href = "/athlete/" + encodeURIComponent(a.id);
     const name = field("name", "New name", 64), short = field("short", a.short, 4), save = el("button", null, "Rename");
+    // How a signed-out page (the TV, a member's phone) names them: the owner's choice per athlete.
+    const shown = el("select", "shown");
+    shown.title = "Shown signed out as";
+    for (const [value, label] of [["initial", initialled(a.name)], ["short", a.short], ["guest", "guest"]]) {
+      const option = el("option", null, "signed out: " + label); option.value = value; shown.append(option);
+    }
+    shown.value = a.shown || "initial";
     save.type = "button";
     save.addEventListener("click", async () => {
-      if (await act("/api/roster-rename", { id: a.id, name: name.value, short: short.value }, "r-result")) loadRoster();
+      const body = { id: a.id, name: name.value, short: short.value };
+      if (shown.value !== (a.shown || "initial")) body.public = shown.value;
+      if (await act("/api/roster-rename", body, "r-result")) loadRoster();
     });
-    li.append(link, el("span", "note", a.short), name, short, save);
+    li.append(link, el("span", "note", a.short), name, short, shown, save);
     return li;
   }));
   renderClassLines(true);
