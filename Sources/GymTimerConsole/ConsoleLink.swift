@@ -24,9 +24,13 @@ public final class ConsoleLink: @unchecked Sendable {
     private let broadcast: ConsoleBroadcast
     private let wall: WallClock
     private let log: @Sendable (String) -> Void
+    /// How soon a failed, lost or refused connection is tried again.
+    private let retry: Retry
 
     /// What the HTTP side and the thread share.
     private struct State {
+        /// Connections tried so far (the first and every retry), for the tests' waits.
+        var attempts = 0
         var floor: ConsoleFloor
         /// On a chain's central broker (`--chain`): every gym's floor and the leaderboard (`floor` then stays empty).
         var chain: ConsoleChainFloor?
@@ -80,11 +84,31 @@ public final class ConsoleLink: @unchecked Sendable {
         public var offline: [String]
     }
 
+    /// How soon the link tries the broker again: after a failed or lost connection, and after
+    /// the broker refused it (a wrong password is not fixed by asking five times a second).
+    public struct Retry: Sendable {
+        public var afterFailure: Duration
+        public var afterRefusal: Duration
+
+        public init(afterFailure: Duration = .seconds(2), afterRefusal: Duration = .seconds(5)) {
+            self.afterFailure = afterFailure
+            self.afterRefusal = afterRefusal
+        }
+
+        /// "2 s", as the log says it.
+        var failureText: String {
+            let (seconds, attoseconds) = afterFailure.components
+            return attoseconds == 0 ? "\(seconds) s" : "\(Double(seconds) + Double(attoseconds) / 1e18) s"
+        }
+    }
+
+    /// `retry` is the production one unless a test shortens it.
     public init(
         options: MQTTClient.Options, prefix: String, broadcast: ConsoleBroadcast,
-        chain: ConsoleChainFloor? = nil, wall: WallClock = .system,
+        chain: ConsoleChainFloor? = nil, wall: WallClock = .system, retry: Retry = Retry(),
         log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
+        self.retry = retry
         var options = options
         // A station's state is a few hundred bytes: nothing on these topics needs more.
         options.maximumPacketSize = 64 * 1024
@@ -121,6 +145,9 @@ public final class ConsoleLink: @unchecked Sendable {
     }
 
     /// The tiles now, and whether the broker is connected.
+    /// How many times the link has tried to connect (the first attempt and each retry).
+    public var attempts: Int { state.withLock { $0.attempts } }
+
     public func snapshot() -> (tiles: [ConsoleTile], connected: Bool, problem: String?) {
         let now = wall.now
         return state.withLock { ($0.floor.tiles(now: now), $0.connected, $0.brokerProblem) }
@@ -389,14 +416,14 @@ public final class ConsoleLink: @unchecked Sendable {
             case .refused(let reason):
                 setConnected(false, problem: "refused: \(reason)")
                 log("console: \(options.broker) refused the connection: \(reason)")
-                retryAt = ContinuousClock.now + .seconds(5)
+                retryAt = ContinuousClock.now + retry.afterRefusal
                 changed = true
             case .disconnected(let reason):
                 // Said once a loss, not once an attempt: "connected to" says when it is back.
                 if setConnected(false, problem: reason) {
-                    log("console: lost \(options.broker): \(reason); trying again every 2 s")
+                    log("console: lost \(options.broker): \(reason); trying again every \(retry.failureText)")
                 }
-                retryAt = ContinuousClock.now + .seconds(2)
+                retryAt = ContinuousClock.now + retry.afterFailure
                 changed = true
             case .message(let message):
                 let (applied, isScores) = state.withLock { state in
@@ -416,22 +443,24 @@ public final class ConsoleLink: @unchecked Sendable {
         return changed
     }
 
-    private func connect(_ client: MQTTClient, retry: inout ContinuousClock.Instant?) {
+    private func connect(_ client: MQTTClient, retry retryAt: inout ContinuousClock.Instant?) {
+        state.withLock { $0.attempts += 1 }
         do {
             try client.connect()
         } catch {
             setConnected(false, problem: "\(error)")
-            log("console: cannot connect to \(options.broker): \(error); trying again every 2 s")
-            retry = ContinuousClock.now + .seconds(2)
+            log("console: cannot connect to \(options.broker): \(error); trying again every \(retry.failureText)")
+            retryAt = ContinuousClock.now + retry.afterFailure
         }
     }
 
-    private func reconnect(_ client: MQTTClient, retry: inout ContinuousClock.Instant?) {
+    private func reconnect(_ client: MQTTClient, retry retryAt: inout ContinuousClock.Instant?) {
+        state.withLock { $0.attempts += 1 }
         do {
             try client.reconnect()
         } catch {
             setConnected(false, problem: "\(error)")
-            retry = ContinuousClock.now + .seconds(2)
+            retryAt = ContinuousClock.now + retry.afterFailure
         }
     }
 

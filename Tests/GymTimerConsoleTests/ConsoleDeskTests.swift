@@ -64,27 +64,32 @@ import Testing
         let broker = try LocalBroker()
         broker.stop()
         let lines = Mutex<[String]>([])
+        // Retries 50 ms apart, so several happen while the broker is down without a wait of
+        // seconds; each phase waits for the attempts themselves, not for a time.
         let link = ConsoleLink(
             options: .init(clientID: "console-early", host: "127.0.0.1", port: broker.port), prefix: "gymtimer",
-            broadcast: ConsoleBroadcast(), log: { line in lines.withLock { $0.append(line) } })
+            broadcast: ConsoleBroadcast(), retry: .init(afterFailure: .milliseconds(50), afterRefusal: .milliseconds(50)),
+            log: { line in lines.withLock { $0.append(line) } })
         try link.start()
         defer { link.stop() }
         func until(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
             let end = ContinuousClock.now + .seconds(seconds)
-            while !condition(), ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(50)) }
+            while !condition(), ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
             return condition()
         }
-        try await Task.sleep(for: .seconds(3))
+        #expect(try await until(20) { link.attempts >= 5 }, "it keeps trying while the broker is down")
         #expect(!link.snapshot().connected)
         try broker.start()
         #expect(try await until(20) { link.snapshot().connected }, "connected once the broker came up")
         broker.stop()
         #expect(try await until(20) { !link.snapshot().connected })
-        try await Task.sleep(for: .seconds(5))
+        let lost = link.attempts
+        #expect(try await until(20) { link.attempts >= lost + 5 }, "and again after the loss")
         try broker.start()
         #expect(try await until(20) { link.snapshot().connected }, "connected again after the loss")
         let said = lines.withLock { $0 }
         #expect(said.filter { $0.contains("cannot connect") }.count == 1, "\(said)")
+        #expect(said.first { $0.contains("cannot connect") }?.hasSuffix("trying again every 0.05 s") == true, "\(said)")
         #expect(said.filter { $0.contains("lost") }.count == 1, "\(said)")
         #expect(said.filter { $0.contains("connected to") }.count == 2, "\(said)")
     }
