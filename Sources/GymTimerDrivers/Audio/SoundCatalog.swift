@@ -22,30 +22,18 @@ public enum SoundCatalog {
     public static func cue(for sound: Sound) -> Cue {
         switch sound {
         case .alarm:
-            // Loud two-tone hi-lo, twice per one-second period: cuts through gym music.
-            return Cue(tones: TonePattern([
-                .note(1175, 225), .silence(25), .note(880, 225), .silence(25),
-                .note(1175, 225), .silence(25), .note(880, 225), .silence(25),
-            ]), buzzer: nil, length: .milliseconds(1000))
+            return Cue(tones: Tones.alarm, buzzer: nil, length: .milliseconds(1000))
         case .warning:
             return Cue(tones: TonePattern([.note(1000, 180), .silence(120)]),
                        buzzer: beeps(100, 100, 100), length: .milliseconds(300))
         case .complete:
-            // Rising C-E-G-C fanfare.
-            return Cue(tones: TonePattern([
-                .note(523.25, 250), .silence(50), .note(659.25, 250), .silence(50),
-                .note(783.99, 250), .silence(50), .note(1046.5, 800), .silence(300),
-            ]), spoken: "Workout complete", buzzer: nil, length: .milliseconds(2000))
+            return Cue(tones: Tones.complete, spoken: "Workout complete", buzzer: nil, length: .milliseconds(2000))
         case .restOver:
             return Cue(tones: TonePattern([.note(783.99, 300), .silence(100), .note(1046.5, 500), .silence(300)]),
                        buzzer: beeps(400), length: .milliseconds(1200))
         case .setCompleting(let n):
-            // Stands in for "Set N completing in 3, 2, 1": a call tone, then three counting beeps.
-            return Cue(tones: TonePattern([
-                .note(659.25, 200), .silence(300),
-                .note(880, 200), .silence(400), .note(880, 200), .silence(400), .note(880, 200), .silence(400),
-                .note(1318.5, 300), .silence(200),
-            ]), spoken: "Set \(n) completing in 3, 2, 1", buzzer: beeps(150, 150, 150, 150, 150), length: .milliseconds(2800))
+            return Cue(tones: Tones.setCompleting, spoken: "Set \(n) completing in 3, 2, 1", buzzer: beeps(150, 150, 150, 150, 150),
+                       length: .milliseconds(2800))
         case .go:
             // One bright, high note: the start.
             return Cue(tones: TonePattern([.note(1318.5, 600), .silence(400)]), spoken: "Go",
@@ -63,25 +51,50 @@ public enum SoundCatalog {
             return Cue(tones: TonePattern([.note(880, 150), .silence(100), .note(880, 150), .silence(600)]),
                        spoken: "Round \(n)", buzzer: beeps(200, 150, 200), length: .milliseconds(1000))
         case .halfway:
-            return Cue(tones: TonePattern([
-                .note(783.99, 150), .silence(100), .note(783.99, 150), .silence(100), .note(783.99, 150), .silence(350),
-            ]), spoken: "Halfway", buzzer: beeps(100, 100, 100, 100, 100, 100, 100), length: .milliseconds(1000))
+            return Cue(tones: Tones.halfway, spoken: "Halfway", buzzer: beeps(100, 100, 100, 100, 100, 100, 100), length: .milliseconds(1000))
         case .lastMinute:
-            return Cue(tones: TonePattern([
-                .note(1046.5, 300), .silence(100), .note(1046.5, 300), .silence(100), .note(1046.5, 300), .silence(100),
-            ]), spoken: "Last minute", buzzer: beeps(300, 150, 300, 150, 300), length: .milliseconds(1200))
+            return Cue(tones: Tones.lastMinute, spoken: "Last minute", buzzer: beeps(300, 150, 300, 150, 300), length: .milliseconds(1200))
         case .timeCap:
-            // Falling G-E-C: time is up.
-            return Cue(tones: TonePattern([
-                .note(783.99, 250), .silence(50), .note(659.25, 250), .silence(50), .note(523.25, 500), .silence(100),
-            ]), spoken: "Time cap", buzzer: nil, length: .milliseconds(1200))
+            return Cue(tones: Tones.timeCap, spoken: "Time cap", buzzer: nil, length: .milliseconds(1200))
         case .personalRecord:
-            // A bright rising run to a held top note, twice the end's fanfare: a record beaten.
-            return Cue(tones: TonePattern([
-                .note(783.99, 120), .silence(30), .note(1046.5, 120), .silence(30), .note(1318.5, 120), .silence(30),
-                .note(1568, 600), .silence(150), .note(1318.5, 120), .silence(30), .note(1568, 700), .silence(150),
-            ]), spoken: "Personal record!", buzzer: beeps(100, 80, 100, 80, 100, 80, 600), length: .milliseconds(2200))
+            return Cue(tones: Tones.personalRecord, spoken: "Personal record!", buzzer: beeps(100, 80, 100, 80, 100, 80, 600),
+                       length: .milliseconds(2200))
         }
+    }
+
+    /// The longer tone patterns, by name, so the table above stays a table.
+    enum Tones {
+        /// Loud two-tone hi-lo, twice per one-second period: cuts through gym music.
+        static let alarm = TonePattern([
+            .note(1175, 225), .silence(25), .note(880, 225), .silence(25),
+            .note(1175, 225), .silence(25), .note(880, 225), .silence(25),
+        ])
+        /// Rising C-E-G-C fanfare.
+        static let complete = TonePattern([
+            .note(523.25, 250), .silence(50), .note(659.25, 250), .silence(50),
+            .note(783.99, 250), .silence(50), .note(1046.5, 800), .silence(300),
+        ])
+        /// Stands in for "Set N completing in 3, 2, 1": a call tone, then three counting beeps.
+        static let setCompleting = TonePattern([
+            .note(659.25, 200), .silence(300),
+            .note(880, 200), .silence(400), .note(880, 200), .silence(400), .note(880, 200), .silence(400),
+            .note(1318.5, 300), .silence(200),
+        ])
+        static let halfway = TonePattern([
+            .note(783.99, 150), .silence(100), .note(783.99, 150), .silence(100), .note(783.99, 150), .silence(350),
+        ])
+        static let lastMinute = TonePattern([
+            .note(1046.5, 300), .silence(100), .note(1046.5, 300), .silence(100), .note(1046.5, 300), .silence(100),
+        ])
+        /// Falling G-E-C: time is up.
+        static let timeCap = TonePattern([
+            .note(783.99, 250), .silence(50), .note(659.25, 250), .silence(50), .note(523.25, 500), .silence(100),
+        ])
+        /// A bright rising run to a held top note, twice the end's fanfare: a record beaten.
+        static let personalRecord = TonePattern([
+            .note(783.99, 120), .silence(30), .note(1046.5, 120), .silence(30), .note(1318.5, 120), .silence(30),
+            .note(1568, 600), .silence(150), .note(1318.5, 120), .silence(30), .note(1568, 700), .silence(150),
+        ])
     }
 
     /// The file an owner's override of `sound` is read from (`<name>.wav`).
