@@ -256,9 +256,6 @@ public final class HistoryStore: WorkoutHistory {
         }
     }
 
-    /// Inserts `workout` unless its id is already stored, then unlocks what it earned; true
-    /// when it was new.
-    @discardableResult
     /// The stored UIDs and the waiting records' carried to pseudonyms under `cardKey`; a file
     /// that cannot be written now is carried on the next start (logged).
     private func carryCards() {
@@ -284,6 +281,9 @@ public final class HistoryStore: WorkoutHistory {
         cardKey.map { workout.carryingCard(with: $0) } ?? workout
     }
 
+    /// Inserts `workout` unless its id is already stored, then unlocks what it earned; true
+    /// when it was new.
+    @discardableResult
     private static func insert(_ workout: StoredWorkout, _ db: Database) throws -> Bool {
         let exercises = String(decoding: try JSONEncoder().encode(workout.exercises), as: UTF8.self)
         try db.execute(

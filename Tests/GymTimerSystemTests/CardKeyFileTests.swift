@@ -37,7 +37,7 @@ import Testing
     @Test func aLinkAnOpenFileAFolderOrNoKeyIsRefusedInOneLine() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let key = directory + "/gym.key"
-        FileManager.default.createFile(atPath: key, contents: Data((String(repeating: "42", count: 32) + "\n").utf8), attributes: [.posixPermissions: 0o640])
+        _ = FileManager.default.createFile(atPath: key, contents: Data((String(repeating: "42", count: 32) + "\n").utf8), attributes: [.posixPermissions: 0o640])
         #expect(try CardKeyFile.read(key) == CardKey(secret: Array(repeating: 0x42, count: 32)))
         func refusal(_ path: String) -> String {
             do {
@@ -53,7 +53,7 @@ import Testing
         #expect(refusal(directory) == "is not a regular file")
         chmod(key, 0o644)
         #expect(refusal(key).hasPrefix("is readable by every local user"))
-        FileManager.default.createFile(atPath: directory + "/short.key", contents: Data("4242\n".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: directory + "/short.key", contents: Data("4242\n".utf8), attributes: [.posixPermissions: 0o600])
         #expect(refusal(directory + "/short.key") == "does not hold a key (16 to 64 bytes of hex on its first line)")
         // A link planted where a station makes its own key: refused, nothing written through it.
         let target = directory + "/elsewhere"

@@ -18,7 +18,7 @@ public enum TestCardKey {
     @discardableResult
     public static func file(in directory: String) -> String {
         let path = directory + "/card.key"
-        FileManager.default.createFile(atPath: path, contents: Data(key.fileText.utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: path, contents: Data(key.fileText.utf8), attributes: [.posixPermissions: 0o600])
         return path
     }
 }
