@@ -71,6 +71,26 @@ import GymTimerSystem
         #expect(lines.isEmpty, "\(lines)")
     }
 
+    /// A station whose card key cannot be read (a missing file, one open to every user) refuses
+    /// taps, each said in the log with why, and the timer runs on: nobody's UID is kept instead.
+    @Test func withoutItsCardKeyAStationRefusesTapsSayingWhyAndTheTimerRuns() throws {
+        let twin = try PN532SerialTwin()
+        twin.start()
+        defer { twin.stop() }
+        var lines: [String] = []
+        let (hardware, runtime) = try kiosk(reader: "pn532_uart:\(twin.path)") { lines.append($0) }
+        defer { hardware.shutDown() }
+        runtime.cardKey = nil
+        runtime.missingCardKey = "card key /etc/gymtimer/card.key: cannot be read: No such file or directory"
+        let before = runtime.shownDisplay
+        twin.field = [[0x04, 0xA1, 0xB2, 0xC3]]
+        #expect(try step(runtime) { !lines.isEmpty })
+        #expect(runtime.kiosk.athlete == nil)
+        #expect(lines == ["card reader: a card was tapped but the station has no card key (card key /etc/gymtimer/card.key: cannot be read: No such file or directory); nobody taps in"], "\(lines)")
+        #expect(!lines.joined().contains("04A1B2C3"), "the log names no UID")
+        #expect(before != nil && runtime.shownDisplay == before, "the timer is as it was")
+    }
+
     @Test func aReaderAbsentAtBootIsOneFaultAndTheTimerRuns() throws {
         var lines: [String] = []
         let (hardware, runtime) = try kiosk(reader: "pn532_uart:/dev/null") { lines.append($0) }
