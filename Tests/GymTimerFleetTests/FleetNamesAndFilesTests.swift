@@ -119,6 +119,27 @@ import GymTimerSystem
         ])
     }
 
+    @Test func checkConfigNamesACardKeyItCannotUse() throws {
+        let config = "\(directory)/key.toml"
+        let open = "\(directory)/open.key"
+        _ = FileManager.default.createFile(atPath: open, contents: Data((String(repeating: "42", count: 32) + "\n").utf8), attributes: [.posixPermissions: 0o644])
+        for (path, said) in [
+            ("\(directory)/missing.key", "cannot be read: No such file or directory"),
+            (open, "is readable by every local user (chmod 0640 it, owned by root:gymtimer, or 0600)"),
+        ] {
+            try "[athletes]\ncard_key = \"\(path)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let (status, out, err) = try run(["check-config", config])
+            #expect(status == 2 && out.isEmpty)
+            #expect(err == "\(config): athletes.card_key = \"\(path)\": \(said) (the gym's card key, 32 bytes of hex on one line)\n", "\(err)")
+        }
+        chmod(open, 0o600)
+        let (status, out, _) = try run(["check-config", config])
+        #expect(status == 0 && out == "\(config): ok\n")
+        try "[athletes]\ncard_key = \"card.key\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (relative, _, err) = try run(["check-config", config])
+        #expect(relative == 2 && err.contains("athletes.card_key = \"card.key\": must be an absolute path"), "\(err)")
+    }
+
     /// No broker is needed: without its password the station never connects (the address,
     /// a closed port, would only ever refuse).
     @Test func aKioskWhosePasswordFileIsMissingRunsAloneAndSaysSoOnce() throws {
