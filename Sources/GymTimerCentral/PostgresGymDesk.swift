@@ -60,39 +60,40 @@ public struct PostgresGymDesk: GymDeskStore {
     }
 
     public func setDivision(record: String, division: Division) -> Result<String, GymDeskProblem> {
-        do {
-            var bindings = PostgresBindings()
-            bindings.append(division.rawValue)
-            bindings.append(gym)
-            bindings.append(record)
-            let sql = "UPDATE workouts SET division = $1 WHERE gym = $2 AND id = $3 AND kind = 'program'"
-            let changed = try link.run(PostgresQuery(unsafeSQL: sql, binds: bindings), "set a result's division").metadata.rows ?? 0
-            guard changed > 0 else { return .failure(.init(description: "Not changed: no such program result (reload the page)")) }
-            let workout = try readWorkouts(since: wall.date.addingTimeInterval(-8 * 86_400)).first { $0.id == record }
-            let names = GymAthleteNames((try? readAthletes()) ?? [])
-            let what = workout.map { "\(names.name($0.athlete))'s \($0.preset ?? "result") (\($0.score ?? "-"))" } ?? "The result"
-            return .success("\(what) is \(division == .rx ? "Rx" : "Scaled") now")
-        } catch {
-            return .failure(.init(description: "Not changed: \(error)"))
-        }
+        amend(
+            record, "UPDATE workouts SET division = \(division.rawValue) WHERE gym = \(gym) AND id = \(record) AND kind = 'program'",
+            operation: "set a result's division", failing: "Not changed", missing: "no such program result (reload the page)",
+            score: \.score, said: { "\($0) is \(division == .rx ? "Rx" : "Scaled") now" })
     }
 
     /// The program result `record` of this gym voided: its score kept in `voided_score`, the
     /// result no best or leaderboard of the chain counts (`CentralSchema` version 3).
     public func void(record: String) -> Result<String, GymDeskProblem> {
-        do {
-            let sql: PostgresQuery = """
+        amend(
+            record, """
                 UPDATE workouts SET voided_score = score, score = NULL, voided_at = now()
                 WHERE gym = \(gym) AND id = \(record) AND kind = 'program' AND score IS NOT NULL
-                """
-            let changed = try link.run(sql, "void a result").metadata.rows ?? 0
-            guard changed > 0 else { return .failure(.init(description: "Not voided: no such result counts (reload the page)")) }
+                """,
+            operation: "void a result", failing: "Not voided", missing: "no such result counts (reload the page)",
+            score: \.voidedScore, said: { "\($0) is void: no best or leaderboard counts it" })
+    }
+
+    /// One edit of a result, `update` (which must change its row): the coach's word after the
+    /// fact. What the page is told names the athlete, the program and the score `score` reads,
+    /// through `said`; a row not changed is `failing: missing`, an error `failing: error`.
+    private func amend(
+        _ record: String, _ update: PostgresQuery, operation: String, failing: String, missing: String,
+        score: KeyPath<StoredWorkout, String?>, said: (String) -> String
+    ) -> Result<String, GymDeskProblem> {
+        do {
+            let changed = try link.run(update, operation).metadata.rows ?? 0
+            guard changed > 0 else { return .failure(.init(description: "\(failing): \(missing)")) }
             let workout = try readWorkouts(since: wall.date.addingTimeInterval(-8 * 86_400)).first { $0.id == record }
             let names = GymAthleteNames((try? readAthletes()) ?? [])
-            let what = workout.map { "\(names.name($0.athlete))'s \($0.preset ?? "result") (\($0.voidedScore ?? "-"))" } ?? "The result"
-            return .success("\(what) is void: no best or leaderboard counts it")
+            let what = workout.map { "\(names.name($0.athlete))'s \($0.preset ?? "result") (\($0[keyPath: score] ?? "-"))" } ?? "The result"
+            return .success(said(what))
         } catch {
-            return .failure(.init(description: "Not voided: \(error)"))
+            return .failure(.init(description: "\(failing): \(error)"))
         }
     }
 
