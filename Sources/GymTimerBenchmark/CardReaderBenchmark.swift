@@ -59,7 +59,7 @@ struct CardReaderBenchmark {
                 waiter: GPIOInputWaiter(inputs: [], sources: [source]), inputs: [:], display: SimulatedSegmentDisplay(),
                 buzzer: SimulatedLine(name: "buzzer"), leds: leds, sound: SimulatedSoundPlayer(), cards: source),
             history: InMemoryHistory(), faults: faults)
-        runtime.cardKey = .simulation
+        runtime.cardKey = .success(.simulation)
         return runtime
     }
 

@@ -21,10 +21,9 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// without a fleet, a card shows its last four hex digits and no best is known.
     public var knownTap: (CardID) -> CardTap? = { _ in nil }
     /// The gym's card key, which turns a tapped card's UID into its pseudonym
-    /// (`KioskDataDirectory.cardKey`); nil, taps are refused and `missingCardKey` says why.
-    public var cardKey: CardKey?
-    /// Why there is no `cardKey`, for the line a refused tap logs.
-    public var missingCardKey = "none was given"
+    /// (`KioskDataDirectory.cardKey`), or why it cannot be read; nil: none was given. Without a
+    /// key, taps are refused, each logged with why.
+    public var cardKey: Result<CardKey, CardKeyFile.Problem>?
 
     private let clock: C
     private let origin: C.Instant
@@ -200,11 +199,15 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     /// A card read at the station, by the reader or a script: its pseudonym under the gym's
     /// `cardKey` taps in, and the UID goes no further. Without a key the tap is refused, logged.
     public func tapped(_ uid: CardUID, at moment: Moment) {
-        guard let cardKey else {
-            faults.note("card reader: a card was tapped but the station has no card key (\(missingCardKey)); nobody taps in")
-            return
+        switch cardKey {
+        case .success(let key)?: tapped(card: key.pseudonym(of: uid), at: moment)
+        case .failure(let problem)?: refuseTap(because: "\(problem)")
+        case nil: refuseTap(because: "none was given")
         }
-        tapped(card: cardKey.pseudonym(of: uid), at: moment)
+    }
+
+    private func refuseTap(because why: String) {
+        faults.note("card reader: a card was tapped but the station has no card key (\(why)); nobody taps in")
     }
 
     /// A card that taps in, known by its pseudonym.

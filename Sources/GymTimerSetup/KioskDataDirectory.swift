@@ -79,10 +79,7 @@ public final class KioskDataDirectory {
             kiosk: kiosk, clock: clock, origin: origin, devices: devices,
             history: history, timing: timing, faults: faults, extraDrivers: extraDrivers, store: store,
             held: stored?.held ?? [:], clockSteps: clockSteps, sleepClock: sleepClock)
-        switch key {
-        case .success(let key): runtime.cardKey = key
-        case .failure(let problem): runtime.missingCardKey = problem.description
-        }
+        runtime.cardKey = key
         return runtime
     }
 

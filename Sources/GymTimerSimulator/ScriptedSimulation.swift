@@ -220,10 +220,7 @@ public final class ScriptedSimulation {
             kiosk: kiosk, clock: clock, origin: origin,
             devices: devices.kioskDevices(inputs: inputs), history: station?.history(history) ?? history, faults: faults,
             extraDrivers: station?.drivers ?? [], store: kioskStore, held: stored?.held ?? [:], sleepClock: sleepClock)
-        switch cardKey {
-        case .success(let key): runtime.cardKey = key
-        case .failure(let problem): runtime.missingCardKey = problem.description
-        }
+        runtime.cardKey = cardKey
         station?.attach(runtime)
         runtime.start()
         station?.observe(runtime)

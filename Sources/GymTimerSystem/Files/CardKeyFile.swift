@@ -16,6 +16,11 @@ public enum CardKeyFile {
         public let path: String
         public let detail: String
 
+        public init(path: String, detail: String) {
+            self.path = path
+            self.detail = detail
+        }
+
         public var description: String {
             "card key \(path): \(detail) (the gym's card key, 32 bytes of hex on one line, the same on every station and server of the gym; docs/security.md)"
         }
