@@ -2,8 +2,8 @@ import GymTimerCore
 import GymTimerFleet
 
 /// A gym's Mosquitto bridge to a chain's central broker (chain.md), as a conf.d snippet: the
-/// gym's records, floor and events go out under `C/{gym}/`, its acks and commands come back,
-/// and the chain's collector status and athlete cards come in under `P/all/`. Every input is
+/// gym's records, floor, events and card asks go out under `C/{gym}/`, its acks, commands and
+/// answers about cards come back, and the chain's collector status comes in under `P/all/`. Every input is
 /// checked so that nothing a caller passes can add a line to the broker's configuration.
 public struct ChainBridge: Sendable {
     /// The gym's name (a station name: `FleetStationName`), its level under the chain's prefix.
@@ -58,9 +58,10 @@ public struct ChainBridge: Sendable {
     /// carries `all/cmd` too: a second line for it would deliver every command twice.
     public var topics: [String] {
         let (local, remote, every) = ("\(prefix)/", "\(chain)/\(gym)/", "\(FleetStationName.every)/")
-        let out = ["workout", "state", "status", "event"].map { "topic +/\($0) out 1 \(local) \(remote)" }
-        let back = ["ack", "cmd"].map { "topic +/\($0) in 1 \(local) \(remote)" }
-        let chainWide = ["collector", "athletes/+"].map { "topic \($0) in 1 \(local)\(every) \(chain)/\(every)" }
+        let out = ["workout", "state", "status", "event", "card-ask"].map { "topic +/\($0) out 1 \(local) \(remote)" }
+        let back = ["ack", "cmd", "card"].map { "topic +/\($0) in 1 \(local) \(remote)" }
+        // No athlete's card crosses: each station's card asks and answers are its own topics.
+        let chainWide = ["collector"].map { "topic \($0) in 1 \(local)\(every) \(chain)/\(every)" }
         // The console's desk (chain.md, "The chain's desk"): its asks out, the answers and the gym's scores in.
         let desk = ["topic \(every)gym/ask out 1 \(local) \(remote)"]
             + ["answer/+", "scores"].map { "topic \(every)gym/\($0) in 1 \(local) \(remote)" }

@@ -40,7 +40,7 @@ public struct ChainCentreACL: Sendable {
     public func lines(gym: String) -> [String] {
         let every = FleetStationName.every
         return [
-            "user \(gym)", "topic readwrite \(chain)/\(gym)/#", "topic read \(chain)/\(every)/collector", "topic read \(chain)/\(every)/athletes/+",
+            "user \(gym)", "topic readwrite \(chain)/\(gym)/#", "topic read \(chain)/\(every)/collector",
         ]
     }
 
@@ -54,6 +54,8 @@ public struct ChainCentreACL: Sendable {
             "user \(collectors)", "topic read \(records)", "topic read $share/\(sharedGroup)/\(records)", "topic write \(chain)/+/+/ack",
             // The chain's forgets: to every station of every gym, their answers and statuses.
             "topic write \(chain)/+/+/cmd", "topic read \(chain)/+/+/status", "topic read \(chain)/+/+/event",
+            // The stations' card asks (never shared: every collector keeps every ask), answered.
+            "topic read \(chain)/+/+/card-ask", "topic write \(chain)/+/+/card",
             // The desk: every gym's console's asks, answered, and each gym's scores.
             "topic read \(asks)", "topic read $share/\(sharedGroup)/\(asks)", "topic write \(chain)/+/\(FleetStationName.every)/gym/answer/+",
             "topic write \(chain)/+/\(FleetStationName.every)/gym/scores", "topic readwrite \(chain)/\(FleetStationName.every)/#",

@@ -1,11 +1,11 @@
 import GymTimerCore
 
-/// What a station knows of the gym's athletes' cards: the retained `FleetAthleteCard`s it read
-/// on `{prefix}/all/athletes/+`, each as the `CardTap` a tap of that card gives the core (its
+/// What a station knows of the athletes whose cards were tapped on it: the collector's answers
+/// to its asks (`FleetCardAnswer`), each as the `CardTap` a tap of that card gives the core (its
 /// short name and the athlete's bests). Bounded: at most `maximumCount` cards, the one heard
-/// longest ago dropped first; a payload that is not a card (too large, not its JSON) changes
-/// nothing and says why; an empty one forgets the card (the gym no longer knows it, or
-/// forgot the athlete). Pure: the station feeds it messages and its own results.
+/// longest ago dropped first; a payload that is not an answer (too large, not its JSON) changes
+/// nothing and says why; an answer without an athlete forgets the card (the gym does not know
+/// it, or forgot the athlete). Pure: the station feeds it messages and its own results.
 public struct FleetAthleteCards: Sendable {
     /// The most cards a station keeps (a gym's members, with room to spare).
     public static let maximumCount = 2000
@@ -14,10 +14,10 @@ public struct FleetAthleteCards: Sendable {
     public enum Update: Hashable, Sendable {
         /// The card is known now (or anew).
         case kept(CardID)
-        /// The card is forgotten (an empty payload).
+        /// The card is forgotten (an answer without an athlete).
         case cleared(CardID)
-        /// Nothing changed: the topic names no card in its one spelling (`bad-topic`), or the
-        /// payload is over `FleetAthleteCard.maximumBytes` (`too-large`) or no card (`malformed`).
+        /// Nothing changed: the payload is over `FleetCardAnswer.maximumBytes` (`too-large`) or
+        /// no answer (`malformed`).
         case ignored(kind: String, detail: String)
     }
 
@@ -35,23 +35,20 @@ public struct FleetAthleteCards: Sendable {
     /// What a tap of `card` gives the core, as the gym told the station (nil: unknown).
     public func tap(for card: CardID) -> CardTap? { taps[card] }
 
-    /// Takes in a message on `topic` (one of `FleetTopics.everyAthleteCard(prefix:)`'s).
-    public mutating func receive(topic: String, payload: [UInt8], prefix: String) -> Update {
-        guard let card = FleetTopics.athleteCard(in: topic, prefix: prefix) else {
-            return .ignored(kind: "bad-topic", detail: "a card's topic ends in its UID as upper-case hex")
+    /// Takes in an answer (`FleetCardAnswer`) on the station's card topic.
+    public mutating func receive(answer payload: [UInt8]) -> Update {
+        guard payload.count <= FleetCardAnswer.maximumBytes else {
+            return .ignored(kind: "too-large", detail: "\(payload.count) bytes, over \(FleetCardAnswer.maximumBytes)")
         }
-        guard !payload.isEmpty else {
-            forget(card)
-            return .cleared(card)
+        guard let answer = FleetCardAnswer.parse(payload) else {
+            return .ignored(kind: "malformed", detail: "not an answer about a card (JSON with a pseudonym and an athlete card or null)")
         }
-        guard payload.count <= FleetAthleteCard.maximumBytes else {
-            return .ignored(kind: "too-large", detail: "\(payload.count) bytes, over \(FleetAthleteCard.maximumBytes)")
+        guard let athlete = answer.athlete else {
+            forget(answer.card)
+            return .cleared(answer.card)
         }
-        guard let parsed = FleetAthleteCard.parse(payload) else {
-            return .ignored(kind: "malformed", detail: "not an athlete card (JSON with a short name and at most \(FleetAthleteCard.maximumBests) bests)")
-        }
-        keep(Self.tap(card, parsed))
-        return .kept(card)
+        keep(Self.tap(answer.card, athlete))
+        return .kept(answer.card)
     }
 
     /// A result the station recorded for `card`'s athlete: it goes into their bests (a new

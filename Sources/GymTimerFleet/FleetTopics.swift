@@ -29,6 +29,10 @@ public struct FleetTopics: Hashable, Sendable {
     /// The station's software version and upgrade (`StationUpdate`, retained): Home Assistant's
     /// update entity reads it as it is.
     public var update: String { base + "/update" }
+    /// The station says a card is on it (`FleetCardAsk`): a tap, the class list, a waiting record.
+    public var cardAsk: String { base + "/card-ask" }
+    /// The collector's answer (`FleetCardAnswer`): what the gym knows of a card this station asked for.
+    public var card: String { base + "/card" }
     /// Commands for this station alone.
     public var command: String { base + "/cmd" }
     /// The class this station is in (`FleetClassRecord`), retained by the coach's console: its
@@ -55,10 +59,15 @@ public struct FleetTopics: Hashable, Sendable {
     /// `all`, so no station's topics can be it.
     public static func collector(prefix: String) -> String { "\(prefix)/all/collector" }
 
-    /// The gym's word on one athlete's card (`FleetAthleteCard`), retained by the collector.
+    /// Every station's card asks, for the collector.
+    public static func everyCardAsk(prefix: String) -> String { "\(prefix)/+/card-ask" }
+
+    /// Where collectors before card asks retained every athlete's card (`FleetAthleteCard`) for
+    /// every station: a gym's collector now clears what its broker still holds there; a chain's
+    /// centre keeps them as its ledger of forgets, read only by the central collectors.
     public static func athleteCard(prefix: String, card: CardID) -> String { "\(prefix)/all/athletes/\(card.hex)" }
 
-    /// Every athlete card's topic, which every station reads.
+    /// Every athlete card's topic (`athleteCard(prefix:card:)`).
     public static func everyAthleteCard(prefix: String) -> String { "\(prefix)/all/athletes/+" }
 
     /// The card named in a topic of the form `prefix/all/athletes/{card}`, if it is one.

@@ -317,6 +317,9 @@ public final class FleetCollector {
         roster?.connected()
         desk?.connected()
         do {
+            // The stations' card asks first, at QoS 1: those sent while this collector was away
+            // wait in its session, each ahead of the record it vouches for.
+            if let roster { _ = try connection.client.subscribe(roster.askSubscription, qos: 1) }
             subscription = try connection.client.subscribe(topics.records, qos: 1)
             // After the records': granted once that one is, the retained cards and statuses
             // follow. At QoS 0: the broker queues none of them for this persistent session
@@ -378,7 +381,13 @@ public final class FleetCollector {
             // A forgotten member's record still on its way (an outbox that was away):
             // acknowledged, so the station lets it go, and never stored.
             batch.dropped[Origin(gym: gym, station: station), default: []].append(workout.id)
-        case .success(let workout):
+        case .success(var workout):
+            let origin = gym.map { "\($0)/\(station)" } ?? station
+            if let roster, !roster.vouches(for: workout, from: origin) {
+                // A card its station never said was on it then: the result is kept, as a guest's.
+                workout.athlete = nil
+                log("collect: \(origin) filed \(workout.id) for a card it did not ask for around that run; stored as a guest's result")
+            }
             batch.records.append(CollectedRecord(gym: gym, workout: workout))
         case .failure(let refusal):
             refused += 1

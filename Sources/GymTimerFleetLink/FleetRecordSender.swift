@@ -1,3 +1,4 @@
+import Foundation
 import GymTimerCore
 import GymTimerFleet
 import GymTimerMQTT
@@ -146,10 +147,25 @@ final class FleetRecordSender {
         guard connected else { return }
         let taking = Set(inflight.values)
         for entry in waiting() where !sent.contains(entry.id) && !taking.contains(entry.id) {
+            // The record's card asked for first, as of its start: the collector files a record
+            // only under a card its station asked for then (an offline station's taps were never heard).
+            if let ask = Self.ask(vouchingFor: entry.payload) {
+                guard publish(MQTTMessage(topic: topics.cardAsk, payload: ask.payload, qos: 1)) != nil else { return }
+            }
             guard let mid = publish(MQTTMessage(topic: topics.workout, text: entry.payload, qos: 1)) else { return }
             inflight[mid] = entry.id
             sent.insert(entry.id)
         }
+    }
+
+    /// The ask that goes before a record of an athlete: their card, at the record's start (its
+    /// completion less its duration); nil for a guest's record (or one that does not read).
+    static func ask(vouchingFor payload: String) -> FleetCardAsk? {
+        guard case .object(let fields)? = JSONValue.parse(Array(payload.utf8)), let text = fields["athlete"]?.string,
+              let card = CardID(hex: text), card.isPseudonym, let completed = fields["completed_at"]?.string,
+              let date = FleetWorkoutMessage.date(completed) else { return nil }
+        let duration = (fields["duration_ms"]?.number ?? 0) / 1000
+        return FleetCardAsk(card: card, at: Int64((date.timeIntervalSince1970 - max(0, duration)).rounded(.down)))
     }
 
     /// The collector holds (or refuses) these records: they leave the outbox, more may go.

@@ -7,11 +7,15 @@ import GymTimerSystem
 
 /// The collector's word to the stations about the gym's athletes (fleet.md, "Athletes"):
 ///
-/// * **Cards.** Every card of the roster is retained on `{prefix}/all/athletes/{card}` as a
-///   `FleetAthleteCard` (the athlete's short name, their bests per program and division); a card
-///   dropped from the roster (merged away, forgotten) is cleared (an empty retained payload).
-///   The collector reads the retained cards back (it subscribes to them), so it publishes only
-///   what differs from what the broker holds: same bytes, no republish, across restarts too.
+/// * **Cards, to the stations they were tapped on.** A station asks for a card on
+///   `{station}/card-ask` (`FleetCardAsk`) when it comes onto it, and before each record of it
+///   goes; the collector answers on that station's `{station}/card` (`FleetCardAnswer`: the
+///   athlete's short name and bests per program and division, or null for a card the gym does
+///   not know) and keeps the ask (`FleetCardEvidence`): a card's changes (a rename, a new best,
+///   a card dropped from the roster) go to the stations that asked for it and to no other, and a
+///   record is filed under its athlete only when its station asked for the card around the run
+///   (`vouches`). No topic every station reads lists the gym's cards: the retained
+///   `{prefix}/all/athletes/{card}` of collectors before card asks are cleared once read.
 /// * **Forgetting.** Each `ForgetRequest` (written by `gymtimer athletes forget`) becomes the
 ///   command `{"do":"forget","card":…}` to every station the collector knows (a retained
 ///   `status`, online or offline): sent when the request is first seen, when a station comes
@@ -33,11 +37,13 @@ import GymTimerSystem
 /// a digest needs neither.) A change costs one read of the roster and the bests, and
 /// publishes only the cards that changed.
 ///
-/// The same publisher serves a chain's central collector (`CollectorTopics.chain`): the chain's
-/// cards retained on `C/all/athletes/{card}` (each gym's bridge carries them in as
-/// `P/all/athletes/{card}`), their bests over every gym's records. The central roster keeps no
-/// forget requests: a card retained there that the roster no longer has is one forgotten, so
-/// the retained card itself is the request, kept (surviving a restart) until every station of
+/// The same publisher serves a chain's central collector (`CollectorTopics.chain`): asks come on
+/// `C/{gym}/{station}/card-ask` over each gym's bridge and are answered on
+/// `C/{gym}/{station}/card`, the bests over every gym's records. The centre also retains the
+/// chain's cards on `C/all/athletes/{card}`, read by the central collectors alone (no bridge
+/// carries them, no gym's account reads them): they are its ledger of forgets. The central
+/// roster keeps no forget requests: a card retained there that the roster no longer has is one
+/// forgotten, so the retained card itself is the request, kept (surviving a restart) until every station of
 /// every gym known from `C/{gym}/{station}/status` has answered the `forget` sent on
 /// `C/{gym}/{station}/cmd` (or `ForgetRequest.patience` passed); then it is cleared. Such a
 /// request lives in memory under a random id, so two central collectors never take each
@@ -63,7 +69,12 @@ final class FleetRosterPublisher {
     /// How often a forget is sent again to stations online that have not answered it.
     static let forgetResend: Duration = .seconds(60)
 
-    /// The topics to subscribe to on every connection.
+    /// The stations' card asks, subscribed to at QoS 1 before the records: asks sent while the
+    /// collector is away wait in its session in order with the records they vouch for. Never
+    /// shared: every collector of a group hears every ask, whichever one gets the record.
+    var askSubscription: String { isChain ? "\(prefix)/+/+/card-ask" : FleetTopics.everyCardAsk(prefix: prefix) }
+
+    /// The topics to subscribe to on every connection (at QoS 0).
     var subscriptions: [String] {
         if isChain { return [FleetTopics.everyAthleteCard(prefix: prefix), "\(prefix)/+/+/status", "\(prefix)/+/+/event"] }
         return [FleetTopics.everyAthleteCard(prefix: prefix), FleetTopics.everyStation(prefix: prefix).status, "\(prefix)/+/event"]
@@ -83,6 +94,13 @@ final class FleetRosterPublisher {
     private var requests: [ForgetRequest] = []
     /// Refusals already logged (request and station), once each.
     private var loggedRefusals: Set<String> = []
+    /// The cards each station asked for, and when.
+    private var evidence = FleetCardEvidence()
+    /// What each station was last told of each card it asked for (the answer's hash): a change
+    /// is sent, the same answer is not.
+    private var told: [String: [CardID: Int]] = [:]
+    /// Asks that were not asks (a bad payload), logged once.
+    private var loggedBadAsk = false
 
     init(store: any RosterSource, topics: CollectorTopics, wall: WallClock, log: @escaping (String) -> Void) {
         self.store = store
@@ -95,6 +113,15 @@ final class FleetRosterPublisher {
 
     /// Whether `card` is being forgotten: its records are acknowledged and dropped.
     func isForgotten(_ card: CardID) -> Bool { requests.contains { $0.card == card } }
+
+    /// Whether `station` (`{gym}/{station}` at a chain's centre) asked for `workout`'s card
+    /// around its run. A record naming a UID (a station from before card pseudonyms, which
+    /// cannot ask) needs no ask: only the card and its reader know the UID.
+    func vouches(for workout: StoredWorkout, from station: String) -> Bool {
+        guard let card = workout.athlete, card.isPseudonym else { return true }
+        let start = workout.completedAt.addingTimeInterval(-Double(max(0, workout.durationMilliseconds)) / 1000)
+        return evidence.vouches(for: card, on: station, from: start, to: workout.completedAt)
+    }
 
     /// When `fire(at:)` is next due (nil while disconnected).
     var nextDeadline: Moment? {
@@ -160,6 +187,16 @@ final class FleetRosterPublisher {
         }
         guard let (station, kind) = stationTopic(message.topic) else { return false }
         switch kind {
+        case "card-ask":
+            guard let ask = FleetCardAsk.parse(message.payload) else {
+                if !loggedBadAsk {
+                    loggedBadAsk = true
+                    log("collect: ignored a card ask from \(station) that is not one (JSON with a card's pseudonym and a time) (further ones are not logged)")
+                }
+                return true
+            }
+            answer(ask, from: station)
+            return true
         case "status":
             // A cleared status is a station taken out of the fleet: no longer waited for.
             let online = message.text == "online"
@@ -188,21 +225,60 @@ final class FleetRosterPublisher {
         return ("\(levels[1])/\(levels[2])", levels[3])
     }
 
-    /// Where the commands for `station` (`{gym}/{station}` at a chain's centre) go.
-    private func commandTopic(_ station: String) -> String {
-        guard isChain, let slash = station.firstIndex(of: "/") else { return FleetTopics(prefix: prefix, station: station).command }
-        return FleetTopics(prefix: "\(prefix)/\(station[..<slash])", station: String(station[station.index(after: slash)...])).command
+    /// The topics of `station` (`{gym}/{station}` at a chain's centre).
+    private func topics(of station: String) -> FleetTopics {
+        guard isChain, let slash = station.firstIndex(of: "/") else { return FleetTopics(prefix: prefix, station: station) }
+        return FleetTopics(prefix: "\(prefix)/\(station[..<slash])", station: String(station[station.index(after: slash)...]))
     }
 
     /// Records of these cards were stored: their athletes' bests may have changed (every card
-    /// of an athlete carries them); only the cards whose bytes changed are published.
+    /// of an athlete carries them); the stations that asked for one hear what changed.
     func stored(cards: Set<CardID>) {
         guard settled, !cards.isEmpty else { return }
         do {
-            publish(try store.rosterCards(only: cards))
+            let roster = try store.rosterCards(only: cards)
+            if isChain { publish(roster) }
+            tellAskers(roster, of: Set(roster.map(\.card)))
         } catch {
             log("collect: cannot read the athletes' bests: \(error)")
         }
+    }
+
+    // MARK: Asks
+
+    /// A station's ask: kept as evidence, and answered on its own topic (always: it asks
+    /// because it needs it, after a restart too).
+    private func answer(_ ask: FleetCardAsk, from station: String) {
+        evidence.heard(ask, from: station)
+        do {
+            let roster = isForgotten(ask.card) ? [] : try store.rosterCards(only: [ask.card])
+            tell(station, FleetCardAnswer(card: ask.card, athlete: roster.first { $0.card == ask.card }.map(Self.athleteCard)), always: true)
+        } catch {
+            log("collect: cannot read the athletes' cards to answer \(station): \(error)")
+        }
+    }
+
+    /// Tells every station that asked for one of `cards` what the gym knows of it now (from
+    /// `roster`; null for one the roster lacks), when it differs from what it was told.
+    private func tellAskers(_ roster: [RosterCard], of cards: Set<CardID>) {
+        let known = Dictionary(roster.map { ($0.card, $0) }, uniquingKeysWith: { first, _ in first })
+        for (card, stations) in evidence.askers where cards.contains(card) {
+            let answer = FleetCardAnswer(card: card, athlete: known[card].map(Self.athleteCard))
+            for station in stations { tell(station, answer, always: false) }
+        }
+    }
+
+    /// Sends `answer` to `station` (unless it was told the same and `always` is false).
+    private func tell(_ station: String, _ answer: FleetCardAnswer, always: Bool) {
+        let payload = answer.payload
+        guard always || told[station]?[answer.card] != payload.hashValue else { return }
+        if publish(MQTTMessage(topic: topics(of: station).card, payload: payload, qos: 1)) {
+            told[station, default: [:]][answer.card] = payload.hashValue
+        }
+    }
+
+    private static func athleteCard(_ card: RosterCard) -> FleetAthleteCard {
+        FleetAthleteCard(short: card.shortName, bests: Array(card.bests.prefix(FleetAthleteCard.maximumBests)))
     }
 
     // MARK: Cards
@@ -212,9 +288,10 @@ final class FleetRosterPublisher {
     private func synchronise(sendingForgets: Bool) {
         do {
             let cards = try store.rosterCards(only: nil)
-            publish(cards)
             let known = Set(cards.map(\.card))
+            tellAskers(cards, of: Set(evidence.askers.map(\.card)))
             if isChain {
+                publish(cards)
                 // A retained card the roster lost was forgotten: it stays until the stations answered.
                 for card in retained.keys.sorted() where !known.contains(card) && !isForgotten(card) {
                     requests.append(ForgetRequest(id: Int64.random(in: 1...Int64.max), card: card, requestedAt: wall.date))
@@ -222,7 +299,8 @@ final class FleetRosterPublisher {
                 // One named again meanwhile is no longer forgotten.
                 requests.removeAll { known.contains($0.card) }
             } else {
-                for card in retained.keys.sorted() where !known.contains(card) {
+                // Retained by a collector from before card asks, for every station to read: cleared.
+                for card in retained.keys.sorted() {
                     if publish(MQTTMessage(topic: FleetTopics.athleteCard(prefix: prefix, card: card), payload: [], qos: 1, retain: true)) {
                         retained[card] = nil
                     }
@@ -237,12 +315,10 @@ final class FleetRosterPublisher {
         completeRequests()
     }
 
+    /// The chain's ledger: each card retained as its athlete card, only where it changed.
     private func publish(_ cards: [RosterCard]) {
         for card in cards {
-            let payload = FleetAthleteCard(
-                short: card.shortName,
-                bests: Array(card.bests.prefix(FleetAthleteCard.maximumBests))
-            ).payload
+            let payload = Self.athleteCard(card).payload
             guard retained[card.card] != payload else { continue }
             if publish(MQTTMessage(topic: FleetTopics.athleteCard(prefix: prefix, card: card.card), payload: payload, qos: 1, retain: true)) {
                 retained[card.card] = payload
@@ -258,7 +334,7 @@ final class FleetRosterPublisher {
             for (station, online) in stations.sorted(by: { $0.key < $1.key })
             where online && !request.answered.contains(station) && (only?.contains(station) ?? true) {
                 let command = FleetRequest(.forget(card: request.card), id: request.commandID)
-                _ = publish(MQTTMessage(topic: commandTopic(station), text: command.json, qos: 1))
+                _ = publish(MQTTMessage(topic: topics(of: station).command, text: command.json, qos: 1))
             }
         }
     }
@@ -302,6 +378,8 @@ final class FleetRosterPublisher {
                     late = try store.completeForget(request: request.id)
                 }
                 requests.removeAll { $0.id == request.id }
+                evidence.forget(request.card)
+                for station in told.keys { told[station]?[request.card] = nil }
                 if owing.isEmpty {
                     log("collect: \(request.commandID) done: every station known (\(request.answered.count)) forgot the card"
                         + (late > 0 ? " (\(late) late record(s) deleted)" : "") + "; its UID is gone from the database")

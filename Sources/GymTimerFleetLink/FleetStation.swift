@@ -35,13 +35,13 @@ public final class FleetStation: TimedDriver {
 
     /// The broker connection's life cycle (nil when no client could be made: the kiosk runs alone).
     private let connection: FleetConnection?
-    private var client: (any MQTTTransport)? { connection?.client }
+    var client: (any MQTTTransport)? { connection?.client }
     private var connected: Bool { connection?.isConnected == true }
     /// Whether the station is connected to its broker now (the bench's drills wait for it).
     public var isOnline: Bool { connected }
     private let outbox: FleetOutbox?
-    private let now: () -> Moment
-    private let wall: WallClock
+    let now: () -> Moment
+    let wall: WallClock
     private let log: (String) -> Void
     /// Home Assistant's discovery (nil with `home_assistant = false`).
     private let discovery: HomeAssistantDiscovery?
@@ -70,11 +70,11 @@ public final class FleetStation: TimedDriver {
     public static let callOffWindow: Duration = .seconds(1)
     private var lastReport: FleetStateReport?
     /// The kiosk as last observed (what `select` navigates the menu of).
-    private var lastKiosk: Kiosk?
+    private(set) var lastKiosk: Kiosk?
     private var lastDisplay: String?
     /// Kinds of refused commands already logged (once per kind, not per message).
     private var loggedKinds: Set<String> = []
-    /// The gym's athletes' cards as retained for the stations (`FleetStation+AthleteCards`).
+    /// What the gym answered of the cards tapped on this station (`FleetStation+AthleteCards`).
     var cards = FleetAthleteCards()
     /// The folder shared with the station's upgrade agent, when it has one (`KioskFleet`).
     public var upgrade: StationUpgrade?
@@ -82,9 +82,9 @@ public final class FleetStation: TimedDriver {
     public var health: FleetHealthReporter?
 
     /// The largest packet the broker may send the station: a command (4 KiB at most) or an
-    /// athlete's card (8 KiB at most) with its topic and headers. Larger messages are dropped
+    /// answer with an athlete's card (8 KiB and its card at most) with its topic and headers. Larger messages are dropped
     /// by the broker, never read (fleet.md).
-    public static let maximumPacketSize = max(FleetCommand.maximumSize, FleetAthleteCard.maximumBytes) + 1024
+    public static let maximumPacketSize = max(FleetCommand.maximumSize, FleetCardAnswer.maximumBytes) + 1024
 
     /// How long before a scheduled start the loop wakes, to be at the instant awake.
     public static let startLead: Duration = .milliseconds(1)
@@ -297,7 +297,7 @@ public final class FleetStation: TimedDriver {
                 }
             case .message(let message) where message.topic == topics.classRecord:
                 follow(message)
-            case .message(let message) where isAthleteCard(message.topic):
+            case .message(let message) where message.topic == topics.card:
                 learn(message)
             case .message(let message):
                 // Acknowledgements and the collector's announcements are the record path's.
@@ -316,10 +316,8 @@ public final class FleetStation: TimedDriver {
     private func online() {
         guard let client else { return }
         do {
-            // The cards come again, retained, with the subscription: one cleared meanwhile (an
-            // athlete forgotten) is not kept from an earlier connection.
-            cards = FleetAthleteCards()
-            for topic in topics.commandTopics + [topics.classRecord, FleetTopics.everyAthleteCard(prefix: topics.prefix)]
+            // The answers to this station's card asks, and no other station's.
+            for topic in topics.commandTopics + [topics.classRecord, topics.card]
                 + records.subscriptions { try client.subscribe(topic, qos: 1) }
             // Discovery first, so whoever sees `online` finds the entities already retained.
             if let discovery {
@@ -338,6 +336,8 @@ public final class FleetStation: TimedDriver {
         publishState()
         publishUpdate()
         publishHealth()
+        // The athlete on the station is asked for again: what changed while away comes back.
+        if let card = lastKiosk?.athlete?.card { ask(for: card, at: wall.now) }
         // Every record not acknowledged goes again: what the last connection sent may be lost.
         records.connected(at: now())
         onEvent(.online)
@@ -425,7 +425,9 @@ public final class FleetStation: TimedDriver {
         case .sleep(let window): send(.setSleepWindow(window), "sleep")
         case .message(let text, let seconds): send(.showMessage(text: text, seconds: seconds), "message")
         case .athlete(let tap):
-            // A card alone (the class list) shows the name and knows the bests the gym published.
+            // A card alone (the class list) shows the name and knows the bests the gym told, and
+            // is asked for (what the gym knows comes with the answer).
+            if let card = tap?.card { ask(for: card, at: wall.now) }
             send(.setAthlete(tap.map { $0.completed(from: cards.tap(for: $0.card)) }), "athlete")
         case .forget(let card): forget(card, answering: id)
         case .upgrade: askForUpgrade(answering: id)

@@ -63,9 +63,8 @@ public enum FleetWorkoutMessage {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard text.utf8.count <= 64 else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "too long")) }
-            if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-            return try Date(text, strategy: Date.ISO8601FormatStyle())
+            guard let date = date(text) else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a date")) }
+            return date
         }
         guard var workout = try? decoder.decode(StoredWorkout.self, from: Data(payload)), let id else {
             return .failure(Refusal(kind: "malformed", detail: "not a workout record (fields missing or of the wrong type)", id: id))
@@ -76,6 +75,13 @@ public enum FleetWorkoutMessage {
             return .failure(Refusal(kind: problem.kind, detail: problem.detail, id: id))
         }
         return .success(workout)
+    }
+
+    /// A record's date (ISO 8601, with or without fractions of a second, at most 64 bytes).
+    static func date(_ text: String) -> Date? {
+        guard text.utf8.count <= 64 else { return nil }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle())
     }
 
     /// What is wrong with a payload's `athlete`, said without quoting it, or nil when it is a

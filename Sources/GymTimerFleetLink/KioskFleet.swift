@@ -82,7 +82,7 @@ public final class KioskFleet {
         guard let station else { return }
         station.health = FleetHealthReporter(probe: healthProbe, faults: runtime.faultLog, fitted: fitted, wall: wall)
         station.deliver = { [unowned runtime] event, moment in runtime.inject(event, at: moment) }
-        runtime.knownTap = { [unowned station] card in station.knownTap(for: card) }
+        runtime.cardTapped = { [unowned station] card in station.tapped(card) }
         if case .success(let key)? = runtime.cardKey { station.carryCards(with: key) }
         station.forgetHeld = { [unowned runtime, weak self] card in
             var problem: String?

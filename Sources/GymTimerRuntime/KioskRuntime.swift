@@ -16,10 +16,11 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     private var savedKioskChanges = -1
     /// Times the loop has woken, for the benchmarks.
     public private(set) var wakeups = 0
-    /// What the gym told the station of a card (its short name, shown at a tap, and the
-    /// athlete's bests, for `Pr`): the fleet station's cards (`KioskFleet.attach`); nil, or
-    /// without a fleet, a card shows its last four hex digits and no best is known.
-    public var knownTap: (CardID) -> CardTap? = { _ in nil }
+    /// A card was tapped: the fleet station asks the gym for it and gives what the gym told it
+    /// before (its short name, shown at the tap, and the athlete's bests, for `Pr`;
+    /// `KioskFleet.attach`). Nil, or without a fleet: the card shows its last four hex digits
+    /// and no best is known (until the gym's answer comes).
+    public var cardTapped: (CardID) -> CardTap? = { _ in nil }
     /// The gym's card key, which turns a tapped card's UID into its pseudonym
     /// (`KioskDataDirectory.cardKey`), or why it cannot be read; nil: none was given. Without a
     /// key, taps are refused, each logged with why.
@@ -214,7 +215,7 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
     public func tapped(card: CardID, at moment: Moment) {
         let at = now
         handledAt = max(handledAt, min(moment, at))
-        apply(kiosk.handle(.tapped(knownTap(card) ?? CardTap(card: card)), at: at), at: at)
+        apply(kiosk.handle(.tapped(cardTapped(card) ?? CardTap(card: card)), at: at), at: at)
     }
 
     /// What the card reader's thread reported since the last wake-up: taps, and its faults

@@ -24,9 +24,12 @@ final class ScriptedFleet {
     private let wall: WallClock
     private let trace: TraceRecorder
     private let log: (String) -> Void
-    /// The run's card key: a script's `fleet card UID` is published as the card's pseudonym, as
-    /// the gym's roster does; nil (the config's key cannot be read), those lines are refused.
+    /// The run's card key: a script's `fleet card UID` is the gym's word on the card's pseudonym,
+    /// as the gym's roster holds it; nil (the config's key cannot be read), those lines are refused.
     private let cardKey: CardKey?
+    /// What the gym answers when the station asks for a card (`fleet card` lines): the
+    /// collector's part, played by the coach's client.
+    private var answers: [CardID: String] = [:]
     /// How many of the broker's messages the trace has been told about.
     private var reported = 0
     /// The station of the controller running now.
@@ -54,6 +57,7 @@ final class ScriptedFleet {
         else { return nil }
         self.coach = coach
         try? coach.connect()
+        _ = try? coach.subscribe(topics.cardAsk, qos: 1)
     }
 
     /// The station for a controller being built. The one before it, if any, dies with its
@@ -82,10 +86,19 @@ final class ScriptedFleet {
                 log("script line \(line): fleet card needs the card key, which cannot be read")
                 break
             }
-            let card = cardKey.pseudonym(of: uid)
-            send(MQTTMessage(topic: FleetTopics.athleteCard(prefix: topics.prefix, card: card), text: payload, qos: 1, retain: true), line: line)
+            answers[cardKey.pseudonym(of: uid)] = payload
         }
         report()
+    }
+
+    /// The gym answers the station's card asks since the last look: a card a `fleet card` line
+    /// named gets that line's payload as its athlete, any other the gym does not know (null).
+    func answerAsks() {
+        for case .message(let message) in coach.takeEvents() where message.topic == topics.cardAsk {
+            guard let ask = FleetCardAsk.parse(message.payload) else { continue }
+            let athlete = answers[ask.card] ?? "null"
+            _ = try? coach.publish(MQTTMessage(topic: topics.card, text: #"{"athlete":\#(athlete),"card":"\#(ask.card.hex)"}"#, qos: 1))
+        }
     }
 
     /// Publishes `message` as the coach's tool; one the broker cannot take (it is down) is one
@@ -102,17 +115,18 @@ final class ScriptedFleet {
                 log("script line \(line): the message was not sent: \(error)")
             }
         }
-        _ = coach.takeEvents()
+        answerAsks()
     }
 
     /// Writes to the trace what the broker took for the station's topics since the last call
-    /// (its status, state, events and records, and its will), commands and class records excepted: those are the
-    /// script's own lines.
+    /// (its status, state, events, card asks and records, and its will); commands, class records
+    /// and the gym's answers about cards excepted: those are the script's own lines.
     func report() {
+        answerAsks()
         let published = broker.published
         guard reported < published.count else { return }
         let base = topics.prefix + "/" + topics.station + "/"
-        for message in published[reported...] where message.topic.hasPrefix(base) && message.topic != topics.command && message.topic != topics.classRecord {
+        for message in published[reported...] where message.topic.hasPrefix(base) && ![topics.command, topics.classRecord, topics.card].contains(message.topic) {
             let payload = String(decoding: message.payload, as: UTF8.self)
             trace.fleet(topic: String(message.topic.dropFirst(base.count)), payload: payload, isJSON: JSONValue.parse(message.payload) != nil)
         }

@@ -41,10 +41,11 @@ struct ChainBridgeTests {
         topic +/state out 1 gymtimer/ gyms/gym-a/
         topic +/status out 1 gymtimer/ gyms/gym-a/
         topic +/event out 1 gymtimer/ gyms/gym-a/
+        topic +/card-ask out 1 gymtimer/ gyms/gym-a/
         topic +/ack in 1 gymtimer/ gyms/gym-a/
         topic +/cmd in 1 gymtimer/ gyms/gym-a/
+        topic +/card in 1 gymtimer/ gyms/gym-a/
         topic collector in 1 gymtimer/all/ gyms/all/
-        topic athletes/+ in 1 gymtimer/all/ gyms/all/
         topic all/gym/ask out 1 gymtimer/ gyms/gym-a/
         topic all/gym/answer/+ in 1 gymtimer/ gyms/gym-a/
         topic all/gym/scores in 1 gymtimer/ gyms/gym-a/
@@ -97,12 +98,10 @@ struct ChainBridgeTests {
         user gym-a
         topic readwrite gyms/gym-a/#
         topic read gyms/all/collector
-        topic read gyms/all/athletes/+
 
         user gym-b
         topic readwrite gyms/gym-b/#
         topic read gyms/all/collector
-        topic read gyms/all/athletes/+
 
         user collector
         topic read gyms/+/+/workout
@@ -111,6 +110,8 @@ struct ChainBridgeTests {
         topic write gyms/+/+/cmd
         topic read gyms/+/+/status
         topic read gyms/+/+/event
+        topic read gyms/+/+/card-ask
+        topic write gyms/+/+/card
         topic read gyms/+/all/gym/ask
         topic read $share/central/gyms/+/all/gym/ask
         topic write gyms/+/all/gym/answer/+

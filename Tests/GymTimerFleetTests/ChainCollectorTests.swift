@@ -54,9 +54,9 @@ import GymTimerTestSupport
     /// The topic lines of a gym's bridge (chain.md).
     static func rules(gym: String) -> [InMemoryBridge.Rule] {
         let remote = "gyms/\(gym)/"
-        return ["+/workout", "+/state", "+/status", "+/event"].map { InMemoryBridge.Rule($0, .out, local: "gymtimer/", remote: remote) }
-            + ["+/ack", "+/cmd"].map { InMemoryBridge.Rule($0, .in, local: "gymtimer/", remote: remote) }
-            + ["all/collector", "all/athletes/+"].map { InMemoryBridge.Rule($0, .in, local: "gymtimer/", remote: "gyms/") }
+        return ["+/workout", "+/state", "+/status", "+/event", "+/card-ask"].map { InMemoryBridge.Rule($0, .out, local: "gymtimer/", remote: remote) }
+            + ["+/ack", "+/cmd", "+/card"].map { InMemoryBridge.Rule($0, .in, local: "gymtimer/", remote: remote) }
+            + ["all/collector"].map { InMemoryBridge.Rule($0, .in, local: "gymtimer/", remote: "gyms/") }
             + [InMemoryBridge.Rule("all/gym/ask", .out, local: "gymtimer/", remote: remote)]
             + ["all/gym/answer/+", "all/gym/scores"].map { InMemoryBridge.Rule($0, .in, local: "gymtimer/", remote: remote) }
     }

@@ -8,12 +8,14 @@ import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSimulation
 import Testing
+import GymTimerTestSupport
 
 /// The chain's roster in virtual time: an athlete named at the centre (the central collector's
-/// `RosterSource`) is retained on `gyms/all/athletes/{card}`, crosses gym B's bridge and a
-/// station there knows their short name and bests; an edit by another process is noticed within
-/// a roster check, and a card dropped from the roster is forgotten by every station of every
-/// gym, then cleared at the centre and at the station.
+/// `RosterSource`) is known at a station of gym B once their cards are tapped there (the asks go
+/// out over the bridge, the answers come back on the station's own topic), and no card crosses
+/// any other way; an edit by another process is noticed within a roster check and told to that
+/// station, and a card dropped from the roster is forgotten by every station of every gym, then
+/// cleared from the centre's ledger.
 @Suite struct ChainRosterTests {
     /// The central roster as another process edits it: `stamp` moves with every edit.
     final class EditedRoster: RosterSource {
@@ -36,8 +38,8 @@ import Testing
         func completeForget(request id: Int64) throws -> Int { 0 }
     }
 
-    static let anna = CardID(hex: "04A1B2C3")!
-    static let bo = CardID(hex: "0A0B0C0D")!
+    static let anna = TestCardKey.card("04A1B2C3")
+    static let bo = TestCardKey.card("0A0B0C0D")
 
     @Test func anAthleteNamedAtTheCentreIsKnownAtAStationOfAnotherGym() throws {
         var template = Array((NSTemporaryDirectory() + "fleet-chain-roster-XXXXXX").utf8CString)
@@ -62,13 +64,17 @@ import Testing
         #expect(loop.run(upTo: .seconds(60)) { collector.isSubscribed }, "the central collector subscribes")
         loop.run(for: .seconds(5))
 
-        // Named at the centre (another process): within a roster check, retained and bridged in.
+        // Named at the centre (another process): kept in the centre's ledger, and nowhere in the gym.
         let fran = ProgramBest(program: "Fran", division: .rx, score: ProgramScore(rounds: 4).description)
         roster.edit([RosterCard(card: Self.anna, shortName: "AnnA", bests: [fran]), RosterCard(card: Self.bo, shortName: "bo", bests: [])])
         let payload = FleetAthleteCard(short: "AnnA", bests: [fran]).payload
+        #expect(loop.run(upTo: .seconds(10)) { centre.retained["gyms/all/athletes/\(Self.anna.hex)"]?.payload == payload })
+        #expect(station.knownCards == 0 && !gym.retained.keys.contains { $0.contains("athletes") }, "no card is bridged in")
+        // Both tapped at gym B's rack-1: asked over the bridge, answered on its own topic.
+        _ = station.tapped(Self.anna)
+        _ = station.tapped(Self.bo)
         #expect(loop.run(upTo: .seconds(10)) { station.knownTap(for: Self.anna)?.shortName == "AnnA" }, "\(lines.all.suffix(5))")
-        #expect(centre.retained["gyms/all/athletes/04A1B2C3"]?.payload == payload)
-        #expect(gym.retained["gymtimer/all/athletes/04A1B2C3"]?.payload == payload, "the bridge carries the chain's card in")
+        #expect(centre.published.contains { $0.topic == "gyms/gym-b/rack-1/card-ask" } && gym.published.contains { $0.topic == "gymtimer/rack-1/card" })
         #expect(station.knownTap(for: Self.anna)?.bests?.best(of: "Fran", in: .rx) == ProgramScore(rounds: 4))
         #expect(station.knownTap(for: Self.bo)?.shortName == "bo")
 
@@ -82,7 +88,7 @@ import Testing
         bridge.cut()
         roster.edit([RosterCard(card: Self.anna, shortName: "AnnA", bests: [fran])])
         loop.run(for: .seconds(5))
-        #expect(centre.retained["gyms/all/athletes/0A0B0C0D"] != nil, "kept until every station answered")
+        #expect(centre.retained["gyms/all/athletes/\(Self.bo.hex)"] != nil, "kept until every station answered")
         let acks = try centre.factory(.init(clientID: "gym-c-rack-9", host: "centre.local", port: 1883))
         try acks.connect()
         try acks.subscribe("gyms/gym-c/rack-9/ack", qos: 1)
@@ -102,16 +108,16 @@ import Testing
         #expect(store.rows.isEmpty, "and not stored")
         try bridge.restore()
 
-        // Renamed and one card dropped (forgotten): the new name goes out; the forget goes over
+        // Renamed and one card dropped (forgotten): the new name goes to the station that asked; the forget goes over
         // the bridge to gym B's station (gyms/gym-b/rack-1/cmd), whose answer comes back on its
         // event, and only then is the dropped card cleared.
         roster.edit([RosterCard(card: Self.anna, shortName: "AnA", bests: [fran])])
         #expect(loop.run(upTo: .seconds(10)) { station.knownTap(for: Self.anna)?.shortName == "AnA" && station.knownTap(for: Self.bo) == nil },
                 "\(lines.all.suffix(5))")
-        #expect(loop.run(upTo: .seconds(10)) { centre.retained["gyms/all/athletes/0A0B0C0D"] == nil }, "\(lines.all.suffix(5))")
+        #expect(loop.run(upTo: .seconds(10)) { centre.retained["gyms/all/athletes/\(Self.bo.hex)"] == nil }, "\(lines.all.suffix(5))")
         #expect(lines.all.contains { $0.contains("done: every station known (1) forgot the card") }, "\(lines.all.suffix(5))")
-        #expect(centre.retained["gyms/all/athletes/0A0B0C0D"] == nil, "the dropped card is cleared at the centre")
-        #expect(gym.retained["gymtimer/all/athletes/0A0B0C0D"] == nil, "and in the gym")
-        #expect(centre.retained["gyms/all/athletes/04A1B2C3"]?.payload == FleetAthleteCard(short: "AnA", bests: [fran]).payload)
+        #expect(centre.retained["gyms/all/athletes/\(Self.bo.hex)"] == nil, "the dropped card is cleared at the centre")
+        #expect(gym.retained["gymtimer/all/athletes/\(Self.bo.hex)"] == nil, "and in the gym")
+        #expect(centre.retained["gyms/all/athletes/\(Self.anna.hex)"]?.payload == FleetAthleteCard(short: "AnA", bests: [fran]).payload)
     }
 }

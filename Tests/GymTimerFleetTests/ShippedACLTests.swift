@@ -65,20 +65,26 @@ import GymTimerTestSupport
         let home = try #require(try client("homeassistant", broker))
 
         // What each party retains of its own, as the fleet does.
-        let rack2Own = ["status", "state", "health", "update", "event", "workout"].map { "gymtimer/rack-2/\($0)" }
+        let rack2Own = ["status", "state", "health", "update", "event", "workout", "card-ask"].map { "gymtimer/rack-2/\($0)" }
         try publish(rack2, rack2Own, "rack-2's")
-        try publish(collector, ["gymtimer/all/athletes/04A1B2C3", "gymtimer/all/gym/scores", "gymtimer/all/gym/answer/console-1"], "collector's")
+        // The collector answers rack-2's card asks on rack-2's own topic; it may still clear the
+        // cards collectors before card asks retained for every station.
+        try publish(collector, ["gymtimer/rack-2/card", "gymtimer/all/athletes/04A1B2C3", "gymtimer/all/gym/scores", "gymtimer/all/gym/answer/console-1"], "collector's")
         try publish(coach, ["gymtimer/rack-2/cmd", "gymtimer/rack-2/class"], "coach's")
 
-        // A station reads its commands, its class, the collector's cards; nothing of another station's.
+        // A station reads its commands, its class, the answers about its own cards; nothing of
+        // another station's, and no card of the gym's: no card ask, no answer, no retained card.
         let rack1Heard = try heard(by: rack1)
         #expect(rack1Heard.keys.filter { $0.hasPrefix("gymtimer/rack-2/") }.isEmpty, "rack-1 reads rack-2's: \(rack1Heard.keys.sorted())")
+        #expect(!rack1Heard.keys.contains { $0.contains("/athletes/") || $0.hasSuffix("/card") || $0.hasSuffix("/card-ask") }, "\(rack1Heard.keys.sorted())")
         #expect(rack1Heard["gymtimer/all/gym/scores"] == nil && rack1Heard["gymtimer/all/gym/answer/console-1"] == nil)
         let rack2Heard = try heard(by: rack2)
         #expect(rack2Heard["gymtimer/rack-2/cmd"] == "coach's" && rack2Heard["gymtimer/rack-2/class"] == "coach's", "\(rack2Heard)")
+        #expect(rack2Heard["gymtimer/rack-2/card"] == "collector's" && rack2Heard["gymtimer/all/athletes/04A1B2C3"] == nil, "\(rack2Heard)")
 
         // A station writes nothing as another station, as the collector or as the coach.
         let forged = ["gymtimer/rack-2/state", "gymtimer/rack-2/workout", "gymtimer/rack-2/cmd", "gymtimer/all/cmd",
+                      "gymtimer/rack-2/card-ask", "gymtimer/rack-2/card", "gymtimer/rack-1/card",
                       "gymtimer/all/athletes/04A1B2C3", "gymtimer/all/gym/scores", "gymtimer/all/collector", "gymtimer/rack-2/ack"]
         let coachHeard = try heard(by: coach) { try publish(rack1, forged, "forged by rack-1") }
         #expect(!coachHeard.values.contains("forged by rack-1"), "\(coachHeard.filter { $0.value == "forged by rack-1" }.keys.sorted())")
@@ -87,16 +93,17 @@ import GymTimerTestSupport
         // The collector reads the records, statuses and events, never a station's state or health.
         let collectorHeard = try heard(by: collector)
         #expect(collectorHeard["gymtimer/rack-2/workout"] == "rack-2's" && collectorHeard["gymtimer/rack-2/status"] == "rack-2's")
+        #expect(collectorHeard["gymtimer/rack-2/card-ask"] == "rack-2's", "the collector hears the card asks")
         #expect(collectorHeard["gymtimer/rack-2/state"] == nil && collectorHeard["gymtimer/rack-2/health"] == nil, "\(collectorHeard.keys.sorted())")
 
         // Home Assistant reads what its entities show: no scores, no answers to the console, no
-        // records. (It still reads the athletes' retained cards, as every account does through
-        // the stations' `pattern read gymtimer/all/athletes/#`: docs/security.md, not yet.)
+        // records, no card ask or answer, no retained card.
         let homeHeard = try heard(by: home)
         for topic in ["status", "state", "health", "update", "event"] {
             #expect(homeHeard["gymtimer/rack-2/\(topic)"] == "rack-2's", "Home Assistant reads rack-2's \(topic): \(homeHeard.keys.sorted())")
         }
-        for topic in ["gymtimer/all/gym/scores", "gymtimer/all/gym/answer/console-1", "gymtimer/rack-2/workout"] {
+        for topic in ["gymtimer/all/gym/scores", "gymtimer/all/gym/answer/console-1", "gymtimer/rack-2/workout",
+                      "gymtimer/rack-2/card-ask", "gymtimer/rack-2/card", "gymtimer/all/athletes/04A1B2C3"] {
             #expect(homeHeard[topic] == nil, "Home Assistant reads \(topic)")
         }
         // It may command a station, and nothing else of the fleet's.

@@ -37,12 +37,22 @@ extension Kiosk {
         guard let tap else { return athlete == nil ? [] : leave(at: now) }
         if let present = athlete, present.card == tap.card {
             athlete?.tap = tap.completed(from: present.tap)
-            guard let division = tap.division, division != self.division else { return [] }
-            return setDivision(division, at: now)
+            let renamed = renameNotice(from: present.tap.displayName, at: now)
+            guard let division = tap.division, division != self.division else { return renamed }
+            return renamed + setDivision(division, at: now)
         }
         let arrived = arrive(tap, at: now)
         if let division = tap.division { self.division = division }
         return arrived + notice(tap.displayName, at: now)
+    }
+
+    /// The gym's answer to a tap came while its notice is up: the notice shows the name it
+    /// brought (the card's last digits until then), for the rest of its time, with no chirp.
+    private mutating func renameNotice(from shown: String, at now: Moment) -> [Effect] {
+        guard let message, message.text == shown, now < message.until, let named = athlete?.tap.displayName, named != shown
+        else { return [] }
+        self.message = FloorMessage(text: named, shownAt: message.shownAt, until: message.until)
+        return overlaid([], at: now)
     }
 
     /// `tap`'s athlete takes the station, in Rx: whoever was on it leaves first.
