@@ -86,7 +86,7 @@ final class ScriptedFleet {
                 log("script line \(line): fleet card needs the card key, which cannot be read")
                 break
             }
-            answers[cardKey.pseudonym(of: uid)] = payload
+            answers[cardKey.pseudonym(of: uid)] = payload.isEmpty ? "null" : payload
         }
         report()
     }
