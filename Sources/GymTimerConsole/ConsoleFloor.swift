@@ -1,10 +1,11 @@
 import Foundation
 import GymTimerConfig
+import GymTimerCore
 import GymTimerFleet
 import GymTimerMQTT
 
-/// Every station the console has seen on the broker: its retained `status` and `state`, and
-/// the last error it answered a command with. Pure: the link thread feeds it messages, the
+/// Every station the console has seen on the broker: its retained `status`, `state` and
+/// `athlete` (the card on it), and the last error it answered a command with. Pure: the link thread feeds it messages, the
 /// HTTP side asks it for tiles.
 public struct ConsoleFloor: Sendable {
     public let prefix: String
@@ -18,6 +19,8 @@ public struct ConsoleFloor: Sendable {
     public private(set) var health: [String: StationHealth] = [:]
     /// Each station's retained version and upgrade (`P/S/update`), for the health view.
     public private(set) var updates: [String: StationUpdate] = [:]
+    /// The card (its pseudonym's hex) of the athlete on each station (`P/S/athlete`).
+    private(set) var athletes: [String: String] = [:]
     /// How long a refusal stays on its tile.
     public static let refusalShown = 30.0
     /// The most stations one console keeps: topics from anyone who can publish cannot grow it further.
@@ -63,6 +66,11 @@ public struct ConsoleFloor: Sendable {
             updates[station] = message.payload.isEmpty ? nil : StationUpdate.parse(message.payload)
             return madeLive
         }
+        if message.topic == FleetTopics(prefix: prefix, station: station).athlete {
+            guard athletes[station] != nil || athletes.count < Self.maximumStations else { return madeLive }
+            athletes[station] = Self.card(in: message.payload)
+            return true
+        }
         if message.topic == FleetTopics(prefix: prefix, station: station).state {
             if message.payload.isEmpty { state[station] = nil } else { state[station] = JSONValue.parse(message.payload) }
             return true
@@ -74,12 +82,20 @@ public struct ConsoleFloor: Sendable {
     public func tiles(now: Double) -> [ConsoleTile] {
         Set(status.keys).union(state.keys).sorted().map {
             var tile = ConsoleTile.make(name: $0, status: status[$0], state: state[$0], now: now)
+            tile.athlete = athletes[$0]
             tile.live = live.contains($0) && status[$0] == "online"
             if let refusal = refusals[$0], abs(now - refusal.t) <= Self.refusalShown {
                 tile.refusal = FleetCell.text(refusal.reason, width: 120)
             }
             return tile
         }
+    }
+
+    /// The card in an `athlete` payload (`{"card":"…"}`), in its one spelling; nil for an empty
+    /// one (nobody on the station) or anything else.
+    static func card(in payload: [UInt8]) -> String? {
+        guard payload.count <= 128, case .object(let fields)? = JSONValue.parse(payload) else { return nil }
+        return fields["card"]?.string.flatMap(CardID.init(hex:))?.hex
     }
 
     /// Every station seen.

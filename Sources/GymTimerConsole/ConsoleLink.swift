@@ -472,6 +472,7 @@ public final class ConsoleLink: @unchecked Sendable {
         let every = FleetTopics.everyStation(prefix: prefix)
         _ = try? client.subscribe(every.status, qos: 1)
         _ = try? client.subscribe(every.state, qos: 1)
+        _ = try? client.subscribe(FleetTopics.everyStationAthlete(prefix: prefix), qos: 1)
         _ = try? client.subscribe(FleetTopics.everyStationHealth(prefix: prefix), qos: 1)
         _ = try? client.subscribe(FleetTopics.everyStationUpdate(prefix: prefix), qos: 1)
         // At QoS 1: the answers to commands come as events, and the pages wait for them.

@@ -41,8 +41,8 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
     /// such stations are ticked for a class by default: a name someone left in a retained
     /// message is shown, never chosen.
     public var live: Bool = false
-    /// The card of the athlete on the station (its state's `athlete`, a tap or the class list),
-    /// only when it is a card UID; the coach's page names it from the roster.
+    /// The card of the athlete on the station (its `P/S/athlete`: a tap or the class list),
+    /// only when it is a card (its pseudonym); the coach's page names it from the roster.
     public var athlete: String? = nil
 
     /// The tile of station `name` from what the broker retained for it; `status` nil when only
@@ -60,15 +60,13 @@ public struct ConsoleTile: Hashable, Sendable, Codable {
         let deadline = fields["deadline"]?.number.flatMap { $0.isFinite && abs($0 - now) <= 86_400 ? $0 : nil }
         let startsAt = fields["starts_at"]?.number.flatMap { $0.isFinite && abs($0 - now) <= 86_400 ? $0 : nil }
         let remaining = fields["remaining"]?.number.flatMap { $0.isFinite && $0 >= 0 && $0 <= 86_400 ? $0 : nil }
-        var tile = ConsoleTile(
+        return ConsoleTile(
             name: FleetCell.text(name, width: 32), online: online, mode: text("mode", width: 12) ?? "-",
             program: text("program", width: 32), phase: text("phase", width: 16) ?? "-",
             deadline: online ? deadline : nil, startsAt: online ? startsAt : nil, remaining: online ? remaining : nil, display: text("display", width: 8),
             round: whole("round"), sets: whole("sets"), result: text("result", width: 32), locked: fields["locked"] == .bool(true),
             sleep: SleepWindow.text(ofState: fields["sleep"]), asleep: online && fields["asleep"] == .bool(true),
             programs: programs(fields["programs"]))
-        tile.athlete = fields["athlete"]?.string.flatMap(CardID.init(hex:))?.hex
-        return tile
     }
 
     /// The most program names a tile carries (a config's own are far fewer).

@@ -16,6 +16,10 @@ public struct FleetTopics: Hashable, Sendable {
     public var status: String { base + "/status" }
     /// Retained JSON of the station's state, on every change of state.
     public var state: String { base + "/state" }
+    /// Retained `{"card":"…"}`, the pseudonym of the athlete on the station (cleared when nobody
+    /// is): the coach's console shows who trains where. Apart from the state, which Home
+    /// Assistant's account reads too.
+    public var athlete: String { base + "/athlete" }
     /// Retained JSON of the station's health (`StationHealth`): at connection, on a device's
     /// fault or recovery, and at a slow heartbeat.
     public var health: String { base + "/health" }
@@ -47,6 +51,9 @@ public struct FleetTopics: Hashable, Sendable {
     public static func everyStation(prefix: String) -> (status: String, state: String, workout: String) {
         ("\(prefix)/+/status", "\(prefix)/+/state", "\(prefix)/+/workout")
     }
+
+    /// Every station's athlete (`athlete`), for the coach's console.
+    public static func everyStationAthlete(prefix: String) -> String { "\(prefix)/+/athlete" }
 
     /// Every station's health, for `fleet status`, the console and Home Assistant's readers.
     public static func everyStationHealth(prefix: String) -> String { "\(prefix)/+/health" }

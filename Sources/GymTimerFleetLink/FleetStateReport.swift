@@ -29,8 +29,8 @@ public struct FleetStateReport: Hashable, Sendable {
     /// once a window was set, so a station that never had one reports as before.
     public var sleepWindow: SleepWindow?
     public var asleep: Bool
-    /// The card of the athlete on the station (a tap, the class list); in the JSON only while
-    /// there is one (`"athlete":"04A1B2C3"`), so the coach's console sees who trains where.
+    /// The card of the athlete on the station (a tap, the class list): not in the state's JSON,
+    /// but on the station's own `athlete` topic (`FleetStation`), which only the coach reads.
     public var athlete: CardID?
     /// How the station records program results now, Rx or Scaled (`Kiosk.division`:
     /// `"division":"rx"`), so the coach's console sees what each athlete chose at the wall.
@@ -117,7 +117,7 @@ public struct FleetStateReport: Hashable, Sendable {
             mode: mode, phase: phase, program: program, display: display, deadline: deadline.map { WireSeconds(unix($0)) },
             remaining: remaining.map { WireSeconds(Double($0.nanoseconds) / 1e9) }, round: round, result: result, sets: sets,
             restSeconds: restSeconds, startsAt: startsAt.map(WireSeconds.init), programs: programs, locked: locked,
-            brightness: brightness, sleep: sleepWindow, asleep: asleep, athlete: athlete?.hex, division: division.rawValue,
+            brightness: brightness, sleep: sleepWindow, asleep: asleep, division: division.rawValue,
             t: WireSeconds(t)
         ).json
     }

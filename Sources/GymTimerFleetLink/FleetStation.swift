@@ -71,6 +71,8 @@ public final class FleetStation: TimedDriver {
     private var lastReport: FleetStateReport?
     /// The kiosk as last observed (what `select` navigates the menu of).
     private(set) var lastKiosk: Kiosk?
+    /// The athlete last published on `P/athlete` (nil: nothing on this connection yet).
+    private var publishedAthlete: CardID??
     private var lastDisplay: String?
     /// Kinds of refused commands already logged (once per kind, not per message).
     private var loggedKinds: Set<String> = []
@@ -333,6 +335,7 @@ public final class FleetStation: TimedDriver {
             connection?.lose("\(error)")
             return
         }
+        publishedAthlete = nil
         publishState()
         publishUpdate()
         publishHealth()
@@ -365,6 +368,17 @@ public final class FleetStation: TimedDriver {
         guard connected, let client, let report = lastReport else { return }
         let payload = report.json(display: lastDisplay ?? "    ", at: wall.now, unix: unix, startsAt: scheduledStart.map(unix))
         _ = try? client.publish(MQTTMessage(topic: topics.state, text: payload, qos: 1, retain: true))
+        publishAthlete(report.athlete)
+    }
+
+    /// The athlete on the station, on its own retained topic (the state names nobody), when it
+    /// changed or the connection is new; nobody: the retained card is cleared.
+    private func publishAthlete(_ card: CardID?) {
+        guard connected, let client, publishedAthlete != .some(card) else { return }
+        let payload = card.map { Array(#"{"card":"\#($0.hex)"}"#.utf8) } ?? []
+        if (try? client.publish(MQTTMessage(topic: topics.athlete, payload: payload, qos: 1, retain: true))) != nil {
+            publishedAthlete = .some(card)
+        }
     }
 
     /// Publishes the health (retained) and schedules the next heartbeat; while disconnected,

@@ -3,6 +3,7 @@ import GymTimerCore
 import GymTimerFleet
 @testable import GymTimerFleetLink
 import GymTimerHistory
+import GymTimerMQTT
 import Testing
 @testable import GymTimerConsole
 
@@ -160,10 +161,19 @@ import Testing
         #expect(html.contains(#"<b id="points">100</b>"#) && html.contains("<td>AMRAP 12</td><td>9 rounds</td><td>Rx</td><td>rack-1</td>"))
     }
 
-    @Test func aTileCarriesTheCardOnTheStationOnlyWhenItIsOne() {
-        let good = ConsoleTile.make(name: "rack-1", status: "online", state: JSONValue.parse(Array(#"{"athlete":"04a1b2c3"}"#.utf8)), now: 0)
-        let bad = ConsoleTile.make(name: "rack-1", status: "online", state: JSONValue.parse(Array(#"{"athlete":"<img>"}"#.utf8)), now: 0)
-        #expect(good.athlete == "04A1B2C3")
-        #expect(bad.athlete == nil)
+    @Test func aTileCarriesTheCardOnTheStationFromItsAthleteTopicOnlyWhenItIsOne() {
+        var floor = ConsoleFloor(prefix: "gymtimer")
+        let card = "512CAE2F467914AB1D1E147C"
+        _ = floor.apply(MQTTMessage(topic: "gymtimer/rack-1/status", text: "online", qos: 1, retain: true))
+        _ = floor.apply(MQTTMessage(topic: "gymtimer/rack-1/state", text: #"{"athlete":"\#(card)","mode":"rest"}"#, qos: 1, retain: true))
+        #expect(floor.tiles(now: 0).map(\.athlete) == [nil], "a state's athlete is no one's word")
+        let changed = floor.apply(MQTTMessage(topic: "gymtimer/rack-1/athlete", text: #"{"card":"\#(card.lowercased())"}"#, qos: 1, retain: true))
+        #expect(changed)
+        #expect(floor.tiles(now: 0).map(\.athlete) == [card])
+        _ = floor.apply(MQTTMessage(topic: "gymtimer/rack-1/athlete", text: #"{"card":"<img>"}"#, qos: 1, retain: true))
+        #expect(floor.tiles(now: 0).map(\.athlete) == [nil])
+        _ = floor.apply(MQTTMessage(topic: "gymtimer/rack-1/athlete", text: #"{"card":"\#(card)"}"#, qos: 1, retain: true))
+        _ = floor.apply(MQTTMessage(topic: "gymtimer/rack-1/athlete", payload: [], qos: 1, retain: true))
+        #expect(floor.tiles(now: 0).map(\.athlete) == [nil], "cleared: nobody on the station")
     }
 }

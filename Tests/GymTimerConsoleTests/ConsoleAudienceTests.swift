@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test func aGuestsFloorNamesNoCard() {
-        var tile = ConsoleTile.make(name: "rack-1", status: "online", state: .object(["mode": "rest", "athlete": "04A1B2C3"]), now: 0)
+        var tile = ConsoleTile.make(name: "rack-1", status: "online", state: .object(["mode": "rest"]), now: 0)
+        tile.athlete = "04A1B2C3"
         #expect(tile.athlete == "04A1B2C3", "the test's premise: the coach's tile has the card")
         let floor = ConsoleFloorEvent(now: 0, connected: true, broker: "mqtt://127.0.0.1:1883", tiles: [tile], gyms: ["north": [tile]])
         let guest = floor.forGuests

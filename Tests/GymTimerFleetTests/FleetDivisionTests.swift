@@ -202,12 +202,14 @@ import Testing
         else { Issue.record("the record has no completed_at"); return }
         #expect(vouching.card == anna && abs(Double(vouching.at) - (completed.timeIntervalSince1970 - 60)) <= 1.5, "\(vouching) \(text)")
         let state = broker.retained["gymtimer/rack-1/state"]?.text ?? ""
-        #expect(state.contains(#""division":"rx""#), "\(state)")
+        #expect(state.contains(#""division":"rx""#) && !state.contains(anna.hex), "the state names nobody: \(state)")
+        #expect(broker.retained["gymtimer/rack-1/athlete"]?.text == #"{"card":"\#(anna.hex)"}"#, "her card is on the station's own athlete topic")
         _ = try Self.answerAsks(gym, [anna: known])
 
         // The class list names her by card alone: her short name comes from what the gym told; Scaled.
         try coach.publish(MQTTMessage(topic: "gymtimer/rack-1/cmd", text: #"{"do":"athlete","card":null}"#, qos: 1))
         try station.run(until: .seconds(70))
+        #expect(broker.retained["gymtimer/rack-1/athlete"] == nil, "nobody on the station: cleared")
         try coach.publish(MQTTMessage(topic: "gymtimer/rack-1/cmd", text: #"{"do":"athlete","card":"\#(anna.hex)","division":"scaled"}"#, qos: 1))
         try station.run(until: .seconds(70.5))
         #expect(station.runtime.kiosk.athlete?.tap.shortName == "AnnA" && station.runtime.kiosk.division == .scaled)

@@ -108,17 +108,17 @@ import GymTimerCore
         let idle = FleetStateMessage(
             mode: "rest", phase: "idle", program: nil, display: "  90", deadline: nil, remaining: nil, round: nil, result: nil,
             sets: 0, restSeconds: 90, startsAt: nil, programs: [], locked: false, brightness: nil, sleep: nil, asleep: false,
-            athlete: nil, division: "rx", t: WireSeconds(1))
+            division: "rx", t: WireSeconds(1))
         #expect(idle.json == #"{"mode":"rest","phase":"idle","program":null,"display":"  90","deadline":null,"remaining":null,"#
             + #""round":null,"sets":0,"rest_seconds":90,"programs":[],"locked":false,"brightness":null,"division":"rx","t":1.000}"#)
         let busy = FleetStateMessage(
             mode: "program", phase: "complete", program: "Fran", display: "12:34", deadline: WireSeconds(2.5), remaining: WireSeconds(0.25),
             round: 3, result: "12:34, 3 rounds", sets: 1, restSeconds: nil, startsAt: WireSeconds(3), programs: ["Fran", "Tabata"],
             locked: true, brightness: 40, sleep: try! SleepWindow.parse(from: "22:00", until: "06:00").get(), asleep: true,
-            athlete: "04A1B2C3", division: "scaled", t: WireSeconds(4))
+            division: "scaled", t: WireSeconds(4))
         #expect(busy.json == #"{"mode":"program","phase":"complete","program":"Fran","display":"12:34","deadline":2.500,"#
             + #""remaining":0.250,"round":3,"result":"12:34, 3 rounds","sets":1,"rest_seconds":null,"starts_at":3.000,"#
             + #""programs":["Fran","Tabata"],"locked":true,"brightness":40,"sleep":{"from":"22:00","until":"06:00"},"#
-            + #""asleep":true,"athlete":"04A1B2C3","division":"scaled","t":4.000}"#)
+            + #""asleep":true,"division":"scaled","t":4.000}"#, "no athlete: the state names nobody")
     }
 }

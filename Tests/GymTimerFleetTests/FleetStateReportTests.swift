@@ -36,13 +36,15 @@ import Testing
         #expect(json["program"] == .null)
     }
 
-    @Test func theStateNamesTheAthleteOnTheStationByTheirCardOnlyWhileThereIsOne() {
+    @Test func theStateNamesNobodyEvenWithAnAthleteOnTheStation() {
         var kiosk = Kiosk(settings: KioskSettings())
         _ = kiosk.start(at: .origin)
         #expect(object(FleetStateReport(kiosk).json(display: "0130", at: 1_767_225_601, unix: unix))["athlete"] == nil)
         _ = kiosk.handle(.tapped(CardTap(card: CardID(hex: "04A1B2C3")!, shortName: "AnnA")), at: Moment(.seconds(1)))
         let tapped = FleetStateReport(kiosk)
-        #expect(object(tapped.json(display: "AnnA", at: 1_767_225_601, unix: unix))["athlete"]?.string == "04A1B2C3")
+        #expect(tapped.athlete == CardID(hex: "04A1B2C3"), "the report knows her (the station publishes her on P/athlete)")
+        let json = tapped.json(display: "AnnA", at: 1_767_225_601, unix: unix)
+        #expect(object(json)["athlete"] == nil && !json.contains("04A1B2C3"), "\(json)")
         _ = kiosk.handle(.command(.setAthlete(nil)), at: Moment(.seconds(2)))
         #expect(FleetStateReport(kiosk) != tapped, "the change is published")
         #expect(object(FleetStateReport(kiosk).json(display: "0130", at: 1_767_225_602, unix: unix))["athlete"] == nil)

@@ -65,7 +65,7 @@ import GymTimerTestSupport
         let home = try #require(try client("homeassistant", broker))
 
         // What each party retains of its own, as the fleet does.
-        let rack2Own = ["status", "state", "health", "update", "event", "workout", "card-ask"].map { "gymtimer/rack-2/\($0)" }
+        let rack2Own = ["status", "state", "health", "update", "event", "workout", "card-ask", "athlete"].map { "gymtimer/rack-2/\($0)" }
         try publish(rack2, rack2Own, "rack-2's")
         // The collector answers rack-2's card asks on rack-2's own topic; it may still clear the
         // cards collectors before card asks retained for every station.
@@ -84,11 +84,12 @@ import GymTimerTestSupport
 
         // A station writes nothing as another station, as the collector or as the coach.
         let forged = ["gymtimer/rack-2/state", "gymtimer/rack-2/workout", "gymtimer/rack-2/cmd", "gymtimer/all/cmd",
-                      "gymtimer/rack-2/card-ask", "gymtimer/rack-2/card", "gymtimer/rack-1/card",
+                      "gymtimer/rack-2/card-ask", "gymtimer/rack-2/card", "gymtimer/rack-1/card", "gymtimer/rack-2/athlete",
                       "gymtimer/all/athletes/04A1B2C3", "gymtimer/all/gym/scores", "gymtimer/all/collector", "gymtimer/rack-2/ack"]
         let coachHeard = try heard(by: coach) { try publish(rack1, forged, "forged by rack-1") }
         #expect(!coachHeard.values.contains("forged by rack-1"), "\(coachHeard.filter { $0.value == "forged by rack-1" }.keys.sorted())")
         #expect(coachHeard["gymtimer/rack-2/state"] == "rack-2's", "the coach reads every station: \(coachHeard)")
+        #expect(coachHeard["gymtimer/rack-2/athlete"] == "rack-2's", "the coach sees who is on each station")
 
         // The collector reads the records, statuses and events, never a station's state or health.
         let collectorHeard = try heard(by: collector)
@@ -103,7 +104,7 @@ import GymTimerTestSupport
             #expect(homeHeard["gymtimer/rack-2/\(topic)"] == "rack-2's", "Home Assistant reads rack-2's \(topic): \(homeHeard.keys.sorted())")
         }
         for topic in ["gymtimer/all/gym/scores", "gymtimer/all/gym/answer/console-1", "gymtimer/rack-2/workout",
-                      "gymtimer/rack-2/card-ask", "gymtimer/rack-2/card", "gymtimer/all/athletes/04A1B2C3"] {
+                      "gymtimer/rack-2/card-ask", "gymtimer/rack-2/card", "gymtimer/rack-2/athlete", "gymtimer/all/athletes/04A1B2C3"] {
             #expect(homeHeard[topic] == nil, "Home Assistant reads \(topic)")
         }
         // It may command a station, and nothing else of the fleet's.

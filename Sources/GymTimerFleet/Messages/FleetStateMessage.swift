@@ -1,8 +1,11 @@
 import GymTimerCore
 
 /// A station's retained `state` (fleet.md) as it travels: its fields in the order declared
-/// here (a nil one written `null`, except `result`, `starts_at`, `sleep`/`asleep` and `athlete`,
-/// which are left out while there is none); instants and durations as `WireSeconds`.
+/// here (a nil one written `null`, except `result`, `starts_at` and `sleep`/`asleep`, which are
+/// left out while there is none); instants and durations as `WireSeconds`. It names no athlete:
+/// everyone who reads states (Home Assistant's account too) would read who trains where; the
+/// card on the station is on its own `athlete` topic (`FleetTopics.athlete`), which only the
+/// coach's account reads.
 /// `FleetStateReport` (FleetLink) makes one of the kiosk's state.
 public struct FleetStateMessage: Hashable, Sendable, Encodable {
     public var mode: String
@@ -27,8 +30,6 @@ public struct FleetStateMessage: Hashable, Sendable, Encodable {
     /// The sleep window a coach set (with `asleep`), in the JSON only once one was set.
     public var sleep: SleepWindow?
     public var asleep: Bool
-    /// The card (hex) of the athlete on the station, while there is one.
-    public var athlete: String?
     public var division: String
     /// When the state changed (Unix time).
     public var t: WireSeconds
@@ -36,20 +37,20 @@ public struct FleetStateMessage: Hashable, Sendable, Encodable {
     public init(
         mode: String, phase: String, program: String?, display: String, deadline: WireSeconds?, remaining: WireSeconds?,
         round: Int?, result: String?, sets: Int, restSeconds: Int?, startsAt: WireSeconds?, programs: [String], locked: Bool,
-        brightness: Int?, sleep: SleepWindow?, asleep: Bool, athlete: String?, division: String, t: WireSeconds
+        brightness: Int?, sleep: SleepWindow?, asleep: Bool, division: String, t: WireSeconds
     ) {
         (self.mode, self.phase, self.program, self.display) = (mode, phase, program, display)
         (self.deadline, self.remaining, self.round, self.result) = (deadline, remaining, round, result)
         (self.sets, self.restSeconds, self.startsAt, self.programs) = (sets, restSeconds, startsAt, programs)
         (self.locked, self.brightness, self.sleep, self.asleep) = (locked, brightness, sleep, asleep)
-        (self.athlete, self.division, self.t) = (athlete, division, t)
+        (self.division, self.t) = (division, t)
     }
 
     private enum CodingKeys: String, CodingKey {
         case mode, phase, program, display, deadline, remaining, round, result, sets
         case restSeconds = "rest_seconds"
         case startsAt = "starts_at"
-        case programs, locked, brightness, sleep, asleep, athlete, division, t
+        case programs, locked, brightness, sleep, asleep, division, t
     }
 
     private enum SleepKeys: String, CodingKey {
@@ -81,7 +82,6 @@ public struct FleetStateMessage: Hashable, Sendable, Encodable {
             try window.encode(sleep.untilText, forKey: .until)
             try fields.encode(asleep, forKey: .asleep)
         }
-        try fields.encodeIfPresent(athlete, forKey: .athlete)
         try fields.encode(division, forKey: .division)
         try fields.encode(t, forKey: .t)
     }
