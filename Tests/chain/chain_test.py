@@ -12,8 +12,8 @@ each gym finishing real workouts. Checked on the database's rows and the station
   3. a central collector killed with SIGKILL while records flow: nothing lost or doubled;
   4. the PostgreSQL server restarted while records flow: nothing lost;
   5. an athlete named once at the centre (`gymtimer athletes --db postgresql://…`) is known at
-     a station of either gym (the card's short name shown on a tap, the chain's retained card
-     over each bridge), and their workouts at both gyms are one history (`stats --athlete`).
+     a station of either gym (the card's short name shown on a tap: the station's ask and the
+     centre's answer over each bridge), and their workouts at both gyms are one history (`stats --athlete`).
 
     Tests/chain/chain_test.py [path/to/gymtimer]     (as root; gymtimer-central beside it)
 
@@ -373,7 +373,7 @@ def scenario(chain):
 
 def athletes_across_the_chain(chain):
     """Anna is named at the centre; at rack-1 of each gym she taps her card (the display shows
-    her short name: the chain's card reached that gym's station over its bridge) and does a
+    her short name: the station asked the centre for her card over its bridge) and does a
     workout; both records are hers in PostgreSQL and in `stats --athlete`, by her card's pseudonym
     under the chain's one key (the UID typed at the centre with that key, tapped at each station)."""
     card = "04A1B2C3"
@@ -386,7 +386,7 @@ def athletes_across_the_chain(chain):
             station["process"].stdin.write(f"0 tap {card}\n".encode())
             station["process"].stdin.flush()
             return wait_for(lambda: '"AnnA"' in chain.whole_log(f"{gym}-rack-1"), 3)
-        check(f"5: {gym}'s station shows AnnA for her card (the chain's roster over the bridge)", wait_for(tapped, 60, step=0.5),
+        check(f"5: {gym}'s station shows AnnA for her card (asked and answered over the bridge)", wait_for(tapped, 60, step=0.5),
               chain.log(f"{gym}-rack-1")[-800:])
         chain.workouts(gym, "rack-1", count=1)
     def hers():
