@@ -72,6 +72,13 @@ public final class FleetCollector {
     static let takeoverWindow: Duration = .seconds(10)
     /// How many such losses in a row mean another collector uses the same client id.
     static let takeoverLosses = 2
+    /// How long after connecting a record without its card's ask is held back rather than filed
+    /// as a guest's: what the broker queued for this session before it read the asks (a
+    /// collector from before card asks, upgraded) comes first; its station sends it again,
+    /// after its ask, when this collector announces itself.
+    static let askGrace: Duration = .seconds(30)
+    /// Records held back so, since the start.
+    public private(set) var heldBack = 0
 
     /// Collects into the history database at `database` (created if missing) from the broker in
     /// `options` (give it a fixed client id and `cleanSession: false`, so records sent while the
@@ -384,6 +391,15 @@ public final class FleetCollector {
         case .success(var workout):
             let origin = gym.map { "\($0)/\(station)" } ?? station
             if let roster, !roster.vouches(for: workout, from: origin) {
+                if let since = connectedAt, moment - since < Self.askGrace {
+                    // Neither stored nor acknowledged: its station sends it again after its ask.
+                    heldBack += 1
+                    if loggedRefusals.insert("held back").inserted {
+                        log("collect: held back a record from \(origin) whose card's ask this connection has not heard yet; "
+                            + "its station sends it again after the ask (further ones are not logged)")
+                    }
+                    return
+                }
                 // A card its station never said was on it then: the result is kept, as a guest's.
                 workout.athlete = nil
                 log("collect: \(origin) filed \(workout.id) for a card it did not ask for around that run; stored as a guest's result")

@@ -155,6 +155,29 @@ import GymTimerTestSupport
         #expect(broker.retained.keys.filter { $0.contains("/athletes/") }.isEmpty, "\(broker.retained.keys.sorted())")
     }
 
+    @Test func aRecordQueuedBeforeTheCollectorReadAsksIsHeldBackThenFiledUnderItsAthlete() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lines = LogLines()
+        let anna = TestCardKey.card("04A1B2C3")
+        // The collector's session as a version from before card asks left it: records only.
+        let old = try broker.factory(.init(clientID: "collector-forget", host: "gym.local", port: 1883, keepAlive: 0, cleanSession: false))
+        try old.connect()
+        _ = try old.subscribe("gymtimer/+/workout", qos: 1)
+        broker.sever("collector-forget")
+        // Meanwhile rack-1 records Anna's result: its ask goes to nobody, the record waits in that session.
+        let rack = station("rack-1", outbox: try FleetOutbox(path: directory + "/outbox.sqlite"))
+        rack.record(Self.result(1, "Fran", "4:10, 1 round", athlete: anna))
+        loop.drivers = [rack]
+        #expect(loop.run(upTo: .seconds(10)) { broker.waiting(for: "collector-forget") == 1 })
+        // The new collector gets that record before any ask: held back, not a guest's; rack-1
+        // sends it again, after its ask, when the collector announces itself.
+        let gym = try collector(log: lines.add)
+        loop.drivers = [gym, rack]
+        #expect(loop.run(upTo: .seconds(30)) { gym.stored == 1 }, "\(lines.all)")
+        #expect(gym.heldBack == 1 && lines.all.contains { $0.hasPrefix("collect: held back a record from rack-1") }, "\(lines.all)")
+        #expect(try gym.history!.workouts().map(\.athlete) == [anna], "filed under her card")
+    }
+
     @Test func aStationForgetsACardsRecordsAndAnswers() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outboxPath = directory + "/outbox.sqlite"
