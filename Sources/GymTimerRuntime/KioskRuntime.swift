@@ -207,8 +207,16 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         }
     }
 
+    /// A fault of the station's, logged once (as a device's, and on its health) however many
+    /// cards are tapped meanwhile.
     private func refuseTap(because why: String) {
-        faults.note("card reader: a card was tapped but the station has no card key (\(why)); nobody taps in")
+        faults.failed("card key", MissingCardKey(why: why))
+    }
+
+    /// Why a tap is refused: the station cannot turn UIDs into pseudonyms.
+    private struct MissingCardKey: Error, CustomStringConvertible {
+        let why: String
+        var description: String { "a card was tapped but the station has no card key (\(why)); nobody taps in until it has one" }
     }
 
     /// A card that taps in, known by its pseudonym.
