@@ -20,8 +20,15 @@ public struct FleetCardEvidence: Sendable {
     /// How long after a run's end an ask still vouches for it (both times are the station's own clock).
     public static let lag: TimeInterval = 300
 
-    /// Per station, per card, the times of its asks (oldest first).
-    private var asks: [String: [CardID: [Int64]]] = [:]
+    /// What is kept of one card on one station: the times of its asks (oldest first) and what
+    /// the station was last told of it (the answer's hash; nil: nothing yet).
+    private struct Entry: Sendable {
+        var times: [Int64] = []
+        var told: Int?
+    }
+
+    /// Per station, per card, its asks and the last answer.
+    private var asks: [String: [CardID: Entry]] = [:]
     /// When each station was last heard from (a counter), for dropping the one heard from longest ago.
     private var heardAt: [String: Int] = [:]
     private var counter = 0
@@ -33,14 +40,15 @@ public struct FleetCardEvidence: Sendable {
         counter += 1
         heardAt[station] = counter
         var cards = asks[station] ?? [:]
-        var times = cards[ask.card] ?? []
-        if !times.contains(ask.at) {
-            times.append(ask.at)
-            times.sort()
-            if times.count > Self.maximumAsksPerCard { times.removeFirst(times.count - Self.maximumAsksPerCard) }
+        var entry = cards[ask.card] ?? Entry()
+        if !entry.times.contains(ask.at) {
+            entry.times.append(ask.at)
+            entry.times.sort()
+            if entry.times.count > Self.maximumAsksPerCard { entry.times.removeFirst(entry.times.count - Self.maximumAsksPerCard) }
         }
-        cards[ask.card] = times
-        if cards.count > Self.maximumCardsPerStation, let stalest = cards.min(by: { ($0.value.last ?? 0) < ($1.value.last ?? 0) })?.key {
+        cards[ask.card] = entry
+        if cards.count > Self.maximumCardsPerStation,
+           let stalest = cards.min(by: { ($0.value.times.last ?? 0) < ($1.value.times.last ?? 0) })?.key {
             cards[stalest] = nil
         }
         asks[station] = cards
@@ -53,7 +61,15 @@ public struct FleetCardEvidence: Sendable {
     /// Whether `station` asked for `card` between `lead` before `start` and `lag` after `end`.
     public func vouches(for card: CardID, on station: String, from start: Date, to end: Date) -> Bool {
         let earliest = start.timeIntervalSince1970 - Self.lead, latest = end.timeIntervalSince1970 + Self.lag
-        return asks[station]?[card]?.contains { Double($0) >= earliest && Double($0) <= latest } ?? false
+        return asks[station]?[card]?.times.contains { Double($0) >= earliest && Double($0) <= latest } ?? false
+    }
+
+    /// What `station` was last told of `card` (an answer's hash), if it asked for it.
+    public func lastTold(_ card: CardID, to station: String) -> Int? { asks[station]?[card]?.told }
+
+    /// `station` was told `hash` of `card` (kept only while its ask is).
+    public mutating func told(_ hash: Int, of card: CardID, to station: String) {
+        asks[station]?[card]?.told = hash
     }
 
     /// The stations that asked for `card`, in name order.

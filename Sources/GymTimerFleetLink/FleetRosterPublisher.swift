@@ -94,11 +94,9 @@ final class FleetRosterPublisher {
     private var requests: [ForgetRequest] = []
     /// Refusals already logged (request and station), once each.
     private var loggedRefusals: Set<String> = []
-    /// The cards each station asked for, and when.
+    /// The cards each station asked for, when, and what it was last told of each (a change is
+    /// sent, the same answer is not).
     private var evidence = FleetCardEvidence()
-    /// What each station was last told of each card it asked for (the answer's hash): a change
-    /// is sent, the same answer is not.
-    private var told: [String: [CardID: Int]] = [:]
     /// Asks that were not asks (a bad payload), logged once.
     private var loggedBadAsk = false
 
@@ -271,9 +269,9 @@ final class FleetRosterPublisher {
     /// Sends `answer` to `station` (unless it was told the same and `always` is false).
     private func tell(_ station: String, _ answer: FleetCardAnswer, always: Bool) {
         let payload = answer.payload
-        guard always || told[station]?[answer.card] != payload.hashValue else { return }
+        guard always || evidence.lastTold(answer.card, to: station) != payload.hashValue else { return }
         if publish(MQTTMessage(topic: topics(of: station).card, payload: payload, qos: 1)) {
-            told[station, default: [:]][answer.card] = payload.hashValue
+            evidence.told(payload.hashValue, of: answer.card, to: station)
         }
     }
 
@@ -379,7 +377,6 @@ final class FleetRosterPublisher {
                 }
                 requests.removeAll { $0.id == request.id }
                 evidence.forget(request.card)
-                for station in told.keys { told[station]?[request.card] = nil }
                 if owing.isEmpty {
                     log("collect: \(request.commandID) done: every station known (\(request.answered.count)) forgot the card"
                         + (late > 0 ? " (\(late) late record(s) deleted)" : "") + "; its UID is gone from the database")

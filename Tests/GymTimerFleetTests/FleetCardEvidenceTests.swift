@@ -46,9 +46,13 @@ import Testing
         #expect(!evidence.vouches(for: Self.anna, on: "rack-2", from: first, to: first), "the oldest ask is dropped")
         let last = Date(timeIntervalSince1970: 1_767_700_000 + Double(FleetCardEvidence.maximumAsksPerCard + 9) * 100_000)
         #expect(evidence.vouches(for: Self.anna, on: "rack-2", from: last, to: last))
-        // More stations than are kept: the one heard from longest ago goes.
+        evidence.told(7, of: Self.anna, to: "rack-2")
+        #expect(evidence.lastTold(Self.anna, to: "rack-2") == 7)
+        evidence.told(8, of: Self.anna, to: "rack-9")
+        #expect(evidence.lastTold(Self.anna, to: "rack-9") == nil, "what a station is told is kept only beside its ask")
+        // More stations than are kept: the one heard from longest ago goes, with what it was told.
         for n in 0..<FleetCardEvidence.maximumStations { evidence.heard(FleetCardAsk(card: Self.anna, at: 1), from: "s-\(n)") }
         #expect(evidence.stations(asking: Self.anna).count == FleetCardEvidence.maximumStations)
-        #expect(!evidence.stations(asking: Self.anna).contains("rack-1") && !evidence.stations(asking: Self.anna).contains("rack-2"))
+        #expect(!evidence.stations(asking: Self.anna).contains("rack-2") && evidence.lastTold(Self.anna, to: "rack-2") == nil)
     }
 }
