@@ -72,10 +72,12 @@ public final class FleetCollector {
     static let takeoverWindow: Duration = .seconds(10)
     /// How many such losses in a row mean another collector uses the same client id.
     static let takeoverLosses = 2
-    /// How long after connecting a record without its card's ask is held back rather than filed
-    /// as a guest's: what the broker queued for this session before it read the asks (a
-    /// collector from before card asks, upgraded) comes first; its station sends it again,
-    /// after its ask, when this collector announces itself.
+    /// How long after connecting a record without its card's ask, from a station not heard
+    /// asking on this connection yet, is held back rather than filed as a guest's: what the
+    /// broker queued for this session before it read the asks (a collector from before card
+    /// asks, upgraded) comes first, ahead of any ask; its station sends it again, after its
+    /// ask, when this collector announces itself. Once a station's ask came, its records come
+    /// after theirs.
     static let askGrace: Duration = .seconds(30)
     /// Records held back so, since the start.
     public private(set) var heldBack = 0
@@ -391,7 +393,7 @@ public final class FleetCollector {
         case .success(var workout):
             let origin = gym.map { "\($0)/\(station)" } ?? station
             if let roster, !roster.vouches(for: workout, from: origin) {
-                if let since = connectedAt, moment - since < Self.askGrace {
+                if let since = connectedAt, moment - since < Self.askGrace, !roster.hasAsked(origin) {
                     // Neither stored nor acknowledged: its station sends it again after its ask.
                     heldBack += 1
                     if loggedRefusals.insert("held back").inserted {

@@ -97,6 +97,10 @@ final class FleetRosterPublisher {
     /// The cards each station asked for, when, and what it was last told of each (a change is
     /// sent, the same answer is not).
     private var evidence = FleetCardEvidence()
+    /// The stations heard asking on this connection: a record of theirs without its ask that
+    /// comes before any ask of theirs may be one the broker queued before this collector read
+    /// asks (`FleetCollector.askGrace`).
+    private var askingNow: Set<String> = []
     /// Asks that were not asks (a bad payload), logged once.
     private var loggedBadAsk = false
 
@@ -111,6 +115,9 @@ final class FleetRosterPublisher {
 
     /// Whether `card` is being forgotten: its records are acknowledged and dropped.
     func isForgotten(_ card: CardID) -> Bool { requests.contains { $0.card == card } }
+
+    /// Whether `station` (`{gym}/{station}` at a chain's centre) has asked for any card on this connection.
+    func hasAsked(_ station: String) -> Bool { askingNow.contains(station) }
 
     /// Whether `station` (`{gym}/{station}` at a chain's centre) asked for `workout`'s card
     /// around its run. A record naming a UID (a station from before card pseudonyms, which
@@ -130,6 +137,7 @@ final class FleetRosterPublisher {
 
     /// A new connection: what was retained is read again.
     func connected() {
+        askingNow = []
         retained = [:]
         stations = [:]
         settledAt = nil
@@ -248,6 +256,7 @@ final class FleetRosterPublisher {
     /// because it needs it, after a restart too).
     private func answer(_ ask: FleetCardAsk, from station: String) {
         evidence.heard(ask, from: station)
+        if askingNow.count < FleetCardEvidence.maximumStations { askingNow.insert(station) }
         do {
             let roster = isForgotten(ask.card) ? [] : try store.rosterCards(only: [ask.card])
             tell(station, FleetCardAnswer(card: ask.card, athlete: roster.first { $0.card == ask.card }.map(Self.athleteCard)), always: true)

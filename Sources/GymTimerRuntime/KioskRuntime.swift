@@ -213,12 +213,6 @@ public final class KioskRuntime<C: Clock> where C.Duration == Duration {
         faults.failed("card key", MissingCardKey(why: why))
     }
 
-    /// Why a tap is refused: the station cannot turn UIDs into pseudonyms.
-    private struct MissingCardKey: Error, CustomStringConvertible {
-        let why: String
-        var description: String { "a card was tapped but the station has no card key (\(why)); nobody taps in until it has one" }
-    }
-
     /// A card that taps in, known by its pseudonym.
     public func tapped(card: CardID, at moment: Moment) {
         let at = now
