@@ -9,12 +9,10 @@ public enum ConsoleAudience: Hashable, Sendable {
 
     /// What a guest's leaderboard shows of `entry`: a roster athlete's display name as the owner
     /// chose it (`PublicName`, sent by the collector), else their initial; `guest` for everyone
-    /// else (a new card is nobody a guest needs to know of).
+    /// else (a new card is nobody a guest needs to know of). `GymScores.Entry.displayed`, without
+    /// the `shown` a page never needs.
     public static func guestEntry(_ entry: GymScores.Entry) -> GymScores.Entry {
-        var shown = entry
-        shown.athlete = entry.athleteID == nil ? GymScores.guest : entry.shown ?? displayName(entry.athlete)
-        shown.athleteID = nil
-        shown.id = ""
+        var shown = entry.displayed
         shown.shown = nil
         return shown
     }

@@ -40,7 +40,8 @@ import Testing
         func scores() -> Result<GymScores, GymDeskProblem> {
             let entry = GymScores.Entry(
                 id: "rack-1/program@1", athlete: "Member of \(gym)", athleteID: member.id, station: "rack-1",
-                score: gym == "gym-a" ? "3:00, 3 rounds" : "2:30, 3 rounds", at: ChainDeskTests.now - 60, rank: 1)
+                score: gym == "gym-a" ? "3:00, 3 rounds" : "2:30, 3 rounds", at: ChainDeskTests.now - 60, rank: 1,
+                shown: gym == "gym-a" ? "Mia A." : nil)
             return .success(GymScores(
                 day: LocalDay(Date(timeIntervalSince1970: ChainDeskTests.now), in: ChainDeskTests.utc).description,
                 boards: [.init(program: "Fran", kind: "For Time", entries: [entry])],
@@ -107,6 +108,12 @@ import Testing
         #expect(board.boards.map(\.program) == ["Fran"])
         #expect(board.boards.first?.entries.map { "\($0.rank) \($0.gym ?? "-") \($0.score)" } == ["1 gym-b 2:30, 3 rounds", "2 gym-a 3:00, 3 rounds"])
         #expect(board.week.stations == ["gym-a", "gym-b"] && board.week.counts == [[2, 4], [2, 4]])
+        // Read by the chain's console's account, which is no gym's coach: display names only
+        // (the owner's choice, else the initialled name), no roster id, no record id.
+        #expect(board.boards.first?.entries.map(\.athlete) == ["Member g.", "Mia A."])
+        #expect(board.boards.first?.entries.allSatisfy { $0.athleteID == nil && $0.id.isEmpty } == true)
+        let bytes = String(decoding: centre.retained["gyms/all/gym/scores"]?.payload ?? [], as: UTF8.self)
+        #expect(!bytes.contains("Member of") && !bytes.contains("rack-1/program"), "\(bytes)")
         #expect(gyms.values.allSatisfy { $0.retained["gymtimer/all/gym/scores"].flatMap(scores)?.boards.first?.entries.allSatisfy { $0.gym == nil } ?? false })
     }
 

@@ -6,7 +6,8 @@ chain's leaderboard on gyms/all/gym/scores. In headless Chromium at a phone's si
 
   1. a gym picker lists the gyms discovered from their stations' statuses;
   2. the floor shows the chosen gym's stations only, and another gym's once picked;
-  3. the leaderboard is the chain's, each entry naming its gym, read-only (no Rx/Scaled switch);
+  3. the leaderboard is the chain's, each entry naming its gym and its athlete by display name,
+     read-only (no Rx/Scaled switch);
   4. nothing is wider than the phone's screen.
 
 usage: chain_test.py GYMTIMER
@@ -34,10 +35,11 @@ def main():
             mqtt_publish(centre.mqtt, f"gyms/{gym}/{station}/status", "online", retain=True)
             mqtt_publish(centre.mqtt, f"gyms/{gym}/{station}/state", json.dumps(state), retain=True)
         today = datetime.date.today().isoformat()
-        entry = {"station": "rack-1", "division": "rx", "at": 1, "id": "rack-1/program@1"}
+        # As the central collectors retain it: display names only, no roster or record ids.
+        entry = {"station": "rack-1", "division": "rx", "at": 1, "id": ""}
         board = {"day": today, "boards": [{"program": "Fran", "kind": "For Time", "entries": [
-            dict(entry, athlete="Bo Lind", score="2:30, 3 rounds", rank=1, gym="gym-b", station="rower"),
-            dict(entry, athlete="Anna Berg", score="3:00, 3 rounds", rank=2, gym="gym-a"),
+            dict(entry, athlete="Bo L.", shown="Bo L.", score="2:30, 3 rounds", rank=1, gym="gym-b", station="rower"),
+            dict(entry, athlete="Anna B.", shown="Anna B.", score="3:00, 3 rounds", rank=2, gym="gym-a"),
         ]}], "week": {"days": [today], "stations": ["gym-a", "gym-b"], "counts": [[1], [1]]}}
         mqtt_publish(centre.mqtt, "gyms/all/gym/scores", json.dumps(board), retain=True)
         served = centre.start_console("--chain", "gyms", pin=False, library=False)
@@ -66,7 +68,7 @@ def main():
         check("2. the choice stays across the floor's refreshes", redrawn and kept, f"{stations()}")
         entries = wait_for(lambda: browser.execute_script(
             "const l = [...document.querySelectorAll('#boards li')]; return l.length === 2 && l.map(li => li.dataset.gym + ' ' + li.dataset.athlete)"), 20)
-        check("3. the chain's leaderboard, each entry naming its gym", entries == ["gym-b Bo Lind", "gym-a Anna Berg"], f"{entries}")
+        check("3. the chain's leaderboard, each entry naming its gym", entries == ["gym-b Bo L.", "gym-a Anna B."], f"{entries}")
         flips = browser.execute_script("return document.querySelectorAll('#boards button.flip, #boards a.who').length")
         check("3. the leaderboard is read-only", flips == 0, f"{flips}")
         wide = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
