@@ -6,8 +6,9 @@ import GymTimerHistory
 
 /// One chain gym's desk store (`GymDeskStore`) in the central PostgreSQL: what the central
 /// collector's desk answers that gym's console, from that gym's rows (`workouts WHERE gym = $1`;
-/// an athlete's page from their records at every gym, as they are the chain's) and the chain's roster (`athletes`, `athlete_cards`: one roster across the chain,
-/// a card in no row is new). Made by the same pure builders as one gym's SQLite desk
+/// an athlete's page from their records at every gym, as they are the chain's) and the chain's
+/// roster (`athletes`, `athlete_cards`: one roster across the chain, a card in no row is new), of
+/// which it tells only this gym's members (`members(of:onStations:)`). Made by the same pure builders as one gym's SQLite desk
 /// (`GymScores.make`, `GymDatabase.roster`, `GymAthleteSummary.make`, `StationStats.of`). The
 /// roster is edited with `gymtimer athletes --db postgresql://…`, not from a gym's console:
 /// naming and renaming are refused, saying so. Blocking, on the collector's loop, over its
@@ -29,21 +30,26 @@ public struct PostgresGymDesk: GymDeskStore {
     /// What a console's name or rename is told.
     public static let rosterElsewhere = "Refused: edit the chain's roster with gymtimer athletes --db postgresql://…"
 
+    /// This gym's members (`members(of:)`) and the cards of its last days' records and of its
+    /// stations now that no athlete of the chain has: never the whole chain's roster.
     public func roster(onStations: [String: CardID]) -> Result<GymRoster, GymDeskProblem> {
         read {
             let athletes = try readAthletes()
             let workouts = try readWorkouts(since: wall.date.addingTimeInterval(-GymDatabase.newCardDays * 86_400))
-            return GymDatabase.roster(athletes, names: GymAthleteNames(athletes), workouts: workouts, onStations: onStations)
+            let members = try members(of: athletes, onStations: Set(onStations.values))
+            return GymDatabase.roster(members, names: GymAthleteNames(athletes), workouts: workouts, onStations: onStations)
         }
     }
 
+    /// The class list's athletes: this gym's members.
     public func athletes() -> Result<[GymRoster.Athlete], GymDeskProblem> {
-        read { try readAthletes().map(GymDatabase.athlete) }
+        read { try members(of: readAthletes()).map(GymDatabase.athlete) }
     }
 
+    /// A member's page (their records at every gym); nil for an athlete who is not this gym's.
     public func summary(id: Int64) -> Result<GymAthleteSummary?, GymDeskProblem> {
         read {
-            guard let athlete = try readAthletes().first(where: { $0.id == id }) else { return nil }
+            guard let athlete = try members(of: readAthletes()).first(where: { $0.id == id }) else { return nil }
             let today = LocalDay(wall.date, in: timeZone)
             // Their records at every gym, every day (the stats), of which the page keeps the week.
             let workouts = try readWorkouts(cards: athlete.cards)
@@ -147,6 +153,20 @@ public struct PostgresGymDesk: GymDeskStore {
             if let card = card.flatMap(CardID.init(hex:)) { athletes[athletes.count - 1].cards.append(card) }
         }
         return athletes
+    }
+
+    /// Which of the chain's `athletes` are this gym's members: those with a record here (a
+    /// voided one too) or a card on one of its stations now (`onStations`). A gym's console, and
+    /// so its account, learns only of them: not of another gym's members, who are the chain's
+    /// but none of this gym's business until they train here (docs/security.md).
+    func members(of athletes: [RosterAthlete], onStations: Set<CardID> = []) throws(CentralStoreError) -> [RosterAthlete] {
+        var bindings = PostgresBindings()
+        bindings.append(gym)
+        let result = try link.run(
+            PostgresQuery(unsafeSQL: "SELECT DISTINCT athlete FROM workouts WHERE gym = $1 AND athlete IS NOT NULL", binds: bindings),
+            "read \(gym)'s members")
+        let here = Set(result.rows.compactMap { try? $0.decode(String.self) }.compactMap(CardID.init(hex:))).union(onStations)
+        return athletes.filter { $0.cards.contains(where: here.contains) }
     }
 
     /// This gym's records completed at or after `since`, oldest first (unreadable rows left out).

@@ -103,6 +103,30 @@ import Testing
         #expect(south.records.map(\.station) == ["bench-1"], "at south, its own station")
     }
 
+    /// A gym's console learns only its own members: Bo, who has trained at south only, is in
+    /// none of north's answers (roster, class list, page) until his card is on a north station.
+    @Test func aGymIsToldOnlyItsOwnMembers() throws {
+        let (server, store) = try Self.chain()
+        try Self.roster(server)
+        let bo = try #require(CardID(hex: "04B0B0B0"))
+        _ = try server.query("INSERT INTO athletes (name, short_name) VALUES ('Bo Lind', 'Bo')")
+        _ = try server.query("INSERT INTO athlete_cards (card, athlete_id) SELECT '04B0B0B0', id FROM athletes WHERE name = 'Bo Lind'")
+        _ = try server.query("INSERT INTO athletes (name, short_name) VALUES ('Cy Nobody', 'Cy')")
+        #expect(try store.store([Self.fran("south", "rower", minutes: 4, seconds: 300, card: bo)]) == 1)
+        let north = Self.desk(store, "north"), south = Self.desk(store, "south")
+        #expect(try north.roster(onStations: [:]).get().athletes.map(\.name) == ["Anna Berg"])
+        #expect(try north.athletes().get().map(\.name) == ["Anna Berg"])
+        #expect(try south.athletes().get().map(\.name) == ["Anna Berg", "Bo Lind"])
+        let boID = try #require(try south.athletes().get().first { $0.name == "Bo Lind" }?.id)
+        #expect(try north.summary(id: boID).get() == nil, "his page is not north's to read")
+        #expect(try south.summary(id: boID).get()?.workouts == 1)
+        // His card on a north station: he is north's to see, by name, and no new card.
+        let tapped = try north.roster(onStations: ["ski": bo]).get()
+        #expect(tapped.athletes.map(\.name) == ["Anna Berg", "Bo Lind"] && tapped.newCards.map(\.card) == ["0499AABB"])
+        // Nobody's athlete without a record (Cy) is any gym's.
+        #expect(try south.roster(onStations: [:]).get().athletes.map(\.name) == ["Anna Berg", "Bo Lind"])
+    }
+
     @Test func divisionIsSwitchedInTheGymOnlyAndRosterEditsAreRefused() throws {
         let (server, store) = try Self.chain()
         try Self.roster(server)
