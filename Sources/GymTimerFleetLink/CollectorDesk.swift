@@ -29,6 +29,10 @@ final class CollectorDesk {
     private let log: (String) -> Void
     /// Publishes while connected (false when it could not now).
     var publish: (MQTTMessage) -> Bool = { _ in false }
+    /// Called after the coach's edit was made (a name, a void, a division): the stations that
+    /// asked for a card hear its athlete's name and bests again where they changed, even where
+    /// the roster's digest does not notice (a chain's void).
+    var onEdit: () -> Void = {}
 
     /// The least time between two publications of the scores while records keep coming.
     static let scoresCheck: Duration = .seconds(2)
@@ -224,7 +228,9 @@ final class CollectorDesk {
         func edited(_ result: Result<String, GymDeskProblem>) -> GymDeskAnswer {
             stale.insert(gym)
             switch result {
-            case .success(let said): return GymDeskAnswer(id: id, done: true, said: said)
+            case .success(let said):
+                self.onEdit()
+                return GymDeskAnswer(id: id, done: true, said: said)
             case .failure(let problem): return refused(problem.description)
             }
         }

@@ -168,6 +168,7 @@ public final class FleetCollector {
         roster?.publish = publish
         desk?.publish = publish
         roster?.changed = { [weak self] in self?.desk?.rosterChanged() }
+        desk?.onEdit = { [weak self] in self?.roster?.edited() }
     }
 
     /// The current moment on the collector's timeline (the one its deadlines are on).

@@ -250,6 +250,10 @@ final class FleetRosterPublisher {
         }
     }
 
+    /// The coach edited the roster or a result from the console: every card asked for is
+    /// read again, and each station that asked is told where its answer changed.
+    func edited() { stored(cards: Set(evidence.askers.map(\.card))) }
+
     // MARK: Asks
 
     /// A station's ask: kept as evidence, and answered on its own topic (always: it asks

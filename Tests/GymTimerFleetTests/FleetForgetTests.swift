@@ -155,6 +155,34 @@ import GymTimerTestSupport
         #expect(broker.retained.keys.filter { $0.contains("/athletes/") }.isEmpty, "\(broker.retained.keys.sorted())")
     }
 
+    /// The coach voids Anna's best from the console: rack-1, which asked for her card, is told
+    /// her next best at once (the desk's edit, not a digest of the roster, says so; in a chain
+    /// the digest never sees a void).
+    @Test func aVoidedBestIsToldToTheStationsThatAskedForTheCard() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let anna = TestCardKey.card("04A1B2C3")
+        let gym = try collector()
+        try gym.history!.store([Self.result(1, "Fran", "4:10, 1 round", athlete: anna), Self.result(2, "Fran", "3:45, 1 round", athlete: anna)])
+        try AthleteRoster.open(path: database).add(name: "Anna Berg", card: anna)
+        let (rack1, rack2) = (try rack("rack-1"), try rack("rack-2"))
+        loop.drivers = [gym]
+        #expect(loop.run(upTo: .seconds(30)) { gym.isSubscribed })
+        try ask(rack1, "rack-1", anna)
+        loop.run(for: .seconds(1))
+        #expect(answers(rack1).compactMap { $0.athlete?.bests.first?.score } == ["3:45, 1 round"])
+        let coach = try broker.factory(.init(clientID: "coach", host: "gym.local", port: 1883, keepAlive: 0))
+        try coach.connect()
+        _ = try coach.subscribe(FleetTopics.gymAnswer(prefix: "gymtimer", to: "page-1"), qos: 1)
+        var void = GymDeskAsk(id: "v1", reply: "page-1", ask: .void)
+        void.record = "rack-1/program@2"
+        _ = try coach.publish(MQTTMessage(topic: FleetTopics.gymAsk(prefix: "gymtimer"), payload: void.payload, qos: 1))
+        loop.run(for: .seconds(1))
+        let said = coach.takeEvents().compactMap { if case .message(let message) = $0 { String(decoding: message.payload, as: UTF8.self) } else { nil } }
+        #expect(said.count == 1 && said.allSatisfy { $0.contains(#""done":true"#) }, "\(said)")
+        #expect(answers(rack1).compactMap { $0.athlete?.bests.first?.score } == ["4:10, 1 round"], "her next best, at once")
+        #expect(answers(rack2).isEmpty, "rack-2 never asked")
+    }
+
     @Test func aRecordQueuedBeforeTheCollectorReadAsksIsHeldBackThenFiledUnderItsAthlete() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let lines = LogLines()
