@@ -135,6 +135,8 @@ class Chain:
     def centre_broker(self):
         accounts = {gym: f"pw-{gym}-{TAG}" for gym in LINKS}
         accounts["collector"] = f"pw-collector-{TAG}"
+        accounts["console"] = f"pw-console-{TAG}"
+        self.console_password = accounts["console"]
         for gym in LINKS:
             self.write(f"{gym}.pass", accounts[gym] + "\n", 0o600)
         passwd = self.write("centre.passwd", "".join(f"{user}:{password}\n" for user, password in accounts.items()))
@@ -394,6 +396,33 @@ def athletes_across_the_chain(chain):
     check("5: her workouts at both gyms reach the centre as hers", wait_for(lambda: hers() == sorted(LINKS), 120), str(hers()))
     stats = run(BIN, "stats", "--db", Chain.PG_URL, "--athlete", "Anna Berg", ns="centre").stdout
     check("5: stats --athlete gives her one history over both gyms", "Workouts:        2" in stats, stats)
+    the_chains_console_reads_display_names(chain, card)
+
+
+def the_chains_console_reads_display_names(chain, card):
+    """The chain's console's account (ChainCentreACL, read-only) reads the chain's leaderboard as
+    the central collectors retain it, by display names only: a Fran of Anna's at gym-a (a row
+    written into PostgreSQL, then Bo named, which the collectors notice in the roster's digest
+    and publish the boards again) is `Anna B.` there, never her full name, her card or a roster
+    id; and that account cannot read gym-a's own scores, which name her in full for its coach."""
+    chain.sql("INSERT INTO workouts (gym, id, station, kind, sets, duration_ms, calories, preset, score, completed_at, "
+              "local_day, athlete, division) VALUES ('gym-a', 'rack-1/program@1', 'rack-1', 'program', 3, 240000, 40, "
+              f"'Fran', '4:00, 3 rounds', now(), current_date, '{pseudonym(card)}', 'rx')")
+    run(BIN, "athletes", "--db", Chain.PG_URL, "add", "Bo Lind", "--card", "04B0B0B0", "--card-key", chain.card_key(), ns="centre")
+
+    def read(topic, seconds, user="console"):
+        password = chain.console_password if user == "console" else chain.collector_password
+        got = subprocess.run(["ip", "netns", "exec", HOSTS["centre"], "mosquitto_sub", "-h", "127.0.0.1", "-p", "1883",
+                              "-u", user, "-P", password, "-t", topic, "-C", "1", "-W", str(seconds)],
+                             capture_output=True, text=True)
+        return got.stdout
+    board = wait_for(lambda: (lambda got: "Fran" in got and got)(read("gyms/all/gym/scores", 5)), 60, step=1) or ""
+    check("6: the chain's console's account reads Anna on the chain's leaderboard as Anna B.", '"Anna B."' in board, board[:600])
+    leaked = [what for what in ["Anna Berg", pseudonym(card), card, '"athleteID"', "rack-1/program@1"] if what in board]
+    check("6: ... and never her full name, her card, her roster id or the record's id", not leaked, f"{leaked}: {board[:600]}")
+    own = read("gyms/gym-a/all/gym/scores", 5, user="collector")
+    check("6: gym-a's own scores name her in full, for its coach", '"Anna Berg"' in own, own[:600])
+    check("6: the chain's console's account cannot read them", read("gyms/gym-a/all/gym/scores", 3) == "")
 
 
 def fault_while_records_flow(chain, phase, what, fault):
