@@ -99,21 +99,44 @@ let package = Package(
         // Foundation; the MQTT client that carries it is GymTimerMQTT.
         .target(name: "GymTimerFleet", dependencies: ["GymTimerCore"]),
         .target(name: "GymTimerMQTT", dependencies: ["GymTimerHAL", "CMosquittoShim", systemPackage]),
-        // The fleet's two ends over MQTT: the station a kiosk's loop hosts (with its durable
-        // outbox), the collector (and its desk, which alone opens the gym's database for the
-        // coach's console: CollectorDesk) and `gymtimer fleet`.
+        // What every end of the fleet shares over MQTT: one connection with its back-off
+        // (FleetConnection), a record's wire form (FleetWorkoutMessage), the link's errors.
         .target(
             name: "GymTimerFleetLink",
+            dependencies: ["GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerCore", "GymTimerHAL", "GymTimerSystem", systemPackage]
+        ),
+        // The station's side of the fleet, which a kiosk's loop hosts (FleetStation, KioskFleet),
+        // with its durable outbox: the only fleet room that may see Runtime.
+        .target(
+            name: "GymTimerStationLink",
             dependencies: [
-                "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore", "GymTimerHAL",
-                "GymTimerSystem", "GymTimerRuntime", systemPackage, .product(name: "GRDB", package: "GRDB.swift"),
+                "GymTimerFleetLink", "GymTimerUpgrade", "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig",
+                "GymTimerCore", "GymTimerHAL", "GymTimerSystem", "GymTimerRuntime", systemPackage,
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        // The collector and its desk (which alone opens the gym's database for the coach's
+        // console: CollectorDesk), for one gym's SQLite and, through GymTimerCentral, a chain's
+        // PostgreSQL. Links no Runtime: `gymtimer-central` is built from it.
+        .target(
+            name: "GymTimerCollector",
+            dependencies: [
+                "GymTimerFleetLink", "GymTimerFleet", "GymTimerMQTT", "GymTimerHistory", "GymTimerConfig", "GymTimerCore",
+                "GymTimerHAL", "GymTimerSystem", systemPackage,
+            ]
+        ),
+        // The root upgrade agent (`gymtimer upgrade run`) and the station's upgrade request.
+        .target(name: "GymTimerUpgrade", dependencies: ["GymTimerFleet", "GymTimerCore", "GymTimerHAL", "GymTimerSystem", systemPackage]),
+        // The coach's command line (`gymtimer fleet …`): a station named, the fleet's floor and health read.
+        .target(
+            name: "GymTimerFleetCommands",
+            dependencies: ["GymTimerFleetLink", "GymTimerFleet", "GymTimerMQTT", "GymTimerConfig", "GymTimerCore", "GymTimerSystem"]
         ),
         // The coach's web console (`gymtimer console`): an HTTP server (Hummingbird) on one side,
         // the fleet's MQTT client on a thread of its own on the other; the page, the PIN lock.
         // It opens no database: the gym's roster, athletes' pages and today's scores come from
         // the collector over the broker (GymDeskAsk), so it links neither History nor GRDB
-        // (Tests/ci/console-links-test.sh).
+        // (Tests/ci/links-test.sh).
         .target(
             name: "GymTimerConsole",
             dependencies: [
@@ -134,7 +157,7 @@ let package = Package(
         .target(
             name: "GymTimerCentral",
             dependencies: [
-                "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", "GymTimerHAL", "CPQShim", systemPackage,
+                "GymTimerFleetLink", "GymTimerCollector", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", "GymTimerHAL", "CPQShim", systemPackage,
             ]
         ),
         // The simulated twins, the in-memory MQTT broker among them (behind GymTimerMQTT's MQTTTransport).
@@ -152,7 +175,7 @@ let package = Package(
             name: "GymTimerSimulator",
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerSimulation", "GymTimerHistory",
-                "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink", "GymTimerFleet", "GymTimerMQTT", "GymTimerSystem",
+                "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink", "GymTimerStationLink", "GymTimerCollector", "GymTimerFleet", "GymTimerMQTT", "GymTimerSystem",
                 systemPackage,
             ]
         ),
@@ -160,19 +183,19 @@ let package = Package(
             name: "GymTimerKiosk",
             dependencies: [
                 "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerConfig", "GymTimerHardware", "GymTimerHistory",
-                "GymTimerRuntime", "GymTimerSetup", "GymTimerFleetLink", "GymTimerSystem",
+                "GymTimerRuntime", "GymTimerSetup", "GymTimerStationLink", "GymTimerSystem",
             ]
         ),
         // What `gymtimer bench` and the tests drive the fleet with, never part of a kiosk's or the
         // console's work: a real Mosquitto launched on a free port (LocalBroker), stations and a
         // collector pumped by hand (FleetPump), a loopback HTTP client for the console (BenchHTTP), a
     // real PostgreSQL in a cluster of its own (LocalPostgres: processes only, no client linked).
-        .target(name: "GymTimerBenchSupport", dependencies: ["GymTimerFleetLink", "GymTimerSystem"]),
+        .target(name: "GymTimerBenchSupport", dependencies: ["GymTimerStationLink", "GymTimerCollector", "GymTimerSystem"]),
         .target(
             name: "GymTimerBenchmark",
             dependencies: [
                 "GymTimerBenchSupport", "GymTimerCore", "GymTimerHAL", "GymTimerDrivers", "GymTimerSimulation", "GymTimerRuntime", "GymTimerSimulator",
-                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerHardware",
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerCollector", "GymTimerStationLink", "GymTimerUpgrade", "GymTimerFleetCommands", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerHardware",
                 "GymTimerSystem", systemPackage,
             ]
         ),
@@ -186,7 +209,7 @@ let package = Package(
             name: "gymtimer",
             dependencies: [
                 "GymTimerCore", "GymTimerKiosk", "GymTimerSimulator", "GymTimerBenchmark", "GymTimerRuntime", "GymTimerHardware", "GymTimerDrivers",
-                "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
+                "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerFleet", "GymTimerFleetLink", "GymTimerCollector", "GymTimerStationLink", "GymTimerUpgrade", "GymTimerFleetCommands", "GymTimerMQTT",
                 "GymTimerCommandLine", "GymTimerHAL", "GymTimerSystem", "GymTimerRosterCommands", "GymTimerSetup", systemPackage,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -218,7 +241,7 @@ let package = Package(
         .executableTarget(
             name: "gymtimer-central",
             dependencies: [
-                "GymTimerCentral", "GymTimerFleetLink", "GymTimerFleet", "GymTimerHistory", "GymTimerCommandLine", "GymTimerSystem",
+                "GymTimerCentral", "GymTimerFleetLink", "GymTimerCollector", "GymTimerFleet", "GymTimerHistory", "GymTimerCommandLine", "GymTimerSystem",
                 "GymTimerRosterCommands", "GymTimerCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [
@@ -236,13 +259,13 @@ let package = Package(
         .executableTarget(
             name: "FuzzStation",
             dependencies: [
-                "FuzzSupport", "GymTimerConfig", "GymTimerCore", "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT",
+                "FuzzSupport", "GymTimerConfig", "GymTimerCore", "GymTimerFleet", "GymTimerStationLink", "GymTimerMQTT",
                 "GymTimerSimulation", "GymTimerSimulator",
             ]
         ),
         .executableTarget(name: "FuzzRecord", dependencies: ["FuzzSupport", "GymTimerFleetLink", "GymTimerHistory"]),
         // What `fleet status` prints of any retained status and state.
-        .executableTarget(name: "FuzzConsole", dependencies: ["FuzzSupport", "GymTimerFleet", "GymTimerFleetLink"]),
+        .executableTarget(name: "FuzzConsole", dependencies: ["FuzzSupport", "GymTimerFleet", "GymTimerFleetCommands"]),
         // Helpers more than one test target uses (never part of the product).
         .target(name: "GymTimerTestSupport", dependencies: ["GymTimerCore"], path: "Tests/GymTimerTestSupport"),
         .testTarget(name: "GymTimerCoreTests", dependencies: ["GymTimerCore"]),
@@ -266,14 +289,14 @@ let package = Package(
         .testTarget(
             name: "GymTimerFleetTests",
             dependencies: [
-                "GymTimerFleet", "GymTimerFleetLink", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
+                "GymTimerFleet", "GymTimerFleetLink", "GymTimerCollector", "GymTimerStationLink", "GymTimerUpgrade", "GymTimerFleetCommands", "GymTimerMQTT", "GymTimerConfig", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
                 "GymTimerDrivers", "GymTimerRuntime", "GymTimerSimulator", "GymTimerSimulation", "GymTimerTestSupport", "GymTimerBenchSupport", "GymTimerSetup",
             ]
         ),
         .testTarget(
             name: "GymTimerConsoleTests",
             dependencies: [
-                "GymTimerConsole", "GymTimerFleet", "GymTimerFleetLink", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", "GymTimerMQTT",
+                "GymTimerConsole", "GymTimerFleet", "GymTimerFleetLink", "GymTimerCollector", "GymTimerStationLink", "GymTimerUpgrade", "GymTimerFleetCommands", "GymTimerHistory", "GymTimerCore", "GymTimerSystem", "GymTimerMQTT",
                 "GymTimerBenchSupport",
             ]
         ),
@@ -281,7 +304,7 @@ let package = Package(
         .testTarget(
             name: "GymTimerCentralTests",
             dependencies: [
-                "GymTimerCentral", "GymTimerFleetLink", "GymTimerFleet", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
+                "GymTimerCentral", "GymTimerFleetLink", "GymTimerCollector", "GymTimerStationLink", "GymTimerUpgrade", "GymTimerFleetCommands", "GymTimerFleet", "GymTimerHistory", "GymTimerCore", "GymTimerSystem",
                 "GymTimerMQTT", "GymTimerBenchSupport", "GymTimerTestSupport",
             ]
         ),
@@ -289,7 +312,7 @@ let package = Package(
             name: "FuzzTests",
             dependencies: [
                 "FuzzScript", "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "FuzzRecord", "FuzzConsole", "GymTimerConfig",
-                "GymTimerDrivers", "GymTimerFleet", "GymTimerFleetLink", "GymTimerSimulation",
+                "GymTimerDrivers", "GymTimerFleet", "GymTimerFleetLink", "GymTimerCollector", "GymTimerStationLink", "GymTimerUpgrade", "GymTimerFleetCommands", "GymTimerSimulation",
             ],
             exclude: ["Corpus", "Unfixed"]
         ),

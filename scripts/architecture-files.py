@@ -54,7 +54,8 @@ def summary(path):
 # follows them, by name.
 LAYERS = ["GymTimerCore", "GymTimerHAL", "GymTimerSystem", "GymTimerDrivers", "GymTimerRuntime", "GymTimerSetup",
           "GymTimerHardware", "GymTimerSimulation", "GymTimerConfig", "GymTimerHistory", "GymTimerKiosk",
-          "GymTimerSimulator", "GymTimerFleet", "GymTimerMQTT", "GymTimerFleetLink", "GymTimerConsole",
+          "GymTimerSimulator", "GymTimerFleet", "GymTimerMQTT", "GymTimerFleetLink", "GymTimerStationLink", "GymTimerCollector",
+          "GymTimerUpgrade", "GymTimerFleetCommands", "GymTimerConsole",
           "GymTimerCentral", "GymTimerRosterCommands", "gymtimer", "gymtimer-console", "gymtimer-central",
           "GymTimerCommandLine", "GymTimerBenchmark", "GymTimerBenchSupport", "FuzzSupport", "FuzzScript",
           "FuzzConfig", "FuzzWAV", "FuzzCommand", "FuzzStation", "FuzzRecord", "FuzzConsole"]

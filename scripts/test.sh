@@ -66,7 +66,7 @@ stage "a stage that cannot run fails under CI (Tests/ci/stage-truth-test.sh)" Te
 stage "ARCHITECTURE.md a map, every source file in architecture-files.md (scripts/architecture-files.py --check)" \
   python3 scripts/architecture-files.py --check
 
-stage "the console links none of the kiosk's modules (Tests/ci/console-links-test.sh)" Tests/ci/console-links-test.sh
+stage "the console and the central collector link none of the kiosk's modules (Tests/ci/links-test.sh)" Tests/ci/links-test.sh
 
 # ConsoleNameTextTests serves the console's real HTTP handlers in the test process; beside the
 # whole suite on two cores, tests that block Swift's cooperative pool starved its server past

@@ -1,6 +1,6 @@
 import FuzzSupport
 import GymTimerFleet
-import GymTimerFleetLink
+import GymTimerFleetCommands
 
 /// Fuzz target for what the coach's console prints of a station's retained topics (anyone on
 /// the broker can retain anything there): the bytes up to the first NUL are the `status`, the

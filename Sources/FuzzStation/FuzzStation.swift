@@ -3,10 +3,10 @@ import FuzzSupport
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerMQTT
 import GymTimerSimulation
 import GymTimerSimulator
+import GymTimerStationLink
 
 /// Fuzz target for a whole fleet station (fleet.md: "nothing a message holds can stop, block or
 /// exhaust a station"): a kiosk's loop in virtual time hosting its station over an in-memory

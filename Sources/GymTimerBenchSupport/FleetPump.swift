@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import Foundation
-import GymTimerFleetLink
+import GymTimerCollector
+import GymTimerStationLink
 
 /// Stations' and a collector's loops run by hand in real time, as their processes run them:
 /// for the bench's drills and the tests that put several fleet ends in one process (a kiosk

@@ -1,7 +1,7 @@
 import Foundation
 import GymTimerBenchSupport
 import GymTimerDrivers
-import GymTimerFleetLink
+import GymTimerFleetCommands
 import GymTimerSystem
 
 /// A headless station (`simulate --headless`, fleet station `bench`) on a fresh Mosquitto on

@@ -3,7 +3,7 @@ import Glibc
 import GymTimerBenchSupport
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
+import GymTimerFleetCommands
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSystem

@@ -4,9 +4,10 @@ import GymTimerBenchSupport
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
+import GymTimerFleetCommands
 import GymTimerHistory
 import GymTimerMQTT
+import GymTimerStationLink
 import GymTimerSystem
 
 /// A chain of gyms on one machine for the bench (chain.md): the centre's Mosquitto and a

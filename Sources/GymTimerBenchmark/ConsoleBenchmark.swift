@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import GymTimerBenchSupport
+import GymTimerCollector
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerFleet
-import GymTimerFleetLink
+import GymTimerFleetCommands
 import GymTimerSystem
 
 /// The coach's console's figure for `gymtimer bench`: how long a click takes to reach a

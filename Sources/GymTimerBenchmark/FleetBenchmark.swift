@@ -3,7 +3,7 @@ import Glibc
 import GymTimerCore
 import GymTimerDrivers
 import GymTimerFleet
-import GymTimerFleetLink
+import GymTimerFleetCommands
 import GymTimerMQTT
 import GymTimerSystem
 

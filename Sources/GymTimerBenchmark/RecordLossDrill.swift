@@ -1,10 +1,12 @@
 import Foundation
 import Glibc
 import GymTimerBenchSupport
+import GymTimerCollector
 import GymTimerConfig
 import GymTimerCore
-import GymTimerFleetLink
+import GymTimerFleetCommands
 import GymTimerHistory
+import GymTimerStationLink
 import GymTimerSystem
 
 /// The fleet's record figure for `gymtimer bench` (fleet.md: no record lost between a station

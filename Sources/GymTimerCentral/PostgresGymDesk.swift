@@ -1,7 +1,7 @@
 import Foundation
+import GymTimerCollector
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerHistory
 
 /// One chain gym's desk store (`GymDeskStore`) in the central PostgreSQL: what the central

@@ -1,5 +1,4 @@
 import GymTimerCore
-import GymTimerFleetLink
 import GymTimerHistory
 
 extension PostgresRecordStore {

@@ -1,6 +1,6 @@
 import Foundation
+import GymTimerCollector
 import GymTimerCore
-import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerSystem
 

@@ -1,6 +1,6 @@
 import Foundation
+import GymTimerCollector
 import GymTimerCore
-import GymTimerFleetLink
 import GymTimerHistory
 
 /// What a chain's central collector reads of the roster (`FleetRosterPublisher`): a digest of

@@ -78,7 +78,7 @@ public enum FleetWorkoutMessage {
     }
 
     /// A record's date (ISO 8601, with or without fractions of a second, at most 64 bytes).
-    static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         guard text.utf8.count <= 64 else { return nil }
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
         return try? Date(text, strategy: Date.ISO8601FormatStyle())

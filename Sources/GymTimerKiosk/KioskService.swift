@@ -2,11 +2,11 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
-import GymTimerFleetLink
 import GymTimerHardware
 import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
+import GymTimerStationLink
 import GymTimerSystem
 
 /// `gymtimer run` once the config is read: the kiosk on the Raspberry Pi's devices, until

@@ -2,14 +2,14 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerDrivers
+import GymTimerFleet
 import GymTimerHAL
 import GymTimerHistory
-import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerMQTT
 import GymTimerRuntime
 import GymTimerSetup
 import GymTimerSimulation
+import GymTimerStationLink
 import GymTimerSystem
 
 /// `gymtimer simulate --headless` (simulation.md): the kiosk on simulated devices in real

@@ -2,10 +2,10 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerMQTT
 import GymTimerRuntime
 import GymTimerSimulation
+import GymTimerStationLink
 
 /// The gym's network around a scripted run whose config has a `[fleet]`: an in-memory broker
 /// on the run's virtual clock, the station every controller of the run hosts in its loop (as

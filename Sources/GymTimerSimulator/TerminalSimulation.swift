@@ -2,12 +2,12 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerHAL
 import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
 import GymTimerSimulation
+import GymTimerStationLink
 import GymTimerSystem
 
 /// `gymtimer simulate` without a script: the same event loop, core and drivers as the kiosk,

@@ -1,11 +1,12 @@
 import Foundation
+import GymTimerCollector
 import GymTimerConfig
 import GymTimerCore
-import GymTimerFleetLink
 import GymTimerHAL
 import GymTimerMQTT
 import GymTimerRuntime
 import GymTimerSimulation
+import GymTimerStationLink
 import GymTimerSystem
 
 /// A fleet station in virtual time over an in-memory broker: the kiosk's one loop

@@ -1,9 +1,9 @@
 import ArgumentParser
 import GymTimerCentral
+import GymTimerCollector
 import GymTimerCommandLine
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
 import GymTimerSystem
 
 /// `gymtimer-central collect`: every gym's records, from the central broker (each gym's bridged

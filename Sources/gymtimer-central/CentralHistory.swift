@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import GymTimerCentral
+import GymTimerCollector
 import GymTimerCommandLine
-import GymTimerFleetLink
 import GymTimerHistory
 
 /// `gymtimer-central history`: the chain's records, newest first, of one gym or all.

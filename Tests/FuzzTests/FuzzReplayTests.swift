@@ -7,7 +7,11 @@ import FuzzScript
 import FuzzStation
 import FuzzWAV
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerConfig
 import GymTimerDrivers
 import GymTimerSimulation

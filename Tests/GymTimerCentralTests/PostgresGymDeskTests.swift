@@ -3,7 +3,11 @@ import GymTimerBenchSupport
 import GymTimerCentral
 import GymTimerCore
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import Testing
 

@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import GymTimerBenchSupport
 import GymTimerCentral
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import Testing
 
 /// A server that takes the connection and never answers (hung, or a black hole on the way):

@@ -2,7 +2,11 @@ import Foundation
 import GymTimerBenchSupport
 import GymTimerCentral
 import GymTimerCore
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import Testing
 

@@ -1,7 +1,11 @@
 import Foundation
 import GymTimerCore
 import GymTimerFleet
+@testable import GymTimerCollector
+@testable import GymTimerFleetCommands
 @testable import GymTimerFleetLink
+@testable import GymTimerStationLink
+@testable import GymTimerUpgrade
 import GymTimerHistory
 import GymTimerMQTT
 import Testing

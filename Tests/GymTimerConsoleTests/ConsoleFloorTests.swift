@@ -1,6 +1,10 @@
 import Foundation
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerMQTT
 import GymTimerCore
 import Testing

@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import GymTimerBenchSupport
 import GymTimerSystem
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerMQTT
 import Testing
 import GymTimerTestSupport

@@ -3,7 +3,11 @@ import Glibc
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSimulation

@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import GymTimerCore
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSimulation

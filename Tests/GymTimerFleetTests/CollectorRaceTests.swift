@@ -1,6 +1,10 @@
 import Foundation
 import Glibc
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import Testing
 import GymTimerTestSupport

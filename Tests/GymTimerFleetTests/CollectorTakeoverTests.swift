@@ -1,7 +1,11 @@
 import Foundation
 import Glibc
 import GymTimerCore
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerSimulation
 import Testing
 import GymTimerTestSupport

@@ -1,6 +1,10 @@
 import Foundation
 import GRDB
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import GymTimerSystem
 import GymTimerTestSupport

@@ -1,6 +1,10 @@
 import Foundation
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import Testing
 
 /// `FleetAnswers`: what the console and `gymtimer fleet` report from the answers they got.

@@ -1,5 +1,9 @@
 import Testing
+@testable import GymTimerCollector
+@testable import GymTimerFleetCommands
 @testable import GymTimerFleetLink
+@testable import GymTimerStationLink
+@testable import GymTimerUpgrade
 
 @Suite struct FleetConsoleTests {
     @Test(arguments: [

@@ -8,7 +8,11 @@ import GymTimerSimulation
 import GymTimerSimulator
 import GymTimerTestSupport
 import Testing
+@testable import GymTimerCollector
+@testable import GymTimerFleetCommands
 @testable import GymTimerFleetLink
+@testable import GymTimerStationLink
+@testable import GymTimerUpgrade
 
 /// Rx/Scaled and `Pr` over the fleet: the `athlete` command's `division`, a record message's
 /// `division` checked at the collector (`bad-division`), the gym's answers about cards kept by a

@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import GymTimerConfig
 import GymTimerFleet
+@testable import GymTimerCollector
+@testable import GymTimerFleetCommands
 @testable import GymTimerFleetLink
+@testable import GymTimerStationLink
+@testable import GymTimerUpgrade
 import GymTimerMQTT
 import Testing
 import GymTimerTestSupport

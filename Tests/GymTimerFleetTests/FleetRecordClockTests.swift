@@ -1,6 +1,10 @@
 import Foundation
 import GymTimerCore
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import Testing
 import GymTimerTestSupport

@@ -5,7 +5,11 @@ import GymTimerFleet
 import GymTimerMQTT
 import Testing
 import GymTimerTestSupport
+@testable import GymTimerCollector
+@testable import GymTimerFleetCommands
 @testable import GymTimerFleetLink
+@testable import GymTimerStationLink
+@testable import GymTimerUpgrade
 
 /// The station's record path in virtual time, without a broker: what it publishes when, what
 /// an acknowledgement removes, and that an empty outbox never wakes the loop.

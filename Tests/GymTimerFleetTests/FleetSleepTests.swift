@@ -1,7 +1,11 @@
 import Foundation
 import GymTimerCore
 @testable import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import Testing
 
 /// The fleet's `sleep` command (`{"do":"sleep","from":"22:00","until":"06:00"}`, `{"do":"sleep","off":true}`)

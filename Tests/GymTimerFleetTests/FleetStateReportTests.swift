@@ -1,7 +1,11 @@
 import Foundation
 import GymTimerCore
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import Testing
 
 /// The retained `state` from the pure core, on a timeline of its own (no clock, no broker).

@@ -2,7 +2,11 @@ import Foundation
 import GymTimerCore
 import GymTimerHistory
 import Testing
+@testable import GymTimerCollector
+@testable import GymTimerFleetCommands
 @testable import GymTimerFleetLink
+@testable import GymTimerStationLink
+@testable import GymTimerUpgrade
 import GymTimerSystem
 
 /// The coach's edits on a real collector's database, as the collector's desk does them: a new card offered then named, a rename,

@@ -3,7 +3,11 @@ import GymTimerCore
 import GymTimerHistory
 import Testing
 import GymTimerFleet
+@testable import GymTimerCollector
+@testable import GymTimerFleetCommands
 @testable import GymTimerFleetLink
+@testable import GymTimerStationLink
+@testable import GymTimerUpgrade
 import GymTimerSystem
 
 @Suite struct GymScoresTests {

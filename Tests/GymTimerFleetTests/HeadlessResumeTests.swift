@@ -1,7 +1,11 @@
 import Foundation
 import Glibc
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import GymTimerMQTT
 import Testing

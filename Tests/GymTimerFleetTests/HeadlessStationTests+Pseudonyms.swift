@@ -1,7 +1,11 @@
 import Foundation
 import GymTimerBenchSupport
 import GymTimerCore
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import GymTimerSystem
 import GymTimerTestSupport

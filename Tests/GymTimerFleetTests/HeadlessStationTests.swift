@@ -4,7 +4,11 @@ import GymTimerConfig
 import GymTimerCore
 import Glibc
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerRuntime

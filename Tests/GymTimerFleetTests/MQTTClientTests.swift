@@ -1,6 +1,10 @@
 import Glibc
 import GymTimerBenchSupport
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import Testing
 @testable import GymTimerMQTT
 

@@ -1,5 +1,9 @@
 import Testing
+@testable import GymTimerCollector
+@testable import GymTimerFleetCommands
 @testable import GymTimerFleetLink
+@testable import GymTimerStationLink
+@testable import GymTimerUpgrade
 
 /// The reconnect schedule: doubling waits up to 30 s, one log line per outage.
 @Suite struct ReconnectBackoffTests {

@@ -1,5 +1,9 @@
 import GymTimerFleet
+@testable import GymTimerCollector
+@testable import GymTimerFleetCommands
 @testable import GymTimerFleetLink
+@testable import GymTimerStationLink
+@testable import GymTimerUpgrade
 import Testing
 
 @Suite struct StationHealthTests {

@@ -2,7 +2,11 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerMQTT
 import GymTimerSimulation
 import GymTimerSimulator

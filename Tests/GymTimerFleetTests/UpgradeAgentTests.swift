@@ -1,7 +1,11 @@
 import Foundation
 import GymTimerConfig
 import GymTimerCore
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerTestSupport
 import Testing
 

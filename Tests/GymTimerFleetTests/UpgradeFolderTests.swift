@@ -1,5 +1,9 @@
 import Foundation
+import GymTimerCollector
+import GymTimerFleetCommands
 import GymTimerFleetLink
+import GymTimerStationLink
+import GymTimerUpgrade
 import GymTimerTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GymTimerFleet
-import GymTimerFleetLink
+import GymTimerFleetCommands
 
 /// A coach's command to stations (`fleet start`, `pause`, `select`…): the broker, the stations
 /// (`--stations a,b` or all), and the `FleetCommand` it sends. Every one is sent the same way:

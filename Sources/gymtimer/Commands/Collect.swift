@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import GymTimerFleetLink
+import GymTimerCollector
 import GymTimerSystem
 
 /// `gymtimer collect`: every station's workout records into one history database (fleet.md).

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GymTimerCore
 import GymTimerFleet
-import GymTimerFleetLink
+import GymTimerFleetCommands
 import GymTimerSystem
 
 /// `gymtimer fleet`: the gym's view of its stations and the coach's commands (fleet.md).

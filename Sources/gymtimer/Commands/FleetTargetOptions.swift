@@ -1,5 +1,5 @@
 import ArgumentParser
-import GymTimerFleetLink
+import GymTimerFleetCommands
 
 /// Which stations a coach's command goes to: `--stations a,b` (checked names, each seen on the
 /// broker) or `--all` (the default).

@@ -1,6 +1,5 @@
 import Foundation
 import GymTimerConfig
-import GymTimerFleetLink
 import GymTimerSimulator
 
 extension Simulate {

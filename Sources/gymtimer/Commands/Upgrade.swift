@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
 import GymTimerConfig
-import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerRuntime
 import GymTimerSetup
 import GymTimerSystem
+import GymTimerUpgrade
 
 /// `gymtimer upgrade run`: the station's upgrade agent (docs/upgrades.md), run as root by
 /// `gymtimer-upgrade.timer` and `gymtimer-upgrade.path`: upgrades the gym's package when it may.

@@ -2,6 +2,7 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
+import GymTimerFleetLink
 import GymTimerMQTT
 import GymTimerSystem
 

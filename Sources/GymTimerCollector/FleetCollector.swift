@@ -2,9 +2,10 @@
 import Glibc
 #endif
 import Foundation
-import GymTimerCore
 import GymTimerConfig
+import GymTimerCore
 import GymTimerFleet
+import GymTimerFleetLink
 import GymTimerHAL
 import GymTimerHistory
 import GymTimerMQTT

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GymTimerCore
 import GymTimerFleet
+import GymTimerFleetLink
 import GymTimerHistory
 
 /// The station's durable outbox (fleet.md): every workout record to publish waits here, in a

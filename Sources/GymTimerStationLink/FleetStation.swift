@@ -5,9 +5,11 @@ import Foundation
 import GymTimerConfig
 import GymTimerCore
 import GymTimerFleet
+import GymTimerFleetLink
 import GymTimerHistory
 import GymTimerMQTT
 import GymTimerSystem
+import GymTimerUpgrade
 
 /// The station's end of the fleet (fleet.md), hosted by the kiosk's one event loop: no thread
 /// of its own. The loop polls `pollRequest` beside its input lines and calls `serve(revents:)`

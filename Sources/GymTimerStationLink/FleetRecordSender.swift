@@ -1,6 +1,7 @@
 import Foundation
 import GymTimerCore
 import GymTimerFleet
+import GymTimerFleetLink
 import GymTimerMQTT
 
 /// The station's record path (fleet.md): finished workouts wait in the durable outbox (or in

@@ -6,6 +6,7 @@ import GymTimerHistory
 import GymTimerMQTT
 import GymTimerRuntime
 import GymTimerSystem
+import GymTimerUpgrade
 
 /// A kiosk's fleet station (fleet.md) hooked into its one loop, the same way for every kiosk
 /// that has one — the real one (`run`), the terminal simulator and the headless station: its
