@@ -170,6 +170,61 @@ def mqtt_publish(port, topic, payload, retain=False, host="127.0.0.1"):
         s.sendall(bytes([0x30 | (1 if retain else 0)]) + length(len(publish)) + publish + bytes([0xE0, 0]))
 
 
+def mqtt_retained(port, topic, username, password, seconds=5, host="127.0.0.1"):
+    """What is retained on `topic` as the account `username` reads it (MQTT 3.1.1: CONNECT,
+    SUBSCRIBE at QoS 0, then the first PUBLISH within `seconds`): its payload as text, or "" when
+    nothing came (nothing retained, or the broker's ACL refused the account: a SUBACK of 0x80, or
+    a message it never delivers). Raises when the broker refuses the connection."""
+    def length(n):
+        out = bytearray()
+        while True:
+            byte, n = n % 128, n // 128
+            out.append(byte | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+
+    def text(s):
+        b = s.encode()
+        return len(b).to_bytes(2, "big") + b
+
+    def packet(s):
+        head = s.recv(1)
+        if not head:
+            raise ConnectionError("the broker closed the connection")
+        n, shift = 0, 0
+        while True:
+            byte = s.recv(1)[0]
+            n, shift = n | (byte & 0x7F) << shift, shift + 7
+            if not byte & 0x80:
+                break
+        body = b""
+        while len(body) < n:
+            body += s.recv(n - len(body))
+        return head[0] >> 4, body
+    connect = (text("MQTT") + bytes([4, 0xC2]) + (60).to_bytes(2, "big") + text(f"gymtest-{os.getpid()}-{next(_client_ids)}"[:23])
+               + text(username) + text(password))
+    subscribe = (1).to_bytes(2, "big") + text(topic) + bytes([0])
+    deadline = time.monotonic() + seconds
+    with socket.create_connection((host, port), timeout=seconds) as s:
+        s.sendall(bytes([0x10]) + length(len(connect)) + connect)
+        kind, body = packet(s)
+        if kind != 2 or body[1:2] != b"\x00":
+            raise RuntimeError(f"the broker refused {username}'s connection")
+        s.sendall(bytes([0x82]) + length(len(subscribe)) + subscribe)
+        while time.monotonic() < deadline:
+            s.settimeout(max(0.05, deadline - time.monotonic()))
+            try:
+                kind, body = packet(s)
+            except (socket.timeout, TimeoutError):
+                return ""
+            if kind == 9 and body[2:3] == b"\x80":
+                return ""
+            if kind == 3:
+                size = int.from_bytes(body[:2], "big")
+                return body[2 + size:].decode(errors="replace")
+    return ""
+
+
 def finish(processes, work, logs, stubborn_fails=False, tail=15):
     """Stops `processes` (see `stop`), a check failing for each killed with `stubborn_fails`; on
     a failed check prints the last `tail` lines (None: all) of each of `logs` (names of
