@@ -69,6 +69,22 @@ def wait_for(condition, seconds, step=0.2):
         time.sleep(step)
 
 
+def holds(condition, seconds, step=0.2):
+    """Whether `condition()` stays true for the whole of `seconds` (polled every `step`, false at
+    the first miss; an exception is a miss): what a check that something does NOT happen watches,
+    for as long as it must. Not stretched by MARGIN: a longer watch would only be slower."""
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            if not condition():
+                return False
+        except Exception:  # noqa: BLE001 — a miss
+            return False
+        if time.monotonic() >= end:
+            return True
+        time.sleep(step)
+
+
 # The tests' card key (Swift's TestCardKey: 32 bytes of 0x42) and the pseudonym a card's UID has
 # under it: HMAC-SHA-256 of the UID's bytes, its first 12 bytes as upper-case hex.
 TEST_CARD_KEY = bytes([0x42] * 32)

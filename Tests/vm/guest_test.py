@@ -68,12 +68,24 @@ def shown(image):
     return digits[:2] + (":" if image[4] & 0x02 else " ") + digits[2:]
 
 
-def wait_for(predicate, timeout):
+def wait_for(predicate, timeout, step=0.05):
+    """Whether `predicate` holds within `timeout` seconds (polled every `step`)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if predicate():
             return True
-        time.sleep(0.05)
+        time.sleep(step)
+    return predicate()
+
+
+def holds(predicate, seconds, step=0.05):
+    """Whether `predicate` stays true for the whole of `seconds` (polled every `step`, false at
+    the first miss): what a check that something does NOT happen watches, for as long as it must."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not predicate():
+            return False
+        time.sleep(step)
     return predicate()
 
 
@@ -81,6 +93,11 @@ def press(line, seconds=0.15):
     set_pull(line, "pull-down")  # buttons are active low: pressed = pulled to ground
     time.sleep(seconds)
     set_pull(line, "pull-up")
+
+
+def hold_button(line):
+    """Holds a button past the kiosk's 2 s hold (`hold_ms = 2000`): a gesture's length, not a wait."""
+    press(line, 2.6)
 
 
 def turn(detents):

@@ -17,7 +17,8 @@ if grep -q vmstage=2 /proc/cmdline; then
   for d in proc sys dev; do mount --bind /$d /newroot/$d; done
   echo "VMSTAGE2: debootstrap --second-stage"
   if chroot /newroot /debootstrap/debootstrap --second-stage; then
-    modprobe virtio_net; sleep 1
+    modprobe virtio_net
+    i=0; while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
     ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2
     echo "VMSTAGE2: apt-get update"
     if chroot /newroot apt-get -o Acquire::Check-Valid-Until=false update; then

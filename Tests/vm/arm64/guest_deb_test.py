@@ -117,9 +117,7 @@ def run():
     # 5. History: dismiss the alarm, end the workout (hold dismiss 2 s): the rest is recorded.
     g.press(g.LINE["dismiss"])
     g.wait_for(lambda: g.value("alarm") == 0, 10)
-    g.set_pull(g.LINE["dismiss"], "pull-down")
-    time.sleep(2.6)
-    g.set_pull(g.LINE["dismiss"], "pull-up")
+    g.hold_button(g.LINE["dismiss"])
     rows = lambda: [line.strip() for line in sh("gymtimer", "history")[1].splitlines() if " rest " in line]
     recorded = g.wait_for(lambda: bool(rows()), 15)
     check(recorded and os.path.exists(HISTORY), f"the rest is recorded in {HISTORY}", f"gymtimer history: {rows()[-1:]}")

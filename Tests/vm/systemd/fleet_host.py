@@ -25,6 +25,9 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
+from gymtest import holds, wait_for  # noqa: E402
+
 BIN, WORK, LOG_PREFIX = sys.argv[1], sys.argv[2], sys.argv[3]
 PORT, HTTP_PORT, STATION = int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 BROKER = f"mqtt://127.0.0.1:{PORT}"
@@ -46,15 +49,6 @@ def check(ok, text):
     say(("ok   " if ok else "FAIL ") + text)
     failures += 0 if ok else 1
     return ok
-
-
-def wait_for(predicate, seconds, step=0.5):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
 
 
 def broker():
@@ -125,8 +119,8 @@ def workout_arrives(phase, expected):
                  f"the guest finished workout {expected}"):
         return
     check(wait_for(lambda: rows() >= expected, 60), f"workout {expected} reached the collect database ({rows()} rows)")
-    time.sleep(3)  # a duplicate would come right behind it
-    check(rows() == expected, f"the collect database holds exactly {expected} workout(s): {rows()}")
+    # A duplicate would come right behind it: watched for 3 s.
+    check(holds(lambda: rows() == expected, 3), f"the collect database holds exactly {expected} workout(s): {rows()}")
 
 
 def main():

@@ -251,8 +251,7 @@ def sleep_window_step(port, station):
     if not synchronised:
         g.check(g.wait_for(lambda: sleep_cells(port, station) == [window, "no"], 30),
                 f"fleet status: the window set, not asleep on an untrusted clock: {sleep_cells(port, station)}")
-        time.sleep(3)
-        g.check(lit(), f"lit inside its window {window} because the guest clock is not NTP-synchronised "
+        g.check(g.holds(lit, 3), f"lit inside its window {window} because the guest clock is not NTP-synchronised "
                        f"(adjtimex STA_UNSYNC): display {g.shown(g.ram())!r}, ready LED {g.value('ready')}")
         mark_synchronised()
         synchronised, status = clock_synchronised()
@@ -264,8 +263,7 @@ def sleep_window_step(port, station):
             f"fleet status: asleep in its window: {sleep_cells(port, station)}")
     g.press(g.LINE["start"])
     g.check(g.wait_for(lambda: g.shown(g.ram()) == "00:05", 5), f"a press in the dark lights the display ({g.shown(g.ram())})")
-    time.sleep(1)
-    g.check(g.value("rest") == 0, "and only wakes it: no rest started")
+    g.check(g.holds(lambda: g.value("rest") == 0, 1), "and only wakes it: no rest started (watched for 1 s)")
     fleet_sleep(port, station, "--off")
     g.check(g.wait_for(lambda: sleep_cells(port, station) == ["-", "-"], 30) and lit(),
             f"--off: no window, lit ({sleep_cells(port, station)}, display {g.shown(g.ram())!r})")
@@ -276,10 +274,7 @@ def finish_workout():
     g.check(g.wait_for(lambda: g.value("alarm") == 1, 20), "alarm LED lit after the 5 s rest")
     g.press(g.LINE["dismiss"])
     g.check(g.wait_for(lambda: g.value("alarm") == 0, 5), "dismiss ends the alarm")
-    g.set_pull(g.LINE["dismiss"], "pull-down")
-    time.sleep(2.6)
-    g.set_pull(g.LINE["dismiss"], "pull-up")
-    time.sleep(1)
+    g.hold_button(g.LINE["dismiss"])
 
 
 def no_sandbox_denial(since, at_boot=False):
@@ -416,9 +411,8 @@ def phase1():
     g.check(g.wait_for(lambda: g.value("rest") == 1, 5), "start press (pull on GPIO17) -> rest LED lit")
     g.check(g.wait_for(lambda: prop("StatusText").startswith("rest mode: resting"), 5),
             f"STATUS= follows the kiosk: '{prop('StatusText')}'")
-    time.sleep(5)
-    grown = journal()[before:]
-    g.check(len(grown) <= 2, f"the journal does not grow per tick: {len(grown)} lines in 5 s of countdown {grown}")
+    g.check(g.holds(lambda: len(journal()[before:]) <= 2, 5, step=0.5),
+            f"the journal does not grow per tick: {journal()[before:]} in 5 s of countdown")
     g.press(g.LINE["dismiss"])
     g.check(g.wait_for(lambda: g.value("ready") == 1, 5), "dismiss -> ready again")
 
@@ -453,18 +447,17 @@ def phase1():
     time.sleep(0.5)
     g.press(g.LINE["start"])
     g.check(g.wait_for(lambda: g.value("alarm") == 1, 15), "alarm LED lit after the 5 s rest")
-    time.sleep(2.5)
+    g.check(g.holds(lambda: g.value("alarm") == 1, 2.5), "the alarm sounds on while it is recorded (2.5 s)")
     g.press(g.LINE["dismiss"])
     g.check(g.wait_for(lambda: g.value("alarm") == 0, 5), "dismiss ends the alarm")
     _, err = rec.communicate(timeout=30)
     g.check(rec.returncode == 0, f"arecord captured from the loopback ({err.strip()})")
     g.check_alarm_recording(wav, "service: ")
     # End the workout (hold dismiss 2 s): the rest is recorded in the history.
-    g.set_pull(g.LINE["dismiss"], "pull-down")
-    time.sleep(2.6)
-    g.set_pull(g.LINE["dismiss"], "pull-up")
-    time.sleep(1)
-    rc, out = sh("setpriv", "--reuid=owner", "--regid=owner", "--init-groups", "gymtimer", "history")
+    g.hold_button(g.LINE["dismiss"])
+    owners = lambda: sh("setpriv", "--reuid=owner", "--regid=owner", "--init-groups", "gymtimer", "history")
+    g.wait_for(lambda: "rest" in owners()[1].lower(), 15, step=0.5)
+    rc, out = owners()
     g.check(rc == 0 and "rest" in out.lower(), f"the owner reads the history as a gymtimer group member: {out.strip()[:200]}")
     rc, out = sh("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "gymtimer", "history")
     g.check(rc == 2 and "permission denied" in out and "gymtimer group" in out.replace("its group", "gymtimer group"),
@@ -528,7 +521,7 @@ def phase2():
     # 7b. The reader silent at boot (its twin not started): one fault line, no libnfc chatter
     # while it is retried every 5 s, the timer working; then it answers, and a tap shows.
     g.check(g.wait_for(lambda: len(reader_lines()) >= 1, 30), f"the silent reader is a logged fault: {reader_lines()}")
-    time.sleep(12)
+    g.check(g.holds(lambda: len(reader_lines()) == 1, 12, step=1), f"one line while it is retried for 12 s: {reader_lines()}")
     lines = reader_lines()
     g.check(len(lines) == 1 and lines[0].startswith("fault: ") and READER in lines[0],
             f"one line while it is retried, none of libnfc's: {lines}")

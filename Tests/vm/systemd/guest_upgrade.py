@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shutil
-import time
 
 SOURCES = "/etc/apt/sources.list.d/gymtimer.sources"
 KEYRING = "/etc/apt/keyrings/gymtimer.asc"
@@ -86,11 +85,9 @@ def run(g, sh, prop, active, key, url, version):
     g.check(installed(sh) == v[1] and int(prop("MainPID")) == pid, "not upgraded while the rest runs")
     g.press(g.LINE["dismiss"])
     g.check(g.wait_for(lambda: g.value("ready") == 1, 10), "dismiss ends the rest; the workout's sets still count")
-    time.sleep(20)
-    g.check(installed(sh) == v[1] and int(prop("MainPID")) == pid, "not upgraded while the workout is under way")
-    g.set_pull(g.LINE["dismiss"], "pull-down")   # dismiss held 2 s: the workout ends, the station is idle
-    time.sleep(2.6)
-    g.set_pull(g.LINE["dismiss"], "pull-up")
+    g.check(g.holds(lambda: installed(sh) == v[1] and int(prop("MainPID")) == pid, 20, step=1),
+            "not upgraded while the workout is under way (watched for 20 s)")
+    g.hold_button(g.LINE["dismiss"])   # dismiss held 2 s: the workout ends, the station is idle
     g.check(g.wait_for(lambda: installed(sh) == v[2], 300),
             f"once idle, {v[2]} is installed: {installed(sh)} ({last_line(agent_log(sh))!r})")
     # apt and dpkg end minutes after the new version is unpacked under a loaded emulator (the
