@@ -161,29 +161,34 @@ def start_broker(folder, port=None, stderr=subprocess.DEVNULL):
 _client_ids = itertools.count(1)
 
 
+def _mqtt_length(n):
+    """An MQTT packet's remaining length: 7 bits a byte, the high bit saying more follow."""
+    out = bytearray()
+    while True:
+        byte, n = n % 128, n // 128
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _mqtt_text(s):
+    """An MQTT string: its length in two bytes, then its UTF-8 bytes."""
+    b = s.encode() if isinstance(s, str) else s
+    return len(b).to_bytes(2, "big") + b
+
+
 def mqtt_publish(port, topic, payload, retain=False, host="127.0.0.1"):
     """Publishes one message at QoS 0 on the broker at host:port (MQTT 3.1.1: CONNECT, PUBLISH,
     DISCONNECT), as any client on the gym's network could: the tests need no MQTT client. Each
     message has a client id of its own: a broker that met the id of a connection it has not
     finished reading would take the session over and could drop that one's message."""
-    def length(n):
-        out = bytearray()
-        while True:
-            byte, n = n % 128, n // 128
-            out.append(byte | (0x80 if n else 0))
-            if not n:
-                return bytes(out)
-
-    def text(s):
-        b = s.encode() if isinstance(s, str) else s
-        return len(b).to_bytes(2, "big") + b
-    connect = text("MQTT") + bytes([4, 0x02]) + (60).to_bytes(2, "big") + text(f"gymtest-{os.getpid()}-{next(_client_ids)}"[:23])
-    publish = text(topic) + (payload.encode() if isinstance(payload, str) else payload)
+    connect = _mqtt_text("MQTT") + bytes([4, 0x02]) + (60).to_bytes(2, "big") + _mqtt_text(f"gymtest-{os.getpid()}-{next(_client_ids)}"[:23])
+    publish = _mqtt_text(topic) + (payload.encode() if isinstance(payload, str) else payload)
     with socket.create_connection((host, port), timeout=5) as s:
-        s.sendall(bytes([0x10]) + length(len(connect)) + connect)
+        s.sendall(bytes([0x10]) + _mqtt_length(len(connect)) + connect)
         if s.recv(4)[:1] != b"\x20":
             raise RuntimeError("the broker did not accept the connection")
-        s.sendall(bytes([0x30 | (1 if retain else 0)]) + length(len(publish)) + publish + bytes([0xE0, 0]))
+        s.sendall(bytes([0x30 | (1 if retain else 0)]) + _mqtt_length(len(publish)) + publish + bytes([0xE0, 0]))
 
 
 def mqtt_retained(port, topic, username, password, seconds=5, host="127.0.0.1"):
@@ -191,18 +196,6 @@ def mqtt_retained(port, topic, username, password, seconds=5, host="127.0.0.1"):
     SUBSCRIBE at QoS 0, then the first PUBLISH within `seconds`): its payload as text, or "" when
     nothing came (nothing retained, or the broker's ACL refused the account: a SUBACK of 0x80, or
     a message it never delivers). Raises when the broker refuses the connection."""
-    def length(n):
-        out = bytearray()
-        while True:
-            byte, n = n % 128, n // 128
-            out.append(byte | (0x80 if n else 0))
-            if not n:
-                return bytes(out)
-
-    def text(s):
-        b = s.encode()
-        return len(b).to_bytes(2, "big") + b
-
     def packet(s):
         head = s.recv(1)
         if not head:
@@ -217,16 +210,16 @@ def mqtt_retained(port, topic, username, password, seconds=5, host="127.0.0.1"):
         while len(body) < n:
             body += s.recv(n - len(body))
         return head[0] >> 4, body
-    connect = (text("MQTT") + bytes([4, 0xC2]) + (60).to_bytes(2, "big") + text(f"gymtest-{os.getpid()}-{next(_client_ids)}"[:23])
-               + text(username) + text(password))
-    subscribe = (1).to_bytes(2, "big") + text(topic) + bytes([0])
+    connect = (_mqtt_text("MQTT") + bytes([4, 0xC2]) + (60).to_bytes(2, "big") + _mqtt_text(f"gymtest-{os.getpid()}-{next(_client_ids)}"[:23])
+               + _mqtt_text(username) + _mqtt_text(password))
+    subscribe = (1).to_bytes(2, "big") + _mqtt_text(topic) + bytes([0])
     deadline = time.monotonic() + seconds
     with socket.create_connection((host, port), timeout=seconds) as s:
-        s.sendall(bytes([0x10]) + length(len(connect)) + connect)
+        s.sendall(bytes([0x10]) + _mqtt_length(len(connect)) + connect)
         kind, body = packet(s)
         if kind != 2 or body[1:2] != b"\x00":
             raise RuntimeError(f"the broker refused {username}'s connection")
-        s.sendall(bytes([0x82]) + length(len(subscribe)) + subscribe)
+        s.sendall(bytes([0x82]) + _mqtt_length(len(subscribe)) + subscribe)
         while time.monotonic() < deadline:
             s.settimeout(max(0.05, deadline - time.monotonic()))
             try:
