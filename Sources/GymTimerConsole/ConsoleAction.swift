@@ -192,7 +192,7 @@ public struct ConsoleAction: Hashable, Sendable {
         case .callOff: return "Start called off on \(names)"
         case .pause: return "Paused \(names)"
         case .resume: return "Resumed \(names)"
-        case .reset: return "Reset \(names)"
+        case .reset: return "Ended without recording on \(names)"
         case .message: return "Showing \(text ?? "") for \(seconds) s on \(names)"
         case .lock: return "Buttons locked on \(names)"
         case .unlock: return "Buttons unlocked on \(names)"

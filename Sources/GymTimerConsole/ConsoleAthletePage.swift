@@ -40,7 +40,7 @@ public enum ConsoleAthletePage {
             <a class="tv-link" href="/">Back to the console</a></header>
             <main>
             <section id="streak" aria-label="Streak and points"><h2>Streak and points</h2>
-            <p><b id="current-streak">\(summary.currentStreak)</b> days in a row (longest <span id="longest-streak">\(summary.longestStreak)</span>) ·
+            <p><b id="current-streak">\(summary.currentStreak)</b> \(summary.currentStreak == 1 ? "day" : "days") in a row (longest <span id="longest-streak">\(summary.longestStreak)</span>) ·
             <b id="points">\(summary.points)</b> points from <span id="workouts">\(summary.workouts)</span> workouts</p></section>
             <section id="records" aria-label="Personal records"><h2>Personal records</h2>\(records)</section>
             <section id="week" aria-label="This week"><h2>This week</h2><ul class="days">

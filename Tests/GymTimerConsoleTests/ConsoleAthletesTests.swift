@@ -163,6 +163,10 @@ import Testing
         #expect(!html.contains("<script>") && !html.contains("<b>rack"))
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(html.contains(#"<b id="points">100</b>"#) && html.contains("<td>AMRAP 12</td><td>9 rounds</td><td>Rx</td><td>rack-1</td>"))
+        #expect(html.contains(#"<b id="current-streak">2</b> days in a row"#))
+        var one = summary
+        one.currentStreak = 1
+        #expect(ConsoleAthletePage.html(title: "Gym", summary: one).contains(#"<b id="current-streak">1</b> day in a row"#), "one day, not 1 days")
     }
 
     @Test func aTileCarriesTheCardOnTheStationFromItsAthleteTopicOnlyWhenItIsOne() {

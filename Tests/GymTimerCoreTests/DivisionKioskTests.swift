@@ -91,9 +91,10 @@ import Testing
     @Test func aBeatenBestSaysPrAndIsKeptPerDivision() {
         var driver = Self.programKiosk()
         driver.send(.tapped(anna), at: at(1))
-        // 4 rounds beat her Rx 3: Pr over the result and its cue.
+        // 4 rounds beat her Rx 3: Pr over the result and its cue, instead of the finish's.
         let first = run(&driver, from: 5, rounds: 4)
         #expect(first.contains(.sound(.personalRecord)))
+        #expect(!first.contains(.sound(.complete)), "the personal-record cue instead of complete, not after it")
         #expect(first.contains(.display(DisplayContent(text: " Pr "))))
         #expect(driver.machine.athlete?.tap.bests?.best(of: "Quick", in: .rx) == ProgramScore(rounds: 4), "kept")
         // 4 again: equal, no record; 5: a record again.

@@ -314,7 +314,7 @@ def main():
         check("one tap of End without recording only asks again (nothing sent)",
               armed == "Tap again: end without recording" and result() == before_tap, f"{armed!r}, {result()!r}")
         check("unconfirmed, it goes back to what it was", lapsed, repr(driver.find_element(By.ID, "reset").text))
-        check("reset from the page", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
+        check("reset from the page", press("reset", "Ended without recording on rack-1, rack-2") is not None, repr(result()))
         check("the tiles leave the finished program",
               wait_for(lambda: all("finish" not in tiles()[s]["phase"].lower() for s in STATIONS), 15), repr(tiles()))
 
@@ -371,7 +371,7 @@ def main():
               press("start", f"Class ({PROGRAM}) starts in 3 s on rack-2; refused on rack-1: ") is not None, repr(result()))
         driver.find_element(By.ID, "start-ready").click()
         check("rack-2 counts", wait_for(lambda: left("rack-2") and left("rack-2") > 10, 20), repr(tiles()))
-        check("reset both", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
+        check("reset both", press("reset", "Ended without recording on rack-1, rack-2") is not None, repr(result()))
         check("both idle again", wait_for(lambda: phases() == before, 15), f"{before} then {phases()}")
 
         check("a second class", press("start", f"Class ({PROGRAM}) starts in 3 s") is not None, repr(result()))
@@ -404,7 +404,7 @@ def main():
 
         # A station killed during a class misses its pause and resume; restarted, it follows the
         # class's instants (retained for it by the console) and ends with the others, not a pause early.
-        check("reset for a class with a station that goes down", press("reset", "Reset rack-1, rack-2") is not None, repr(result()))
+        check("reset for a class with a station that goes down", press("reset", "Ended without recording on rack-1, rack-2") is not None, repr(result()))
         wait_for(lambda: all(not left(s) for s in STATIONS), 15)
         check("a third class", press("start", f"Class ({PROGRAM}) starts in 3 s on rack-1, rack-2") is not None, repr(result()))
         check("both count in it", wait_for(lambda: all(left(s) and left(s) > 15 for s in STATIONS), 20), repr(tiles()))

@@ -63,6 +63,9 @@ extension Kiosk {
         }
         guard beaten, aloud else { return effects }
         message = FloorMessage(text: Self.personalRecordText, shownAt: now, until: now + Self.personalRecordNotice)
-        return overlaid(effects + [.sound(.personalRecord)], at: now)
+        // The personal-record cue instead of the finish's `complete`, never after it.
+        var cued = effects.map { effect in effect == .sound(.complete) ? .sound(.personalRecord) : effect }
+        if !cued.contains(.sound(.personalRecord)) { cued.append(.sound(.personalRecord)) }
+        return overlaid(cued, at: now)
     }
 }
