@@ -17,13 +17,6 @@ public enum ConsoleAudience: Hashable, Sendable {
         return shown
     }
 
-    /// A roster name as the signed-out world sees it by default: the first name and the last
-    /// name's initial (`Anna Berg` → `Anna B.`, `Anna Maria Berg` → `Anna B.`); a name of one
-    /// word as it is (`PublicName.initialled`).
-    public static func displayName(_ name: String) -> String {
-        PublicName.initialled(name)
-    }
-
     /// `tile` as a guest's page gets it: no card of the athlete on the station.
     public static func guestTile(_ tile: ConsoleTile) -> ConsoleTile {
         var shown = tile

@@ -1,4 +1,5 @@
 import Foundation
+import GymTimerCore
 import GymTimerFleet
 import Testing
 @testable import GymTimerConsole
@@ -83,9 +84,9 @@ import Testing
     }
 
     @Test func displayNames() {
-        #expect(ConsoleAudience.displayName("Anna Berg") == "Anna B.")
-        #expect(ConsoleAudience.displayName("  Zoë   Ångström ") == "Zoë Å.")
-        #expect(ConsoleAudience.displayName("Madonna") == "Madonna")
-        #expect(ConsoleAudience.displayName("") == "guest")
+        #expect(PublicName.initialled("Anna Berg") == "Anna B.")
+        #expect(PublicName.initialled("  Zoë   Ångström ") == "Zoë Å.")
+        #expect(PublicName.initialled("Madonna") == "Madonna")
+        #expect(PublicName.initialled("") == "guest")
     }
 }
